@@ -1,0 +1,116 @@
+"""Settings: defaults, then an optional `somna.toml`, then `SOMNA_*` environment variables.
+
+`SETTINGS` is the one table of every setting (name, default, help); the README's
+configuration section is checked against it by a test. Nothing is read from the
+environment at import time: `Settings.load()` reads it when asked.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from somna.errors import ConfigurationError
+
+__all__ = ["SETTINGS", "Settings"]
+
+_PREFIX = "SOMNA_"
+
+
+class Settings(BaseModel):
+    """Every setting of Somna, with its default; the defaults need no key and no server."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    db: str = Field(
+        default="somna.db",
+        description="Where facts live: a SQLite file path (the embedded default).",
+    )
+    embedder: str = Field(
+        default="bundled",
+        description="`bundled` (all-MiniLM-L6-v2, offline) or `openai` (any OpenAI-compatible "
+        "/embeddings endpoint).",
+    )
+    embed_model: str | None = Field(
+        default=None, description="Model name for the `openai` embedder."
+    )
+    embed_base_url: str | None = Field(
+        default=None,
+        description="Base URL of the `openai` embedder, e.g. http://localhost:11434/v1.",
+    )
+    embed_api_key: str | None = Field(
+        default=None,
+        description="API key of the `openai` embedder; OPENAI_API_KEY is used only when no base "
+        "URL is set.",
+    )
+    neighbor_floor: float = Field(
+        default=0.80,
+        ge=0.0,
+        le=1.0,
+        description="Cosine similarity from which an existing fact counts as a neighbour of a new "
+        "one, to be judged duplicate, superseded, contradicted or distinct.",
+    )
+    defer_days: float = Field(
+        default=7.0,
+        gt=0,
+        description="How long a deferred conflict stays out of the open list before it comes back.",
+    )
+
+    @classmethod
+    def load(
+        cls,
+        config_file: str | Path | None = None,
+        environ: Mapping[str, str] | None = None,
+        **overrides: Any,
+    ) -> Settings:
+        """Layer the defaults, the TOML file, the environment, then explicit overrides.
+
+        The file is `config_file`, else `$SOMNA_CONFIG`, else `./somna.toml` when present.
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        path = Path(config_file or env.get(f"{_PREFIX}CONFIG") or "somna.toml")
+        if config_file is not None or f"{_PREFIX}CONFIG" in env or path.exists():
+            values.update(_read_toml(path))
+        for name in cls.model_fields:
+            key = f"{_PREFIX}{name.upper()}"
+            if key in env:
+                values[name] = env[key]
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            problem = exc.errors()[0]
+            field = ".".join(str(part) for part in problem["loc"])
+            raise ConfigurationError(
+                f"The setting {field!r} is invalid: {problem['msg']}. Check {_PREFIX}"
+                f"{field.upper()} or {path}."
+            ) from exc
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as file:
+            data = tomllib.load(file)
+    except FileNotFoundError as exc:
+        raise ConfigurationError(f"The configuration file {str(path)!r} does not exist.") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigurationError(
+            f"The configuration file {str(path)!r} is not valid TOML: {exc}."
+        ) from exc
+    section = data.get("somna", data)
+    if not isinstance(section, dict):
+        raise ConfigurationError(f"The [somna] section of {str(path)!r} must be a table.")
+    return section
+
+
+SETTINGS: list[tuple[str, Any, str]] = [
+    (f"{_PREFIX}{name.upper()}", field.default, field.description or "")
+    for name, field in Settings.model_fields.items()
+]
+"""(environment variable, default, help) for every setting, in declaration order."""

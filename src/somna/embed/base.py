@@ -1,0 +1,46 @@
+"""The one shape every embedder has, so the rest of Somna never cares which one runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Embedder", "Vectors", "l2_normalise"]
+
+#: A block of embeddings: shape (n, dim), float32, one L2-normalised row per text.
+Vectors = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit vectors; cosine similarity is then a dot product.
+
+    Mind that on Python 3.11 ``isinstance(x, Embedder)`` reads ``x.dim``, which for an
+    OpenAIEmbedder not yet told its dimension asks the server (and can raise
+    EmbeddingError); type statically rather than checking at run time.
+    """
+
+    @property
+    def name(self) -> str:
+        """Model identity, stored beside the vectors so a model change is detectable."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """Length of every vector this embedder returns."""
+        ...
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Shape (len(texts), dim), float32, rows L2-normalised; no texts gives (0, dim)."""
+        ...
+
+
+def l2_normalise(rows: npt.NDArray[np.floating]) -> Vectors:
+    """Rows scaled to unit length as float32; an all-zero row stays zero instead of NaN."""
+    out: Vectors = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    out = out / np.maximum(norms, np.float32(1e-12))
+    return out

@@ -1,0 +1,88 @@
+"""Every error Somna raises, under one base class.
+
+    SomnaError
+    ├── InvalidInputError        bad argument: empty text, unknown type, malformed date…
+    ├── NotFoundError            no such profile, fact, conflict or session in this profile
+    │   ├── ProfileNotFoundError
+    │   ├── FactNotFoundError
+    │   └── ConflictNotFoundError
+    ├── ConflictStateError       the operation does not fit the object's current state
+    ├── ConfigurationError       a setting is missing or malformed
+    ├── StoreError               the database refused or could not be opened
+    ├── EmbeddingError           the embedder could not produce vectors
+    └── LLMError                 the language model failed or answered out of shape
+
+Callers catch `SomnaError`; each interface turns it into its own shape at the
+edge (an exit code, an HTTP status, an MCP error). `status` is the HTTP status
+that error deserves.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigurationError",
+    "ConflictNotFoundError",
+    "ConflictStateError",
+    "EmbeddingError",
+    "FactNotFoundError",
+    "InvalidInputError",
+    "LLMError",
+    "NotFoundError",
+    "ProfileNotFoundError",
+    "SomnaError",
+    "StoreError",
+]
+
+
+class SomnaError(Exception):
+    """Base class of every error Somna raises on purpose."""
+
+    status: int = 500
+
+
+class InvalidInputError(SomnaError, ValueError):
+    status = 422
+
+
+class NotFoundError(SomnaError, LookupError):
+    status = 404
+
+
+class ProfileNotFoundError(NotFoundError):
+    def __init__(self, profile: str) -> None:
+        super().__init__(f"There is no profile named {profile!r}; create it first.")
+        self.profile = profile
+
+
+class FactNotFoundError(NotFoundError):
+    def __init__(self, fact_id: str, profile: str) -> None:
+        super().__init__(f"Profile {profile!r} has no fact with id {fact_id!r}.")
+        self.fact_id = fact_id
+        self.profile = profile
+
+
+class ConflictNotFoundError(NotFoundError):
+    def __init__(self, conflict_id: str, profile: str) -> None:
+        super().__init__(f"Profile {profile!r} has no conflict with id {conflict_id!r}.")
+        self.conflict_id = conflict_id
+        self.profile = profile
+
+
+class ConflictStateError(SomnaError):
+    status = 409
+
+
+class ConfigurationError(SomnaError):
+    status = 500
+
+
+class StoreError(SomnaError):
+    status = 503
+
+
+class EmbeddingError(SomnaError):
+    status = 503
+
+
+class LLMError(SomnaError):
+    status = 502

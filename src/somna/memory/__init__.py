@@ -1,0 +1,6 @@
+"""The public Python API: `Memory`, and what its calls return."""
+
+from somna.memory.memory import DEFER, Memory
+from somna.memory.results import Added, ConflictPair, History, Outcome, SearchHit, Similar
+
+__all__ = ["DEFER", "Added", "ConflictPair", "History", "Memory", "Outcome", "SearchHit", "Similar"]

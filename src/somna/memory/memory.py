@@ -1,0 +1,696 @@
+"""`Memory`: the public Python API. Every interface (CLI, REST, MCP, dashboard) goes through it.
+
+Every call names its profile first, and a failed call writes nothing: each
+operation is one store transaction, built from the pure rules of
+`somna.model.lifecycle`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
+from enum import Enum
+from typing import Any, TypeVar
+
+import numpy as np
+from pydantic import ValidationError
+
+from somna.config import Settings
+from somna.embed import Embedder, create_embedder
+from somna.errors import (
+    ConflictNotFoundError,
+    ConflictStateError,
+    FactNotFoundError,
+    InvalidInputError,
+    ProfileNotFoundError,
+)
+from somna.memory.results import Added, ConflictPair, History, Outcome, SearchHit, Similar
+from somna.model import (
+    ACTIVE_STATUSES,
+    DEFAULT_SUBJECT,
+    Conflict,
+    ConflictStatus,
+    Evidence,
+    Fact,
+    FactStatus,
+    FactType,
+    Message,
+    Profile,
+    Resolution,
+    Role,
+    Session,
+    Verdict,
+    lifecycle,
+    new_id,
+    utc,
+    utcnow,
+)
+from somna.model.lifecycle import Change
+from somna.recall import keywords, rrf
+from somna.store import Eligibility, FactFilter, NewMessage, Reader, Store, Writer, open_store
+
+__all__ = ["DEFER", "Memory"]
+
+DEFER = "defer"
+"""Pass as the resolution of `resolve_conflict` to postpone a conflict."""
+
+_UNSETTLED = (ConflictStatus.OPEN, ConflictStatus.DEFERRED)
+_CANDIDATES = 50  # how many candidates each search signal contributes before fusion
+_T = TypeVar("_T")
+_E = TypeVar("_E", bound=Enum)
+
+
+def _checked(build: Callable[[], _T]) -> _T:
+    """Run a model constructor, turning validation errors into one readable sentence."""
+    try:
+        return build()
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        field = ".".join(str(part) for part in problem["loc"]) or "value"
+        message = str(problem.get("ctx", {}).get("error") or problem["msg"])
+        raise InvalidInputError(f"Invalid {field}: {message.rstrip('.')}.") from exc
+
+
+def _enum(kind: type[_E], value: object, what: str) -> _E:
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in kind)
+        raise InvalidInputError(
+            f"The {what} {value!r} is not valid; use one of: {allowed}."
+        ) from None
+
+
+class Memory:
+    """Long-term memory for one or many profiles.
+
+    >>> m = Memory(store=open_store(":memory:"))
+    >>> _ = m.create_profile("alice")
+    >>> m.add_fact("alice", "Prefers tea to coffee.", category="preference").fact.text
+    'Prefers tea to coffee.'
+    >>> m.search("alice", "what does she drink?", k=1)[0].fact.text
+    'Prefers tea to coffee.'
+
+    Collaborators are injected, with defaults from `Settings.load()`: the store
+    named by `SOMNA_DB` and the configured embedder. `clock` gives "now".
+    """
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        embedder: Embedder | None = None,
+        *,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.settings = settings or Settings.load()
+        self.store = store or open_store(self.settings.db)
+        self.embedder = embedder or create_embedder(
+            self.settings.embedder,
+            model=self.settings.embed_model,
+            base_url=self.settings.embed_base_url,
+            api_key=self.settings.embed_api_key,
+        )
+        self._clock = clock
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def now(self) -> datetime:
+        return utc(self._clock())
+
+    # -- profiles ---------------------------------------------------------------------
+
+    def create_profile(
+        self, profile: str, name: str | None = None, settings: Mapping[str, Any] | None = None
+    ) -> Profile:
+        created = _checked(
+            lambda: Profile(
+                id=profile,
+                name=name or profile,
+                settings=dict(settings or {}),
+                created_at=self.now(),
+            )
+        )
+        return self.store.create_profile(created)
+
+    def get_profile(self, profile: str) -> Profile:
+        found = self.store.get_profile(profile)
+        if found is None:
+            raise ProfileNotFoundError(profile)
+        return found
+
+    def list_profiles(self) -> builtins.list[Profile]:
+        return self.store.list_profiles()
+
+    # -- the short thread -------------------------------------------------------------
+
+    def add_messages(
+        self,
+        profile: str,
+        session_key: str,
+        messages: Iterable[Mapping[str, Any] | tuple[str, str] | Message],
+    ) -> Session:
+        """Append turns to the conversation `session_key`; opens the session if needed.
+
+        Each message is a mapping with `role`, `content` and optionally `at`
+        (or `created_at`) and `meta`, a `(role, content)` pair, or a `Message`.
+        """
+        if not session_key or not session_key.strip():
+            raise InvalidInputError("A session key must not be empty.")
+        now = self.now()
+        parsed = [self._message(item, now) for item in messages]
+        if not parsed:
+            raise InvalidInputError("There are no messages to add.")
+        with self.store.write(profile) as tx:
+            return tx.add_messages(session_key, parsed)
+
+    @staticmethod
+    def _message(item: Mapping[str, Any] | tuple[str, str] | Message, now: datetime) -> NewMessage:
+        if isinstance(item, Message):
+            return NewMessage(item.role, item.content, item.created_at, dict(item.meta))
+        role: object
+        content: object
+        at: object = None
+        meta: dict[str, Any] = {}
+        if isinstance(item, tuple):
+            role, content = item
+        else:
+            role, content = item.get("role"), item.get("content")
+            at = item.get("at", item.get("created_at"))
+            meta = dict(item.get("meta") or {})
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInputError("Every message needs non-empty text content.")
+        when = (
+            now
+            if at is None
+            else _checked(
+                lambda: (
+                    Message.model_validate(
+                        {
+                            "session_id": "-",
+                            "seq": 0,
+                            "role": "user",
+                            "content": "-",
+                            "created_at": at,
+                        }
+                    ).created_at
+                )
+            )
+        )
+        return NewMessage(_enum(Role, role, "message role"), content, when, meta)
+
+    def window(self, profile: str, session_key: str, n: int = 15) -> builtins.list[Message]:
+        """The last `n` messages of the conversation, oldest first: the short thread."""
+        if n < 1:
+            raise InvalidInputError("The window size must be at least 1.")
+        with self.store.read(profile) as tx:
+            return tx.window(session_key, n)
+
+    # -- facts ------------------------------------------------------------------------
+
+    def add_fact(
+        self,
+        profile: str,
+        text: str,
+        *,
+        type: FactType | str = FactType.FACT,
+        category: str | None = None,
+        subject: str | None = None,
+        predicate: str | None = None,
+        object: str | None = None,
+        confidence: float = 0.7,
+        verified: bool = False,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+        expires_at: datetime | None = None,
+        quote: str | None = None,
+        actor: str = "user",
+    ) -> Added:
+        """Store a fact, or reinforce the same active fact if it is already known.
+
+        Returns the stored fact and the active facts whose cosine similarity is at
+        least `neighbor_floor`, for the caller to judge with `resolve`.
+        """
+        now = self.now()
+        fact = _checked(
+            lambda: Fact(
+                profile_id=profile,
+                type=_enum(FactType, type, "fact type"),
+                category=category,
+                subject=subject or DEFAULT_SUBJECT,
+                predicate=predicate,
+                object=object,
+                text=text,
+                status=FactStatus.VERIFIED if verified else FactStatus.UNVERIFIED,
+                confidence=confidence,
+                valid_from=valid_from or now,
+                valid_to=valid_to,
+                recorded_at=now,
+                first_observed_at=now,
+                last_verified_at=now if verified else None,
+                expires_at=expires_at,
+            )
+        )
+        if fact.valid_to is not None and fact.valid_to <= fact.valid_from:
+            raise InvalidInputError(
+                "The end of a fact's valid time (valid_to) must come after its start."
+            )
+        evidence = (
+            []
+            if quote is None
+            else [_checked(lambda: Evidence(fact_id=fact.id, quote=quote, observed_at=now))]
+        )
+        vector = self._embed(fact.text)
+        with self.store.write(profile) as tx:
+            similar = self._similar(tx, vector, now, exclude=())
+            known = tx.find_active(fact.type, fact.subject, fact.text_hash)
+            if known is not None:
+                change = lifecycle.reinforce(known, at=now, actor=actor, evidence=evidence)
+                tx.apply(change)
+                stored, created = change.fact(known.id), False
+            else:
+                tx.apply(
+                    lifecycle.create(fact, vector=vector.tolist(), actor=actor, evidence=evidence)
+                )
+                stored, created = fact, True
+        return Added(stored, created, [s for s in similar if s.fact.id != stored.id])
+
+    def resolve(
+        self, profile: str, new: str, existing: str, verdict: Verdict | str, *, actor: str = "user"
+    ) -> Outcome:
+        """Judge how fact `new` relates to fact `existing`, and apply the verdict.
+
+        - duplicate: `new` is retired, its evidence merged into `existing`, which is reinforced;
+        - supersedes: `existing` ends where `new` begins (valid_to, superseded_at, superseded_by);
+        - contradicts: both are disputed and a conflict pair is opened for a person;
+        - distinct: nothing changes.
+        """
+        judged = _enum(Verdict, verdict, "verdict")
+        if new == existing:
+            raise InvalidInputError("A fact cannot be judged against itself.")
+        now = self.now()
+        with self.store.write(profile) as tx:
+            fresh, old = self._fact(tx, new), self._fact(tx, existing)
+            if judged is Verdict.DISTINCT:
+                return Outcome([fresh, old])
+            if judged is Verdict.CONTRADICTS:
+                for fact in (fresh, old):
+                    self._require(fact, ACTIVE_STATUSES | {FactStatus.DISPUTED}, "dispute")
+                pairs = tx.list_conflicts(_UNSETTLED, fact_id=fresh.id)
+                if any({c.fact_a, c.fact_b} == {fresh.id, old.id} for c in pairs):
+                    raise ConflictStateError(
+                        f"Facts {fresh.id!r} and {old.id!r} are already in an open conflict."
+                    )
+                change = lifecycle.dispute(fresh, old, at=now, actor=actor)
+            else:
+                for fact in (fresh, old):
+                    self._require(fact, ACTIVE_STATUSES, judged.value)
+                if judged is Verdict.DUPLICATE:
+                    copies = [
+                        e.model_copy(update={"id": new_id("evd")}) for e in tx.evidence([fresh.id])
+                    ]
+                    change = lifecycle.retire(
+                        fresh, at=now, actor=actor, reason=f"duplicate of {old.id}"
+                    ).merge(lifecycle.reinforce(old, at=now, actor=actor, evidence=copies))
+                else:
+                    change = lifecycle.supersede(old, fresh, at=now, actor=actor)
+            tx.apply(change)
+        touched = [
+            change.fact(i) if i in {f.id for f in change.facts} else f
+            for i, f in ((fresh.id, fresh), (old.id, old))
+        ]
+        return Outcome(touched, change.conflicts[0] if change.conflicts else None)
+
+    def get(self, profile: str, fact_id: str) -> Fact:
+        with self.store.read(profile) as tx:
+            return self._fact(tx, fact_id)
+
+    def list(
+        self,
+        profile: str,
+        *,
+        type: FactType | str | Sequence[FactType | str] | None = None,
+        status: FactStatus | str | Sequence[FactStatus | str] | None = None,
+        category: str | None = None,
+        subject: str | None = None,
+        text: str | None = None,
+        as_of: datetime | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> builtins.list[Fact]:
+        """Facts of the profile, newest first. Without `status`, the active ones.
+
+        With `as_of`, the facts that were true at that time (valid time), which
+        may include facts superseded since.
+        """
+        flt = _checked(
+            lambda: FactFilter(
+                types=None
+                if type is None
+                else [_enum(FactType, t, "fact type") for t in _many(type)],
+                statuses=None
+                if status is None
+                else [_enum(FactStatus, s, "fact status") for s in _many(status)],
+                category=category,
+                subject=subject,
+                text=text,
+                as_of=None if as_of is None else utc(as_of),
+                limit=limit,
+                offset=offset,
+            )
+        )
+        with self.store.read(profile) as tx:
+            return tx.list_facts(flt, self.now())
+
+    def update(
+        self,
+        profile: str,
+        fact_id: str,
+        *,
+        text: str | None = None,
+        type: FactType | str | None = None,
+        category: str | None = None,
+        subject: str | None = None,
+        confidence: float | None = None,
+        actor: str = "user",
+    ) -> Fact:
+        """Correct a fact: a new verified version replaces it; the old one stays in history."""
+        now = self.now()
+        with self.store.read(profile) as tx:
+            old = self._fact(tx, fact_id)
+        self._require(old, ACTIVE_STATUSES, "correct")
+        new = _checked(
+            lambda: Fact.model_validate(
+                {
+                    **old.model_dump(
+                        include={
+                            "profile_id",
+                            "type",
+                            "category",
+                            "subject",
+                            "predicate",
+                            "object",
+                            "text",
+                            "confidence",
+                            "valid_to",
+                            "first_observed_at",
+                            "expires_at",
+                        }
+                    ),
+                    **{
+                        k: v
+                        for k, v in {
+                            "text": text,
+                            "type": type,
+                            "category": category,
+                            "subject": subject,
+                            "confidence": confidence,
+                        }.items()
+                        if v is not None
+                    },
+                    "status": FactStatus.VERIFIED,
+                    "valid_from": old.valid_from,
+                    "recorded_at": now,
+                    "last_verified_at": now,
+                }
+            )
+        )
+        vector = self._embed(new.text)
+        with self.store.write(profile) as tx:
+            current = self._fact(tx, fact_id)
+            self._require(current, ACTIVE_STATUSES, "correct")
+            tx.apply(lifecycle.correct(current, new, vector=vector.tolist(), at=now, actor=actor))
+            return self._fact(tx, new.id)
+
+    def delete(
+        self, profile: str, fact_id: str, *, actor: str = "user", reason: str = "deleted"
+    ) -> Fact:
+        """Retire a fact: it leaves recall and lists, and stays in history. Nothing is destroyed."""
+        now = self.now()
+        with self.store.write(profile) as tx:
+            fact = self._fact(tx, fact_id)
+            if fact.status is FactStatus.RETIRED:
+                raise ConflictStateError(f"Fact {fact_id!r} is already retired.")
+            change = lifecycle.retire(fact, at=now, actor=actor, reason=reason)
+            tx.apply(change)
+        return change.fact(fact_id)
+
+    def history(self, profile: str, fact_id: str) -> History:
+        """The version chain around a fact (what Somna believed when) and all its events."""
+        with self.store.read(profile) as tx:
+            fact = self._fact(tx, fact_id)
+            chain = [fact]
+            while chain[0] is not None:
+                before = tx.predecessors(chain[0].id)
+                if not before:
+                    break
+                chain.insert(0, before[0])
+            while chain[-1].superseded_by:
+                after = tx.get_fact(chain[-1].superseded_by)
+                if after is None:
+                    break
+                chain.append(after)
+            ids = [f.id for f in chain]
+            return History(fact, chain, tx.events(ids), tx.evidence(ids))
+
+    # -- conflicts --------------------------------------------------------------------
+
+    def conflicts(
+        self, profile: str, status: ConflictStatus | str = ConflictStatus.OPEN
+    ) -> builtins.list[ConflictPair]:
+        """Conflicts waiting for a person. `open` includes deferred ones whose delay is over."""
+        wanted = _enum(ConflictStatus, status, "conflict status")
+        now = self.now()
+        with self.store.read(profile) as tx:
+            if wanted is ConflictStatus.OPEN:
+                found = [
+                    c
+                    for c in tx.list_conflicts(_UNSETTLED)
+                    if c.status is ConflictStatus.OPEN
+                    or (c.deferred_until is not None and c.deferred_until <= now)
+                ]
+            else:
+                found = tx.list_conflicts([wanted])
+            return [self._pair(tx, c) for c in found]
+
+    def resolve_conflict(
+        self,
+        profile: str,
+        conflict_id: str,
+        resolution: Resolution | str,
+        *,
+        correction: str | None = None,
+        actor: str = "user",
+    ) -> ConflictPair:
+        """Settle a conflict: a_true, b_true, neither, corrected (with `correction`), or defer.
+
+        The losing facts are retired; a fact that wins comes back verified once no
+        other conflict holds it. `corrected` retires both and stores the correction
+        as a new verified fact. `defer` keeps both out of recall and brings the
+        conflict back after `defer_days`.
+        """
+        now = self.now()
+        choice = (
+            DEFER
+            if resolution == DEFER
+            else _enum(Resolution, resolution, "resolution (or 'defer')")
+        )
+        if (choice is Resolution.CORRECTED) != (correction is not None):
+            raise InvalidInputError(
+                "Give a correction text with the 'corrected' resolution, and only with it."
+            )
+        with self.store.read(profile) as tx:
+            pair = self._pair(tx, self._conflict(tx, conflict_id))
+        correction_fact, vector = None, None
+        if correction is not None:
+            a = pair.fact_a
+            correction_fact = _checked(
+                lambda: Fact(
+                    profile_id=profile,
+                    type=a.type,
+                    category=a.category,
+                    subject=a.subject,
+                    text=correction,
+                    status=FactStatus.VERIFIED,
+                    confidence=1.0,
+                    valid_from=min(a.valid_from, pair.fact_b.valid_from),
+                    recorded_at=now,
+                    first_observed_at=now,
+                    last_verified_at=now,
+                )
+            )
+            vector = self._embed(correction_fact.text)
+        with self.store.write(profile) as tx:
+            conflict = self._conflict(tx, conflict_id)
+            if conflict.status is ConflictStatus.RESOLVED:
+                raise ConflictStateError(f"Conflict {conflict_id!r} is already resolved.")
+            if choice == DEFER:
+                change = Change(
+                    conflicts=[
+                        conflict.model_copy(
+                            update={
+                                "status": ConflictStatus.DEFERRED,
+                                "deferred_until": now + timedelta(days=self.settings.defer_days),
+                            }
+                        )
+                    ]
+                )
+            else:
+                assert isinstance(choice, Resolution)
+                change = self._settle(tx, conflict, choice, correction_fact, vector, now, actor)
+            tx.apply(change)
+            return self._pair(tx, self._conflict(tx, conflict_id))
+
+    def _settle(
+        self,
+        tx: Writer,
+        conflict: Conflict,
+        resolution: Resolution,
+        correction: Fact | None,
+        vector: np.ndarray | None,
+        now: datetime,
+        actor: str,
+    ) -> Change:
+        a, b = self._fact(tx, conflict.fact_a), self._fact(tx, conflict.fact_b)
+        winners = {Resolution.A_TRUE: [a], Resolution.B_TRUE: [b]}.get(resolution, [])
+        losers = [f for f in (a, b) if f not in winners]
+        change = Change()
+        if correction is not None and vector is not None:
+            known = tx.find_active(correction.type, correction.subject, correction.text_hash)
+            if known is None:
+                change = lifecycle.create(
+                    correction, vector=vector.tolist(), actor=actor, note={"corrects": [a.id, b.id]}
+                )
+            else:
+                change = lifecycle.reinforce(known, at=now, actor=actor)
+                correction = known
+        settled = {
+            conflict.id: lifecycle.settle(
+                conflict, resolution, at=now, actor=actor, correction=correction
+            )
+        }
+        survivors = {f.id: f for f in winners}
+        for loser in losers:
+            if loser.status is not FactStatus.RETIRED:
+                reason = f"conflict {conflict.id} resolved as {resolution.value}"
+                change = change.merge(lifecycle.retire(loser, at=now, actor=actor, reason=reason))
+            # A retired fact contradicts nothing any more: its other pairs settle against it.
+            for other in tx.list_conflicts(_UNSETTLED, fact_id=loser.id):
+                if other.id in settled:
+                    continue
+                loser_is_a = other.fact_a == loser.id
+                settled[other.id] = lifecycle.settle(
+                    other,
+                    Resolution.B_TRUE if loser_is_a else Resolution.A_TRUE,
+                    at=now,
+                    actor=actor,
+                )
+                survivor = self._fact(tx, other.fact_b if loser_is_a else other.fact_a)
+                survivors[survivor.id] = survivor
+        for survivor in survivors.values():
+            unsettled = [
+                c for c in tx.list_conflicts(_UNSETTLED, fact_id=survivor.id) if c.id not in settled
+            ]
+            change = change.merge(
+                lifecycle.restore_if_settled(
+                    survivor, unsettled=len(unsettled), at=now, actor=actor
+                )
+            )
+        return change.merge(Change(conflicts=list(settled.values())))
+
+    # -- search -----------------------------------------------------------------------
+
+    def search(
+        self, profile: str, query: str, k: int = 5, *, as_of: datetime | None = None
+    ) -> builtins.list[SearchHit]:
+        """The `k` active facts most relevant to `query`, valid now or at `as_of`.
+
+        Full-text (BM25) and vector candidates are fused by reciprocal rank.
+        """
+        if not query or not query.strip():
+            raise InvalidInputError("The search query must not be empty.")
+        if k < 1:
+            raise InvalidInputError("k must be at least 1.")
+        now = self.now()
+        eligible = Eligibility(
+            at=now if as_of is None else utc(as_of), now=now, include_superseded=as_of is not None
+        )
+        vector = self._embed(query)
+        with self.store.read(profile) as tx:
+            by_text = tx.text_search(" ".join(keywords(query)), eligible, _CANDIDATES)
+            by_vector = tx.vector_search(vector, eligible, _CANDIDATES)
+            fused = rrf([[i for i, _ in by_text], [i for i, _ in by_vector]])[:k]
+            facts = {f.id: f for f in tx.get_facts([i for i, _ in fused])}
+        text_rank = {fact_id: rank for rank, (fact_id, _) in enumerate(by_text, start=1)}
+        vector_rank = {fact_id: rank for rank, (fact_id, _) in enumerate(by_vector, start=1)}
+        cosine = dict(by_vector)
+        return [
+            SearchHit(facts[i], score, text_rank.get(i), vector_rank.get(i), cosine.get(i))
+            for i, score in fused
+            if i in facts
+        ]
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _embed(self, text: str) -> np.ndarray:
+        vector: np.ndarray = self.embedder.embed([text])[0]
+        return vector
+
+    def _similar(
+        self, tx: Reader, vector: np.ndarray, now: datetime, exclude: Iterable[str]
+    ) -> builtins.list[Similar]:
+        skip = set(exclude)
+        near = [
+            (i, score)
+            for i, score in tx.vector_search(vector, Eligibility(at=now, now=now), 10)
+            if score >= self.settings.neighbor_floor and i not in skip
+        ]
+        facts = {f.id: f for f in tx.get_facts([i for i, _ in near])}
+        return [Similar(facts[i], score) for i, score in near if i in facts]
+
+    @staticmethod
+    def _fact(tx: Reader, fact_id: str) -> Fact:
+        fact = tx.get_fact(fact_id)
+        if fact is None:
+            raise FactNotFoundError(fact_id, tx.profile_id)
+        return fact
+
+    @staticmethod
+    def _conflict(tx: Reader, conflict_id: str) -> Conflict:
+        conflict = tx.get_conflict(conflict_id)
+        if conflict is None:
+            raise ConflictNotFoundError(conflict_id, tx.profile_id)
+        return conflict
+
+    def _pair(self, tx: Reader, conflict: Conflict) -> ConflictPair:
+        correction = None
+        if conflict.correction_fact_id:
+            correction = tx.get_fact(conflict.correction_fact_id)
+        return ConflictPair(
+            conflict, self._fact(tx, conflict.fact_a), self._fact(tx, conflict.fact_b), correction
+        )
+
+    @staticmethod
+    def _require(fact: Fact, allowed: Iterable[FactStatus], action: str) -> None:
+        allowed = set(allowed)
+        if fact.status not in allowed:
+            names = " or ".join(sorted(s.value for s in allowed))
+            raise ConflictStateError(
+                f"Cannot {action} fact {fact.id!r}: it is {fact.status.value}, and only "
+                f"{names} facts can be."
+            )
+
+
+def _many(value: object) -> builtins.list[object]:
+    """One value or several, as a list (a string counts as one value)."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        return [value]
+    return builtins.list(value)

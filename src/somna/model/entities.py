@@ -1,0 +1,289 @@
+"""The domain entities: what Somna remembers, and why, and since when.
+
+Every timestamp is timezone-aware UTC. Facts are bitemporal: `valid_from` /
+`valid_to` say when a fact is true in the world, `recorded_at`,
+`superseded_at` and `retired_at` say when Somna learned or dropped it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+import unicodedata
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+from somna.model.enums import (
+    ConflictStatus,
+    EventAction,
+    FactStatus,
+    FactType,
+    Resolution,
+    Role,
+    SessionStatus,
+    SummaryKind,
+)
+
+__all__ = [
+    "DEFAULT_SUBJECT",
+    "MAX_FACT_CHARS",
+    "Conflict",
+    "Evidence",
+    "Fact",
+    "FactEvent",
+    "Message",
+    "Profile",
+    "Run",
+    "Session",
+    "Summary",
+    "check_fact_text",
+    "new_id",
+    "normalize_text",
+    "text_hash",
+    "utc",
+    "utcnow",
+]
+
+MAX_FACT_CHARS = 500
+DEFAULT_SUBJECT = "user"
+"""The subject of a fact when none is named: the profile's own user."""
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_PROFILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}$")
+# A sentence ends at . ! or ? followed by a capitalised word, unless the dot
+# closes a common abbreviation ("Dr. Smith", "e.g. Paris").
+_SENTENCE_BREAK = re.compile(
+    r"(?<![A-Z])(?<!\.[a-z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|Mt))(?<!\bMrs)(?<!\betc)[.!?]\s+[A-Z]"
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def utc(value: datetime) -> datetime:
+    """The same instant in UTC; a naive datetime is taken to be UTC already."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def new_id(prefix: str) -> str:
+    """A sortable unique id: 48 bits of milliseconds then 80 random bits (ULID layout)."""
+    value = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
+    chars = []
+    for _ in range(26):
+        value, digit = divmod(value, 32)
+        chars.append(_CROCKFORD[digit])
+    return f"{prefix}_{''.join(reversed(chars))}"
+
+
+def normalize_text(text: str) -> str:
+    """Fold case, width, punctuation and whitespace so that trivial variants compare equal."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    kept = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in folded)
+    return " ".join(kept.split())
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(normalize_text(text).encode()).hexdigest()[:32]
+
+
+def check_fact_text(text: str) -> str:
+    """A fact is one self-contained sentence: not empty, one line, bounded, one sentence."""
+    stripped = text.strip()
+    if not stripped:
+        raise ValueError("A fact's text must not be empty.")
+    if "\n" in stripped or "\r" in stripped:
+        raise ValueError("A fact's text must be one sentence on one line.")
+    cleaned = " ".join(stripped.split())
+    if len(cleaned) > MAX_FACT_CHARS:
+        raise ValueError(
+            f"A fact's text must be at most {MAX_FACT_CHARS} characters; this one has "
+            f"{len(cleaned)}. Split it into several facts."
+        )
+    if not normalize_text(cleaned):
+        raise ValueError("A fact's text must contain words, not only punctuation.")
+    if _SENTENCE_BREAK.search(cleaned):
+        raise ValueError(
+            "A fact's text must be a single sentence; store each sentence as its own fact."
+        )
+    return cleaned
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    return None if value is None else utc(value)
+
+
+AwareDatetime = Annotated[datetime, AfterValidator(utc)]
+OptionalAwareDatetime = Annotated[datetime | None, AfterValidator(_aware)]
+
+
+class _Entity(BaseModel):
+    model_config = ConfigDict(validate_assignment=True, extra="forbid")
+
+
+class Profile(_Entity):
+    """The isolation unit: facts of one profile are never visible from another."""
+
+    id: str
+    name: str = ""
+    settings: dict[str, Any] = Field(default_factory=dict)
+    created_at: AwareDatetime = Field(default_factory=utcnow)
+
+    @field_validator("id")
+    @classmethod
+    def _check_id(cls, value: str) -> str:
+        if not _PROFILE_ID.match(value):
+            raise ValueError(
+                f"{value!r} is not a valid profile id: use 1 to 128 letters, digits "
+                "or _ . @ : - and start with a letter or digit."
+            )
+        return value
+
+
+class Session(_Entity):
+    """One conversation thread of a profile, found by its key (n8n's "Session Key")."""
+
+    id: str = Field(default_factory=lambda: new_id("ses"))
+    profile_id: str
+    key: str = Field(min_length=1, max_length=256)
+    started_at: AwareDatetime
+    last_message_at: AwareDatetime
+    status: SessionStatus = SessionStatus.OPEN
+    consolidated_at: OptionalAwareDatetime = None
+
+
+class Message(_Entity):
+    id: str = Field(default_factory=lambda: new_id("msg"))
+    session_id: str
+    seq: int = Field(ge=0)
+    role: Role
+    content: str = Field(min_length=1)
+    created_at: AwareDatetime
+    meta: dict[str, Any] = Field(default_factory=dict)
+    """Where the message came from (a source's own ids), kept for tracing evidence."""
+
+
+class Fact(_Entity):
+    """One self-contained sentence that Somna believes, with its trust and its times."""
+
+    id: str = Field(default_factory=lambda: new_id("fct"))
+    profile_id: str
+    # what
+    type: FactType = FactType.FACT
+    category: str | None = Field(default=None, max_length=64)
+    subject: str = Field(default=DEFAULT_SUBJECT, min_length=1, max_length=200)
+    predicate: str | None = Field(default=None, max_length=200)
+    object: str | None = Field(default=None, max_length=500)
+    text: Annotated[str, AfterValidator(check_fact_text)]
+    # trust
+    status: FactStatus = FactStatus.UNVERIFIED
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    # valid time (the world)
+    valid_from: AwareDatetime = Field(default_factory=utcnow)
+    valid_to: OptionalAwareDatetime = None
+    # record time (the system)
+    recorded_at: AwareDatetime = Field(default_factory=utcnow)
+    superseded_at: OptionalAwareDatetime = None
+    superseded_by: str | None = None
+    retired_at: OptionalAwareDatetime = None
+    first_observed_at: AwareDatetime = Field(default_factory=utcnow)
+    last_verified_at: OptionalAwareDatetime = None
+    expires_at: OptionalAwareDatetime = None
+    # use
+    last_recalled_at: OptionalAwareDatetime = None
+    recall_count: int = Field(default=0, ge=0)
+    strength: float = Field(default=1.0, ge=0.0, le=1.0)
+
+    @property
+    def text_hash(self) -> str:
+        return text_hash(self.text)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status.is_active
+
+    def is_valid_at(self, moment: datetime) -> bool:
+        """True when `moment` falls inside the fact's valid time."""
+        moment = utc(moment)
+        return self.valid_from <= moment and (self.valid_to is None or moment < self.valid_to)
+
+
+class Evidence(_Entity):
+    """Why a fact exists: a verbatim quote, and where it was said when known."""
+
+    id: str = Field(default_factory=lambda: new_id("evd"))
+    fact_id: str
+    session_id: str | None = None
+    message_id: str | None = None
+    quote: str = Field(min_length=1, max_length=4000)
+    observed_at: AwareDatetime = Field(default_factory=utcnow)
+
+
+class FactEvent(_Entity):
+    """One line of a fact's append-only history."""
+
+    id: str = Field(default_factory=lambda: new_id("evt"))
+    fact_id: str
+    at: AwareDatetime = Field(default_factory=utcnow)
+    action: EventAction
+    actor: str = "system"
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+
+
+class Conflict(_Entity):
+    """Two facts that disagree, waiting for a person (or the conversation) to settle them."""
+
+    id: str = Field(default_factory=lambda: new_id("cfl"))
+    profile_id: str
+    fact_a: str
+    fact_b: str
+    status: ConflictStatus = ConflictStatus.OPEN
+    resolution: Resolution | None = None
+    correction: str | None = None
+    correction_fact_id: str | None = None
+    created_at: AwareDatetime = Field(default_factory=utcnow)
+    deferred_until: OptionalAwareDatetime = None
+    resolved_at: OptionalAwareDatetime = None
+    resolved_by: str | None = None
+
+
+class Summary(_Entity):
+    """A digest in words: of one session, of one day, or the profile's portrait."""
+
+    id: str = Field(default_factory=lambda: new_id("sum"))
+    profile_id: str
+    kind: SummaryKind
+    text: str = Field(min_length=1)
+    period_start: OptionalAwareDatetime = None
+    period_end: OptionalAwareDatetime = None
+    sources: list[str] = Field(default_factory=list)
+    created_at: AwareDatetime = Field(default_factory=utcnow)
+
+
+class Run(_Entity):
+    """One consolidation run and what it did."""
+
+    id: str = Field(default_factory=lambda: new_id("run"))
+    profile_id: str | None = None
+    started_at: AwareDatetime = Field(default_factory=utcnow)
+    finished_at: OptionalAwareDatetime = None
+    status: str = "running"
+    sessions_seen: int = 0
+    sessions_consolidated: int = 0
+    sessions_failed: int = 0
+    facts_added: int = 0
+    facts_reinforced: int = 0
+    facts_superseded: int = 0
+    facts_disputed: int = 0
+    facts_rejected: int = 0
+    rejections: list[dict[str, Any]] = Field(default_factory=list)
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0

@@ -1,0 +1,101 @@
+"""Closed vocabularies of the domain: every enum of the data model."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "ConflictStatus",
+    "EventAction",
+    "FactStatus",
+    "FactType",
+    "Resolution",
+    "Role",
+    "SessionStatus",
+    "SummaryKind",
+    "Verdict",
+]
+
+
+class FactType(StrEnum):
+    FACT = "fact"
+    ENTITY = "entity"
+    GLOSSARY = "glossary"
+    INSTRUCTION = "instruction"
+    PERSONA = "persona"
+    OTHER = "other"
+
+
+class FactStatus(StrEnum):
+    UNVERIFIED = "unverified"
+    VERIFIED = "verified"
+    DISPUTED = "disputed"
+    SUPERSEDED = "superseded"
+    RETIRED = "retired"
+    EXPIRED = "expired"
+
+    @property
+    def is_active(self) -> bool:
+        """Active facts are the ones recall may put into a prompt."""
+        return self in ACTIVE_STATUSES
+
+
+ACTIVE_STATUSES: frozenset[FactStatus] = frozenset({FactStatus.UNVERIFIED, FactStatus.VERIFIED})
+
+
+class SessionStatus(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+    CONSOLIDATED = "consolidated"
+    ARCHIVED = "archived"
+
+
+class Role(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+class EventAction(StrEnum):
+    CREATED = "created"
+    VERIFIED = "verified"
+    REINFORCED = "reinforced"
+    UPDATED = "updated"
+    SUPERSEDED = "superseded"
+    DISPUTED = "disputed"
+    RESOLVED = "resolved"
+    RETIRED = "retired"
+    EXPIRED = "expired"
+    RESTORED = "restored"
+
+
+class ConflictStatus(StrEnum):
+    OPEN = "open"
+    DEFERRED = "deferred"
+    RESOLVED = "resolved"
+
+
+class Resolution(StrEnum):
+    """How a person settled a conflict; `defer` is not one: it postpones."""
+
+    A_TRUE = "a_true"
+    B_TRUE = "b_true"
+    NEITHER = "neither"
+    CORRECTED = "corrected"
+
+
+class Verdict(StrEnum):
+    """How a new fact relates to an existing neighbour."""
+
+    DUPLICATE = "duplicate"
+    SUPERSEDES = "supersedes"
+    CONTRADICTS = "contradicts"
+    DISTINCT = "distinct"
+
+
+class SummaryKind(StrEnum):
+    SESSION = "session"
+    DAY = "day"
+    PORTRAIT = "portrait"

@@ -1,0 +1,223 @@
+"""The rules of a fact's life, as pure functions.
+
+Each function takes facts as they are and returns a `Change`: the facts as they
+must become, plus the events, evidence and conflicts that explain it. A store
+applies a `Change` in one transaction, and refuses one that changes a fact
+without an event (DESIGN invariant 4), so history can never fall behind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from somna.model.entities import Conflict, Evidence, Fact, FactEvent
+from somna.model.enums import ConflictStatus, EventAction, FactStatus, Resolution
+
+__all__ = [
+    "Change",
+    "correct",
+    "create",
+    "dispute",
+    "reinforce",
+    "restore_if_settled",
+    "retire",
+    "settle",
+    "supersede",
+    "transition",
+]
+
+# How much of the remaining doubt one more observation removes.
+_REINFORCE_GAIN = 0.3
+
+
+@dataclass
+class Change:
+    """Everything one operation writes; applied atomically by a store."""
+
+    facts: list[Fact] = field(default_factory=list)
+    """Facts to insert (new id) or to update (known id)."""
+    vectors: dict[str, list[float]] = field(default_factory=dict)
+    """Embeddings of new facts, by fact id."""
+    evidence: list[Evidence] = field(default_factory=list)
+    events: list[FactEvent] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    """Conflicts to insert or update."""
+
+    def merge(self, other: Change) -> Change:
+        """This change followed by `other`; a fact changed twice keeps its last state."""
+        facts = {fact.id: fact for fact in [*self.facts, *other.facts]}
+        conflicts = {c.id: c for c in [*self.conflicts, *other.conflicts]}
+        return Change(
+            facts=list(facts.values()),
+            vectors={**self.vectors, **other.vectors},
+            evidence=[*self.evidence, *other.evidence],
+            events=[*self.events, *other.events],
+            conflicts=list(conflicts.values()),
+        )
+
+    def fact(self, fact_id: str) -> Fact:
+        """The state this change gives to one of its facts."""
+        for candidate in reversed(self.facts):
+            if candidate.id == fact_id:
+                return candidate
+        raise KeyError(fact_id)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def transition(
+    fact: Fact, action: EventAction, *, at: datetime, actor: str, **changes: Any
+) -> tuple[Fact, FactEvent]:
+    """The fact with `changes` applied, and the event recording the fields that moved."""
+    updated = fact.model_copy(update=changes)
+    updated = Fact.model_validate(updated.model_dump())
+    before = {k: _plain(getattr(fact, k)) for k in changes if getattr(fact, k) != changes[k]}
+    after = {k: _plain(getattr(updated, k)) for k in before}
+    event = FactEvent(
+        fact_id=fact.id, at=at, action=action, actor=actor, before=before or None, after=after
+    )
+    return updated, event
+
+
+def create(
+    fact: Fact,
+    *,
+    vector: list[float],
+    actor: str,
+    evidence: list[Evidence] = (),  # type: ignore[assignment]
+    note: dict[str, Any] | None = None,
+) -> Change:
+    event = FactEvent(
+        fact_id=fact.id,
+        at=fact.recorded_at,
+        action=EventAction.CREATED,
+        actor=actor,
+        after={"text": fact.text, "status": fact.status.value, **(note or {})},
+    )
+    return Change(facts=[fact], vectors={fact.id: vector}, evidence=list(evidence), events=[event])
+
+
+def reinforce(
+    fact: Fact,
+    *,
+    at: datetime,
+    actor: str,
+    evidence: list[Evidence] = (),  # type: ignore[assignment]
+) -> Change:
+    """The fact was observed again: more confident, fresher, stronger."""
+    confidence = round(fact.confidence + (1.0 - fact.confidence) * _REINFORCE_GAIN, 6)
+    updated, event = transition(
+        fact,
+        EventAction.REINFORCED,
+        at=at,
+        actor=actor,
+        confidence=confidence,
+        last_verified_at=at,
+        strength=1.0,
+    )
+    moved = [ev.model_copy(update={"fact_id": fact.id}) for ev in evidence]
+    return Change(facts=[updated], evidence=moved, events=[event])
+
+
+def supersede(old: Fact, new: Fact, *, at: datetime, actor: str) -> Change:
+    """`new` replaces `old` in the world from `new.valid_from` on (DESIGN invariant 8)."""
+    updated, event = transition(
+        old,
+        EventAction.SUPERSEDED,
+        at=at,
+        actor=actor,
+        status=FactStatus.SUPERSEDED,
+        valid_to=max(new.valid_from, old.valid_from),
+        superseded_at=at,
+        superseded_by=new.id,
+    )
+    return Change(facts=[updated], events=[event])
+
+
+def correct(old: Fact, new: Fact, *, vector: list[float], at: datetime, actor: str) -> Change:
+    """`new` is what `old` should always have said: a new version, the old one kept in history.
+
+    The correction takes over the old version's whole valid time, so an as-of
+    question about the past gets the corrected text.
+    """
+    new = new.model_copy(update={"valid_from": old.valid_from})
+    updated, event = transition(
+        old,
+        EventAction.UPDATED,
+        at=at,
+        actor=actor,
+        status=FactStatus.SUPERSEDED,
+        valid_to=old.valid_from,
+        superseded_at=at,
+        superseded_by=new.id,
+    )
+    created = create(new, vector=vector, actor=actor, note={"corrects": old.id})
+    return Change(facts=[updated], events=[event]).merge(created)
+
+
+def retire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
+    updated, event = transition(
+        fact, EventAction.RETIRED, at=at, actor=actor, status=FactStatus.RETIRED, retired_at=at
+    )
+    event.after = {**(event.after or {}), "reason": reason}
+    return Change(facts=[updated], events=[event])
+
+
+def dispute(new: Fact, existing: Fact, *, at: datetime, actor: str) -> Change:
+    """Two facts disagree and nothing settles it: both leave recall, a pair is opened."""
+    conflict = Conflict(profile_id=new.profile_id, fact_a=existing.id, fact_b=new.id, created_at=at)
+    change = Change(conflicts=[conflict])
+    for fact in (existing, new):
+        if fact.status is FactStatus.DISPUTED:
+            continue
+        updated, event = transition(
+            fact, EventAction.DISPUTED, at=at, actor=actor, status=FactStatus.DISPUTED
+        )
+        event.after = {**(event.after or {}), "conflict": conflict.id}
+        change = change.merge(Change(facts=[updated], events=[event]))
+    return change
+
+
+def restore_if_settled(fact: Fact, *, unsettled: int, at: datetime, actor: str) -> Change:
+    """A disputed fact that won its conflict comes back, verified, once no other pair holds it."""
+    if fact.status is not FactStatus.DISPUTED or unsettled:
+        return Change()
+    updated, event = transition(
+        fact,
+        EventAction.RESOLVED,
+        at=at,
+        actor=actor,
+        status=FactStatus.VERIFIED,
+        last_verified_at=at,
+    )
+    return Change(facts=[updated], events=[event])
+
+
+def settle(
+    conflict: Conflict,
+    resolution: Resolution,
+    *,
+    at: datetime,
+    actor: str,
+    correction: Fact | None = None,
+) -> Conflict:
+    """The conflict as it reads once settled; the facts are handled by the caller."""
+    return conflict.model_copy(
+        update={
+            "status": ConflictStatus.RESOLVED,
+            "resolution": resolution,
+            "correction": correction.text if correction else None,
+            "correction_fact_id": correction.id if correction else None,
+            "resolved_at": at,
+            "resolved_by": actor,
+        }
+    )

@@ -1,0 +1,42 @@
+"""The words of a query worth matching in full text: no stop words, no punctuation.
+
+A question such as "what is her job?" must not match every fact that contains
+"is"; BM25 damps frequent words but cannot ignore them on a small profile.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOP_WORDS", "keywords"]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+_ENGLISH = """
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its
+itself just me more most my myself no nor not now of off on once only or other our ours
+ourselves out over own same she should so some such than that the their theirs them
+themselves then there these they this those through to too under until up very was we were
+what when where which while who whom why will with would you your yours yourself
+yourselves tell know remember anything something ever
+"""
+_FRENCH = """
+au aux avec ce ces cette dans de des du elle elles en est et eux il ils je la le les leur
+leurs lui ma mais me mes moi mon ne nos notre nous on ou où par pas pour qu que quel quelle
+quels quelles qui sa se ses son sur ta te tes toi ton tu un une vos votre vous est sont été
+être avoir a ont fait comment quoi
+"""
+
+STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())
+
+
+def keywords(text: str) -> list[str]:
+    """The distinct content words of `text`, lower-cased, in order of appearance.
+
+    >>> keywords("What is her job?")
+    ['job']
+    """
+    words = (word.casefold() for word in _WORD.findall(text))
+    return list(dict.fromkeys(w for w in words if len(w) > 1 and w not in STOP_WORDS))

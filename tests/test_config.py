@@ -1,0 +1,54 @@
+"""Settings layer defaults, a TOML file and SOMNA_* variables, and say clearly what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from somna import ConfigurationError, Settings
+
+
+def test_defaults_need_no_key_and_no_server() -> None:
+    settings = Settings.load(environ={})
+    assert (settings.db, settings.embedder, settings.neighbor_floor) == ("somna.db", "bundled", 0.8)
+
+
+def test_the_environment_overrides_the_file_which_overrides_defaults(tmp_path: Path) -> None:
+    config = tmp_path / "somna.toml"
+    config.write_text('[somna]\ndb = "file.db"\nneighbor_floor = 0.9\n')
+    settings = Settings.load(environ={"SOMNA_NEIGHBOR_FLOOR": "0.85"})
+    assert settings.db == "file.db"
+    assert settings.neighbor_floor == 0.85
+    assert Settings.load(environ={}, db="explicit.db").db == "explicit.db"
+
+
+def test_somna_config_names_the_file(tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere.toml"
+    other.write_text('db = "other.db"\n')
+    assert Settings.load(environ={"SOMNA_CONFIG": str(other)}).db == "other.db"
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"SOMNA_NEIGHBOR_FLOOR": "high"}, "neighbor_floor"),
+        ({"SOMNA_NEIGHBOR_FLOOR": "1.5"}, "neighbor_floor"),
+        ({"SOMNA_CONFIG": "missing.toml"}, "does not exist"),
+    ],
+)
+def test_bad_settings_raise_a_configuration_error(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        Settings.load(environ=environ)
+
+
+def test_a_malformed_file_is_named_in_the_error(tmp_path: Path) -> None:
+    (tmp_path / "somna.toml").write_text("db = \n")
+    with pytest.raises(ConfigurationError, match="not valid TOML"):
+        Settings.load(environ={})
+
+
+def test_unknown_keys_in_the_file_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "somna.toml").write_text('[somna]\ndatabase = "x.db"\n')
+    with pytest.raises(ConfigurationError, match="database"):
+        Settings.load(environ={})
