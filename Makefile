@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/somna run
+	$(VENV)/bin/somna demo
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

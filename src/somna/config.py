@@ -7,13 +7,14 @@ environment at import time: `Settings.load()` reads it when asked.
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from somna.errors import ConfigurationError
 
@@ -55,11 +56,73 @@ class Settings(BaseModel):
         description="Cosine similarity from which an existing fact counts as a neighbour of a new "
         "one, to be judged duplicate, superseded, contradicted or distinct.",
     )
+    judge_floor: float = Field(
+        default=0.60,
+        ge=0.0,
+        le=1.0,
+        description="Cosine similarity from which the nightly job asks its judge about a pair of "
+        "facts of one subject; lower than neighbor_floor because a changed value (Paris, then "
+        "Berlin) moves a sentence's embedding more than a paraphrase does.",
+    )
     defer_days: float = Field(
         default=7.0,
         gt=0,
         description="How long a deferred conflict stays out of the open list before it comes back.",
     )
+    llm_provider: str = Field(
+        default="rules",
+        description="Who reads conversations at night: `rules` (offline, English and French) or "
+        "`openai` (any OpenAI-compatible chat endpoint).",
+    )
+    llm_model: str | None = Field(
+        default=None, description="Model name for the `openai` provider, e.g. gpt-4o-mini."
+    )
+    llm_base_url: str | None = Field(
+        default=None,
+        description="Base URL of the `openai` provider (falls back to OPENAI_BASE_URL), e.g. "
+        "http://localhost:11434/v1 for Ollama.",
+    )
+    llm_api_key: str | None = Field(
+        default=None,
+        description="API key of the `openai` provider (falls back to OPENAI_API_KEY).",
+    )
+    idle_hours: float = Field(
+        default=3.0,
+        ge=0,
+        description="How long a conversation must be quiet before the nightly job consolidates it.",
+    )
+    archive_days: float = Field(
+        default=7.0,
+        ge=0,
+        description="How long the messages of a consolidated conversation are kept before purge.",
+    )
+    ttl_days: dict[str, float] = Field(
+        default_factory=lambda: {"intent": 30.0, "plan": 90.0, "preference": 730.0},
+        description="Time to live per fact category, in days since last seen (JSON in the "
+        "environment); categories not listed never expire.",
+    )
+    stability_days: float = Field(
+        default=30.0,
+        gt=0,
+        description="Ebbinghaus stability of a new fact, in days; each recall adds as much again.",
+    )
+    lease_minutes: float = Field(
+        default=15.0,
+        gt=0,
+        description="How long a consolidation worker holds a session before another may take it.",
+    )
+
+    @field_validator("ttl_days", mode="before")
+    @classmethod
+    def _parse_ttl(cls, value: object) -> object:
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise ValueError(
+                    'write it as JSON, e.g. {"preference": 730, "intent": 30}'
+                ) from exc
+        return value
 
     @classmethod
     def load(
@@ -110,7 +173,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 SETTINGS: list[tuple[str, Any, str]] = [
-    (f"{_PREFIX}{name.upper()}", field.default, field.description or "")
+    (
+        f"{_PREFIX}{name.upper()}",
+        field.get_default(call_default_factory=True),
+        field.description or "",
+    )
     for name, field in Settings.model_fields.items()
 ]
 """(environment variable, default, help) for every setting, in declaration order."""

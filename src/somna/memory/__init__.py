@@ -1,6 +1,24 @@
 """The public Python API: `Memory`, and what its calls return."""
 
 from somna.memory.memory import DEFER, Memory
-from somna.memory.results import Added, ConflictPair, History, Outcome, SearchHit, Similar
+from somna.memory.results import (
+    Added,
+    ConflictPair,
+    History,
+    Ingested,
+    Outcome,
+    SearchHit,
+    Similar,
+)
 
-__all__ = ["DEFER", "Added", "ConflictPair", "History", "Memory", "Outcome", "SearchHit", "Similar"]
+__all__ = [
+    "DEFER",
+    "Added",
+    "ConflictPair",
+    "History",
+    "Ingested",
+    "Memory",
+    "Outcome",
+    "SearchHit",
+    "Similar",
+]

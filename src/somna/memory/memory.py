@@ -11,7 +11,7 @@ import builtins
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from enum import Enum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from pydantic import ValidationError
@@ -25,7 +25,15 @@ from somna.errors import (
     InvalidInputError,
     ProfileNotFoundError,
 )
-from somna.memory.results import Added, ConflictPair, History, Outcome, SearchHit, Similar
+from somna.memory.results import (
+    Added,
+    ConflictPair,
+    History,
+    Ingested,
+    Outcome,
+    SearchHit,
+    Similar,
+)
 from somna.model import (
     ACTIVE_STATUSES,
     DEFAULT_SUBJECT,
@@ -39,8 +47,12 @@ from somna.model import (
     Profile,
     Resolution,
     Role,
+    Run,
     Session,
+    Summary,
+    SummaryKind,
     Verdict,
+    fold_text,
     lifecycle,
     new_id,
     utc,
@@ -48,7 +60,11 @@ from somna.model import (
 )
 from somna.model.lifecycle import Change
 from somna.recall import keywords, rrf
+from somna.sources import Conversation
 from somna.store import Eligibility, FactFilter, NewMessage, Reader, Store, Writer, open_store
+
+if TYPE_CHECKING:
+    from somna.llm import LLM
 
 __all__ = ["DEFER", "Memory"]
 
@@ -100,6 +116,7 @@ class Memory:
         self,
         store: Store | None = None,
         embedder: Embedder | None = None,
+        llm: LLM | None = None,
         *,
         settings: Settings | None = None,
         clock: Callable[[], datetime] = utcnow,
@@ -112,7 +129,23 @@ class Memory:
             base_url=self.settings.embed_base_url,
             api_key=self.settings.embed_api_key,
         )
+        self._llm = llm
         self._clock = clock
+
+    @property
+    def llm(self) -> LLM:
+        """The configured language model, made on first use: recall never needs one."""
+        if self._llm is None:
+            # Imported here: the conversation path (recall, search) never loads a model client.
+            from somna.llm import create_llm
+
+            self._llm = create_llm(
+                self.settings.llm_provider,
+                model=self.settings.llm_model,
+                base_url=self.settings.llm_base_url,
+                api_key=self.settings.llm_api_key,
+            )
+        return self._llm
 
     def __enter__(self) -> Memory:
         return self
@@ -207,6 +240,35 @@ class Memory:
         )
         return NewMessage(_enum(Role, role, "message role"), content, when, meta)
 
+    def ingest(self, conversations: Iterable[Conversation]) -> Ingested:
+        """Import conversations read from a source; profiles are created as needed.
+
+        A conversation whose session key the profile already has is skipped, so
+        importing the same file twice imports it once.
+        """
+        report = Ingested()
+        for conversation in conversations:
+            if self.store.get_profile(conversation.profile) is None:
+                self.create_profile(
+                    conversation.profile,
+                    name=conversation.profile_name,
+                    settings=conversation.profile_settings,
+                )
+                report.profiles += 1
+            with self.store.read(conversation.profile) as tx:
+                seen = tx.latest_session(conversation.session_key) is not None
+            if seen or not conversation.turns:
+                report.skipped += 1
+                continue
+            self.add_messages(
+                conversation.profile,
+                conversation.session_key,
+                [turn.as_message() for turn in conversation.turns],
+            )
+            report.sessions += 1
+            report.messages += len(conversation.turns)
+        return report
+
     def window(self, profile: str, session_key: str, n: int = 15) -> builtins.list[Message]:
         """The last `n` messages of the conversation, oldest first: the short thread."""
         if n < 1:
@@ -273,6 +335,8 @@ class Memory:
             similar = self._similar(tx, vector, now, exclude=())
             known = tx.find_active(fact.type, fact.subject, fact.text_hash)
             if known is not None:
+                quotes = {fold_text(e.quote) for e in tx.evidence([known.id])}
+                evidence = [e for e in evidence if fold_text(e.quote) not in quotes]
                 change = lifecycle.reinforce(known, at=now, actor=actor, evidence=evidence)
                 tx.apply(change)
                 stored, created = change.fact(known.id), False
@@ -383,6 +447,17 @@ class Memory:
         actor: str = "user",
     ) -> Fact:
         """Correct a fact: a new verified version replaces it; the old one stays in history."""
+        changes = {
+            "text": text,
+            "type": type,
+            "category": category,
+            "subject": subject,
+            "confidence": confidence,
+        }
+        if all(value is None for value in changes.values()):
+            raise InvalidInputError(
+                "Nothing to change: give a new text, type, category, subject or confidence."
+            )
         now = self.now()
         with self.store.read(profile) as tx:
             old = self._fact(tx, fact_id)
@@ -405,17 +480,7 @@ class Memory:
                             "expires_at",
                         }
                     ),
-                    **{
-                        k: v
-                        for k, v in {
-                            "text": text,
-                            "type": type,
-                            "category": category,
-                            "subject": subject,
-                            "confidence": confidence,
-                        }.items()
-                        if v is not None
-                    },
+                    **{k: v for k, v in changes.items() if v is not None},
                     "status": FactStatus.VERIFIED,
                     "valid_from": old.valid_from,
                     "recorded_at": now,
@@ -605,6 +670,54 @@ class Memory:
                 )
             )
         return change.merge(Change(conflicts=list(settled.values())))
+
+    # -- consolidation ----------------------------------------------------------------
+
+    def consolidate(
+        self,
+        profile: str | None = None,
+        *,
+        now: datetime | None = None,
+        idle_hours: float | None = None,
+        limit: int | None = None,
+        dry_run: bool = False,
+        progress: Callable[[Session], None] | None = None,
+    ) -> Run:
+        """The nightly job: turn the conversations quiet for `idle_hours` into facts.
+
+        Each due session (of `profile`, or of every profile) is read by the
+        configured LLM once, its facts verified against their quotes, reconciled
+        with what the profile already knows, and written in one transaction with
+        its summary; its messages move to the archive. `dry_run` calls the model
+        and reports what would change, writing nothing.
+        """
+        if profile is not None:
+            self.get_profile(profile)
+        if limit is not None and limit < 1:
+            raise InvalidInputError("The session limit must be at least 1.")
+        from somna.consolidate import Consolidator
+
+        consolidator = Consolidator(self.store, self.embedder, self.llm, self.settings, self.now)
+        return consolidator.run(
+            profile,
+            now=now,
+            idle_hours=idle_hours,
+            limit=limit,
+            dry_run=dry_run,
+            progress=progress,
+        )
+
+    def runs(self, limit: int = 20) -> builtins.list[Run]:
+        """The latest consolidation runs, newest first."""
+        return self.store.list_runs(limit)
+
+    def summaries(
+        self, profile: str, kind: SummaryKind | str = SummaryKind.SESSION, limit: int = 20
+    ) -> builtins.list[Summary]:
+        """The profile's summaries of one kind (session, day, portrait), newest first."""
+        wanted = _enum(SummaryKind, kind, "summary kind")
+        with self.store.read(profile) as tx:
+            return tx.summaries(wanted, limit=limit)
 
     # -- search -----------------------------------------------------------------------
 

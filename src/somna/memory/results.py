@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from somna.model import Conflict, Evidence, Fact, FactEvent
 
-__all__ = ["Added", "ConflictPair", "History", "Outcome", "SearchHit", "Similar"]
+__all__ = ["Added", "ConflictPair", "History", "Ingested", "Outcome", "SearchHit", "Similar"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,13 @@ class SearchHit:
     text_rank: int | None = None
     vector_rank: int | None = None
     similarity: float | None = None
+
+
+@dataclass
+class Ingested:
+    """What an import did: profiles created, sessions and messages added, sessions skipped."""
+
+    profiles: int = 0
+    sessions: int = 0
+    messages: int = 0
+    skipped: int = 0

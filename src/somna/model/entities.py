@@ -41,6 +41,7 @@ __all__ = [
     "Session",
     "Summary",
     "check_fact_text",
+    "fold_text",
     "new_id",
     "normalize_text",
     "text_hash",
@@ -87,6 +88,11 @@ def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold()
     kept = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in folded)
     return " ".join(kept.split())
+
+
+def fold_text(text: str) -> str:
+    """Case and whitespace folded: how quotes are compared with what was said (invariant 5)."""
+    return " ".join(text.split()).casefold()
 
 
 def text_hash(text: str) -> str:
@@ -156,6 +162,10 @@ class Session(_Entity):
     last_message_at: AwareDatetime
     status: SessionStatus = SessionStatus.OPEN
     consolidated_at: OptionalAwareDatetime = None
+    lease_owner: str | None = None
+    """The consolidation worker that holds this session, until `lease_until`."""
+    lease_until: OptionalAwareDatetime = None
+    attempts: int = Field(default=0, ge=0)
 
 
 class Message(_Entity):
@@ -263,6 +273,7 @@ class Summary(_Entity):
     text: str = Field(min_length=1)
     period_start: OptionalAwareDatetime = None
     period_end: OptionalAwareDatetime = None
+    session_id: str | None = None
     sources: list[str] = Field(default_factory=list)
     created_at: AwareDatetime = Field(default_factory=utcnow)
 
@@ -284,6 +295,17 @@ class Run(_Entity):
     facts_disputed: int = 0
     facts_rejected: int = 0
     rejections: list[dict[str, Any]] = Field(default_factory=list)
+    failures: list[dict[str, Any]] = Field(default_factory=list)
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    facts_expired: int = 0
+    messages_archived: int = 0
+    messages_purged: int = 0
+    dry_run: bool = False
+
+    @property
+    def duration_s(self) -> float | None:
+        if self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds()

@@ -21,6 +21,7 @@ __all__ = [
     "correct",
     "create",
     "dispute",
+    "expire",
     "reinforce",
     "restore_if_settled",
     "retire",
@@ -167,6 +168,15 @@ def correct(old: Fact, new: Fact, *, vector: list[float], at: datetime, actor: s
 def retire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
     updated, event = transition(
         fact, EventAction.RETIRED, at=at, actor=actor, status=FactStatus.RETIRED, retired_at=at
+    )
+    event.after = {**(event.after or {}), "reason": reason}
+    return Change(facts=[updated], events=[event])
+
+
+def expire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
+    """A fact outlived its time to live: it leaves recall, and stays in history."""
+    updated, event = transition(
+        fact, EventAction.EXPIRED, at=at, actor=actor, status=FactStatus.EXPIRED
     )
     event.after = {**(event.after or {}), "reason": reason}
     return Change(facts=[updated], events=[event])

@@ -29,7 +29,10 @@ from somna.model import (
     Message,
     Profile,
     Role,
+    Run,
     Session,
+    Summary,
+    SummaryKind,
 )
 from somna.model.lifecycle import Change
 
@@ -129,6 +132,20 @@ class Reader(Protocol):
         """The last `n` messages under this session key, oldest first."""
         ...
 
+    def due_sessions(self, *, idle_before: datetime, now: datetime, limit: int) -> list[Session]:
+        """Sessions quiet since `idle_before`, not consolidated and not leased, oldest first."""
+        ...
+
+    def session_messages(self, session_id: str) -> list[Message]:
+        """A session's messages still in the hot table, in order."""
+        ...
+
+    def summaries(
+        self, kind: SummaryKind, *, limit: int = 100, since: datetime | None = None
+    ) -> list[Summary]:
+        """Summaries of one kind, newest period first."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """Reads and writes within one profile, inside one transaction."""
@@ -139,13 +156,67 @@ class Writer(Reader, Protocol):
 
     def add_messages(self, key: str, messages: Sequence[NewMessage]) -> Session: ...
 
+    def lease_sessions(
+        self, *, idle_before: datetime, now: datetime, owner: str, until: datetime, limit: int
+    ) -> list[Session]:
+        """Take up to `limit` sessions quiet since `idle_before`, not consolidated, not leased.
+
+        A lease held by a worker that died expires at its `until`; the session is
+        then taken again.
+        """
+        ...
+
+    def release_session(self, session_id: str, owner: str) -> None:
+        """Give a leased session back after a failure; it counts one more attempt."""
+        ...
+
+    def finish_session(
+        self, session_id: str, owner: str, *, at: datetime, purge_after: datetime
+    ) -> int:
+        """Mark a leased session consolidated and move its messages to the archive.
+
+        Returns how many messages were archived. Refuses a session this worker
+        does not hold.
+        """
+        ...
+
+    def add_summary(self, summary: Summary, vector: list[float] | None) -> None: ...
+
+    def purge_archive(self, now: datetime) -> int:
+        """Delete archived messages past their retention; returns how many."""
+        ...
+
+    def record_usage(self, facts: Sequence[Fact]) -> None:
+        """Store facts' use counters (strength, recall_count, last_recalled_at).
+
+        Use is not state: these change without a history event.
+        """
+        ...
+
 
 class Store(Protocol):
+    @property
+    def location(self) -> str:
+        """Where the data lives, for people: a file path, or a server without its password."""
+        ...
+
+    def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        ...
+
     def create_profile(self, profile: Profile) -> Profile: ...
 
     def get_profile(self, profile_id: str) -> Profile | None: ...
 
     def list_profiles(self) -> list[Profile]: ...
+
+    def save_run(self, run: Run) -> None:
+        """Insert or update a consolidation run (runs span profiles)."""
+        ...
+
+    def list_runs(self, limit: int = 20) -> list[Run]:
+        """The latest runs, newest first."""
+        ...
 
     def read(self, profile_id: str) -> AbstractContextManager[Reader]: ...
 

@@ -7,7 +7,18 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
-from somna.model import Conflict, Evidence, Fact, FactEvent, Message, Profile, Session, utc
+from somna.model import (
+    Conflict,
+    Evidence,
+    Fact,
+    FactEvent,
+    Message,
+    Profile,
+    Run,
+    Session,
+    Summary,
+    utc,
+)
 
 __all__ = [
     "FACT_COLUMNS",
@@ -19,7 +30,9 @@ __all__ = [
     "fact_params",
     "message_from_row",
     "profile_from_row",
+    "run_from_row",
     "session_from_row",
+    "summary_from_row",
     "ts",
 ]
 
@@ -99,3 +112,14 @@ def message_from_row(row: sqlite3.Row) -> Message:
     data.pop("profile_id", None)
     data["meta"] = json.loads(data["meta"])
     return Message.model_validate(data)
+
+
+def summary_from_row(row: sqlite3.Row) -> Summary:
+    data = _row_dict(row)
+    data.pop("embedding", None)
+    data["sources"] = json.loads(data["sources"])
+    return Summary.model_validate(data)
+
+
+def run_from_row(row: sqlite3.Row) -> Run:
+    return Run.model_validate_json(row["body"])

@@ -31,8 +31,11 @@ from somna.model import (
     FactType,
     Message,
     Profile,
+    Run,
     Session,
     SessionStatus,
+    Summary,
+    SummaryKind,
     new_id,
     utc,
 )
@@ -49,7 +52,9 @@ from somna.store.sqlite.rows import (
     fact_params,
     message_from_row,
     profile_from_row,
+    run_from_row,
     session_from_row,
+    summary_from_row,
     ts,
 )
 from somna.store.vectors import INDEXED_STATUSES, VectorIndex
@@ -152,6 +157,10 @@ class SQLiteStore:
                     conn.execute("ROLLBACK")
                     raise
 
+    @property
+    def location(self) -> str:
+        return self.path
+
     def schema_version(self) -> int:
         with self._lock:
             row = self._conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
@@ -190,6 +199,31 @@ class SQLiteStore:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM profiles ORDER BY id").fetchall()
         return [profile_from_row(row) for row in rows]
+
+    # -- runs -------------------------------------------------------------------------
+
+    def save_run(self, run: Run) -> None:
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO runs (id, profile_id, started_at, finished_at, status, body) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET finished_at = "
+                "excluded.finished_at, status = excluded.status, body = excluded.body",
+                (
+                    run.id,
+                    run.profile_id,
+                    ts(run.started_at),
+                    ts(run.finished_at),
+                    run.status,
+                    run.model_dump_json(),
+                ),
+            )
+
+    def list_runs(self, limit: int = 20) -> list[Run]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT body FROM runs ORDER BY started_at DESC, id DESC LIMIT ?", (limit,)
+            ).fetchall()
+        return [run_from_row(row) for row in rows]
 
     # -- scopes -----------------------------------------------------------------------
 
@@ -508,6 +542,123 @@ class _Scope:
             ],
         )
         return session
+
+    def session_messages(self, session_id: str) -> list[Message]:
+        rows = self._conn.execute(
+            "SELECT * FROM messages WHERE profile_id = ? AND session_id = ? ORDER BY seq",
+            (self._profile_id, session_id),
+        ).fetchall()
+        return [message_from_row(row) for row in rows]
+
+    def summaries(
+        self, kind: SummaryKind, *, limit: int = 100, since: datetime | None = None
+    ) -> list[Summary]:
+        sql = "SELECT * FROM summaries WHERE profile_id = ? AND kind = ?"
+        params: list[object] = [self._profile_id, kind.value]
+        if since is not None:
+            sql += " AND coalesce(period_end, created_at) >= ?"
+            params.append(ts(since))
+        sql += " ORDER BY coalesce(period_start, created_at) DESC, created_at DESC LIMIT ?"
+        rows = self._conn.execute(sql, (*params, limit)).fetchall()
+        return [summary_from_row(row) for row in rows]
+
+    _DUE = (
+        "profile_id = ? AND status IN ('open', 'closed') AND last_message_at <= ? "
+        "AND (lease_until IS NULL OR lease_until <= ?)"
+    )
+
+    def due_sessions(self, *, idle_before: datetime, now: datetime, limit: int) -> list[Session]:
+        rows = self._conn.execute(
+            f"SELECT * FROM sessions WHERE {self._DUE} ORDER BY last_message_at, id LIMIT ?",
+            (self._profile_id, ts(idle_before), ts(now), limit),
+        ).fetchall()
+        return [session_from_row(row) for row in rows]
+
+    def lease_sessions(
+        self, *, idle_before: datetime, now: datetime, owner: str, until: datetime, limit: int
+    ) -> list[Session]:
+        rows = self._conn.execute(
+            "UPDATE sessions SET lease_owner = ?, lease_until = ? WHERE id IN ("
+            f"SELECT id FROM sessions WHERE {self._DUE} ORDER BY last_message_at, id LIMIT ?"
+            ") RETURNING *",
+            (owner, ts(until), self._profile_id, ts(idle_before), ts(now), limit),
+        ).fetchall()
+        sessions = [session_from_row(row) for row in rows]
+        return sorted(sessions, key=lambda s: (s.last_message_at, s.id))
+
+    def release_session(self, session_id: str, owner: str) -> None:
+        self._conn.execute(
+            "UPDATE sessions SET lease_owner = NULL, lease_until = NULL, attempts = attempts + 1 "
+            "WHERE profile_id = ? AND id = ? AND lease_owner = ?",
+            (self._profile_id, session_id, owner),
+        )
+
+    def finish_session(
+        self, session_id: str, owner: str, *, at: datetime, purge_after: datetime
+    ) -> int:
+        held = self._conn.execute(
+            "UPDATE sessions SET status = 'archived', consolidated_at = ?, lease_owner = NULL, "
+            "lease_until = NULL WHERE profile_id = ? AND id = ? AND lease_owner = ? "
+            "AND status IN ('open', 'closed')",
+            (ts(at), self._profile_id, session_id, owner),
+        ).rowcount
+        if not held:
+            raise ConflictStateError(
+                f"Session {session_id!r} is not leased by {owner!r} any more; "
+                "another worker has taken it."
+            )
+        moved = self._conn.execute(
+            "INSERT INTO archived_messages (id, session_id, profile_id, seq, role, content, "
+            "created_at, meta, archived_at, purge_after) "
+            "SELECT id, session_id, profile_id, seq, role, content, created_at, meta, ?, ? "
+            "FROM messages WHERE profile_id = ? AND session_id = ?",
+            (ts(at), ts(purge_after), self._profile_id, session_id),
+        ).rowcount
+        self._conn.execute(
+            "DELETE FROM messages WHERE profile_id = ? AND session_id = ?",
+            (self._profile_id, session_id),
+        )
+        return int(moved)
+
+    def add_summary(self, summary: Summary, vector: list[float] | None) -> None:
+        if summary.profile_id != self._profile_id:
+            raise InvalidInputError(
+                f"Summary {summary.id!r} does not belong to profile {self._profile_id!r}."
+            )
+        self._conn.execute(
+            "INSERT INTO summaries (id, profile_id, kind, text, period_start, period_end, "
+            "session_id, sources, created_at, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                summary.id,
+                self._profile_id,
+                summary.kind.value,
+                summary.text,
+                ts(summary.period_start),
+                ts(summary.period_end),
+                summary.session_id,
+                json.dumps(summary.sources),
+                ts(summary.created_at),
+                None if vector is None else np.asarray(vector, dtype="<f4").tobytes(),
+            ),
+        )
+
+    def purge_archive(self, now: datetime) -> int:
+        return int(
+            self._conn.execute(
+                "DELETE FROM archived_messages WHERE profile_id = ? AND purge_after <= ?",
+                (self._profile_id, ts(now)),
+            ).rowcount
+        )
+
+    def record_usage(self, facts: Sequence[Fact]) -> None:
+        self._conn.executemany(
+            "UPDATE facts SET strength = ?, recall_count = ?, last_recalled_at = ? "
+            "WHERE profile_id = ? AND id = ?",
+            [
+                (f.strength, f.recall_count, ts(f.last_recalled_at), self._profile_id, f.id)
+                for f in facts
+            ],
+        )
 
     # -- writes -------------------------------------------------------------------------
 

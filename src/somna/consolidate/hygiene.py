@@ -1,0 +1,78 @@
+"""What the night does after the sessions: expire, fade, digest, portray.
+
+Pure functions over facts and summaries; the pipeline writes their results.
+Forgetting follows Ebbinghaus: retention = exp(-t / S), where t is the time
+since a fact was last seen or recalled and S its stability, which grows with
+every recall.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+
+from somna.model import Fact, FactStatus, FactType, Summary
+
+__all__ = ["decayed", "digest_text", "is_past_ttl", "portrait_text", "strength_at"]
+
+_PORTRAIT_FACTS = 12
+_PORTRAIT_CATEGORIES = {"preference", "identity"}
+
+
+def last_seen(fact: Fact) -> datetime:
+    moments = [fact.first_observed_at, fact.last_verified_at, fact.last_recalled_at]
+    return max(m for m in moments if m is not None)
+
+
+def is_past_ttl(fact: Fact, ttl_days: Mapping[str, float], now: datetime) -> str | None:
+    """Why the fact has expired at `now`, or None while it is still alive."""
+    if fact.expires_at is not None and fact.expires_at <= now:
+        return "its expiry date has passed"
+    days = ttl_days.get(fact.category or "")
+    if days is not None and last_seen(fact) + timedelta(days=days) <= now:
+        return f"not seen for {days:g} days, the time to live of {fact.category!r} facts"
+    return None
+
+
+def strength_at(fact: Fact, now: datetime, stability_days: float) -> float:
+    """Retention on the forgetting curve; each recall adds one `stability_days` to S."""
+    elapsed = max((now - last_seen(fact)).total_seconds(), 0.0) / 86_400
+    stability = stability_days * (1 + fact.recall_count)
+    return round(math.exp(-elapsed / stability), 4)
+
+
+def decayed(facts: Sequence[Fact], now: datetime, stability_days: float) -> list[Fact]:
+    """The facts whose strength moved, with their new strength."""
+    moved = []
+    for fact in facts:
+        strength = strength_at(fact, now, stability_days)
+        if abs(strength - fact.strength) >= 0.001:
+            moved.append(fact.model_copy(update={"strength": strength}))
+    return moved
+
+
+def digest_text(day: str, sessions: Sequence[Summary]) -> str:
+    """The day digest: the day, then each session's summary, in order."""
+    ordered = sorted(sessions, key=lambda s: (s.period_start or s.created_at, s.id))
+    return f"{day}: " + " ".join(" ".join(s.text.split()) for s in ordered)
+
+
+def portrait_text(facts: Sequence[Fact]) -> str | None:
+    """A short persona: who the person is and what they prefer, strongest facts first."""
+    chosen = [
+        f
+        for f in facts
+        if f.status in {FactStatus.VERIFIED, FactStatus.UNVERIFIED}
+        and (f.type is FactType.PERSONA or (f.category or "") in _PORTRAIT_CATEGORIES)
+    ]
+    if not chosen:
+        return None
+    chosen.sort(key=lambda f: (-f.confidence, -f.recorded_at.timestamp(), f.id))
+    by_subject: dict[str, list[str]] = {}
+    for fact in chosen[:_PORTRAIT_FACTS]:
+        by_subject.setdefault(fact.subject, []).append(fact.text)
+    return " ".join(
+        f"{subject}: {' '.join(texts)}" if len(by_subject) > 1 else " ".join(texts)
+        for subject, texts in by_subject.items()
+    )
