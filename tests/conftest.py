@@ -13,13 +13,35 @@ from somna.config import Settings
 from somna.embed import BundledEmbedder
 from somna.memory import Memory
 from somna.store import Store
+from somna.store.postgres import PostgresStore
 from somna.store.sqlite import SQLiteStore
+from tests.store.pg_servers import TestServers
 from tests.support import Clock
+
+POSTGRES = TestServers()
+"""The run's PostgreSQL servers, started on first use (tests/store/pg_servers.py)."""
 
 STORE_BACKENDS: dict[str, Callable[[Path], Store]] = {
     "sqlite": lambda folder: SQLiteStore(folder / "somna.db"),
+    "postgres-array": lambda folder: PostgresStore(POSTGRES.database("array", folder)),
+    "postgres-pgvector": lambda folder: PostgresStore(POSTGRES.database("pgvector", folder)),
 }
 """Every backend the store conformance suite and the Memory tests run against."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_servers() -> Iterator[TestServers]:
+    """Stops the servers at the end; reads SOMNA_TEST_PG_DSN before `clean_environ` hides it."""
+    POSTGRES.override = os.environ.get("SOMNA_TEST_PG_DSN") or None
+    yield POSTGRES
+    POSTGRES.close()
+
+
+@pytest.fixture(autouse=True)
+def _drop_postgres_databases(postgres_servers: TestServers) -> Iterator[None]:
+    """Each test's Postgres databases go when it ends (after its stores are closed)."""
+    yield
+    postgres_servers.drop_databases()
 
 
 @pytest.fixture(autouse=True)
@@ -50,5 +72,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def memory(store: Store, embedder: BundledEmbedder, clock: Clock) -> Memory:
-    return Memory(store=store, embedder=embedder, settings=Settings(), clock=clock)
+def memory(store: Store, embedder: BundledEmbedder, clock: Clock) -> Iterator[Memory]:
+    memory = Memory(store=store, embedder=embedder, settings=Settings(), clock=clock)
+    yield memory
+    memory.flush()

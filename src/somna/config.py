@@ -64,6 +64,32 @@ class Settings(BaseModel):
         "facts of one subject; lower than neighbor_floor because a changed value (Paris, then "
         "Berlin) moves a sentence's embedding more than a paraphrase does.",
     )
+    recency_weight: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="How much recall favours recent facts (0 to 1; the three weights add up to "
+        "at most 1).",
+    )
+    confidence_weight: float = Field(
+        default=0.1, ge=0, le=1, description="How much recall favours confident facts."
+    )
+    strength_weight: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="How much recall favours facts still strong on the forgetting curve.",
+    )
+    recency_half_life_days: float = Field(
+        default=365.0,
+        gt=0,
+        description="Age, in days, at which a fact's recency counts half.",
+    )
+    query_rewrite: bool = Field(
+        default=False,
+        description="Rewrite follow-up questions into standalone queries with the LLM before "
+        "recall (costs one LLM call per recall).",
+    )
     defer_days: float = Field(
         default=7.0,
         gt=0,

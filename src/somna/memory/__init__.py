@@ -7,6 +7,7 @@ from somna.memory.results import (
     History,
     Ingested,
     Outcome,
+    Recalled,
     SearchHit,
     Similar,
 )
@@ -19,6 +20,7 @@ __all__ = [
     "Ingested",
     "Memory",
     "Outcome",
+    "Recalled",
     "SearchHit",
     "Similar",
 ]

@@ -31,9 +31,12 @@ from somna.memory.results import (
     History,
     Ingested,
     Outcome,
+    Recalled,
     SearchHit,
     Similar,
 )
+from somna.memory.retrieval import Retrieval
+from somna.memory.usage import UsageRecorder
 from somna.model import (
     ACTIVE_STATUSES,
     DEFAULT_SUBJECT,
@@ -59,7 +62,7 @@ from somna.model import (
     utcnow,
 )
 from somna.model.lifecycle import Change
-from somna.recall import keywords, rrf
+from somna.recall import render_context
 from somna.sources import Conversation
 from somna.store import Eligibility, FactFilter, NewMessage, Reader, Store, Writer, open_store
 
@@ -131,6 +134,8 @@ class Memory:
         )
         self._llm = llm
         self._clock = clock
+        self._usage = UsageRecorder(self.store)
+        self._retrieval = Retrieval(self.store, self.embedder, self.settings, self._usage)
 
     @property
     def llm(self) -> LLM:
@@ -154,6 +159,7 @@ class Memory:
         self.close()
 
     def close(self) -> None:
+        self._usage.close()
         self.store.close()
 
     def now(self) -> datetime:
@@ -719,7 +725,7 @@ class Memory:
         with self.store.read(profile) as tx:
             return tx.summaries(wanted, limit=limit)
 
-    # -- search -----------------------------------------------------------------------
+    # -- search and recall -------------------------------------------------------------
 
     def search(
         self, profile: str, query: str, k: int = 5, *, as_of: datetime | None = None
@@ -728,28 +734,92 @@ class Memory:
 
         Full-text (BM25) and vector candidates are fused by reciprocal rank.
         """
+        self._check_query(query, k)
+        return self._retrieval.search(profile, query, k, as_of, self.now())
+
+    def recall(
+        self,
+        profile: str,
+        query: str,
+        k: int = 5,
+        *,
+        as_of: datetime | None = None,
+        types: Sequence[FactType | str] | None = None,
+        include_summaries: bool = True,
+        session_key: str | None = None,
+        query_rewrite: bool | None = None,
+    ) -> builtins.list[Recalled]:
+        """What the agent should remember now: facts and conversation summaries, best first.
+
+        Candidates from full text and vectors are fused by rank, then weighed by
+        recency, confidence and strength (`*_weight` settings). Each result says
+        why it came. Recalled facts are reinforced in the background. No model is
+        called unless `query_rewrite` (or the setting) asks for it, in which case
+        the configured LLM rewrites a follow-up into a standalone query using the
+        window of `session_key`.
+        """
+        self._check_query(query, k)
+        wanted = None if types is None else [_enum(FactType, t, "fact type") for t in types]
+        if query_rewrite if query_rewrite is not None else self.settings.query_rewrite:
+            query = self._rewrite(profile, query, session_key)
+        return self._retrieval.recall(
+            profile,
+            query,
+            k,
+            as_of=as_of,
+            types=wanted,
+            include_summaries=include_summaries,
+            now=self.now(),
+        )
+
+    def context(
+        self,
+        profile: str,
+        query: str,
+        *,
+        session_key: str | None = None,
+        budget_tokens: int = 800,
+        k: int = 20,
+    ) -> str:
+        """The block for a system prompt: the portrait, then dated facts, within the budget.
+
+        >>> print(m.context("alice", "what should I cook tonight?"))  # doctest: +SKIP
+        About this user: Is vegetarian. Prefers spicy food.
+        Known facts about this user:
+        - [2026-05-03] Is allergic to peanuts. (unverified)
+        """
+        if budget_tokens < 1:
+            raise InvalidInputError("The token budget must be at least 1.")
+        recalled = self.recall(profile, query, k, include_summaries=False, session_key=session_key)
+        with self.store.read(profile) as tx:
+            portraits = tx.summaries(SummaryKind.PORTRAIT, limit=1)
+        facts = [r.fact for r in recalled if r.fact is not None]
+        return render_context(portraits[0].text if portraits else None, facts, budget_tokens)
+
+    def recent(self, profile: str, n: int = 10) -> builtins.list[Fact]:
+        """The `n` most recent active facts, by valid time."""
+        return self.list(profile, limit=n)
+
+    def flush(self) -> None:
+        """Wait for background writes (recall reinforcement) to land."""
+        self._usage.flush()
+
+    def _rewrite(self, profile: str, query: str, session_key: str | None) -> str:
+        from somna.llm.tasks import REWRITE, ChatTurn, RewriteRequest
+
+        window = [] if session_key is None else self.window(profile, session_key, n=6)
+        request = RewriteRequest(
+            query=query, window=[ChatTurn(role=m.role, content=m.content) for m in window]
+        )
+        rewritten: str = self.llm.structured(REWRITE, request).value.query
+        return rewritten.strip() or query
+
+    @staticmethod
+    def _check_query(query: str, k: int) -> None:
         if not query or not query.strip():
             raise InvalidInputError("The search query must not be empty.")
         if k < 1:
             raise InvalidInputError("k must be at least 1.")
-        now = self.now()
-        eligible = Eligibility(
-            at=now if as_of is None else utc(as_of), now=now, include_superseded=as_of is not None
-        )
-        vector = self._embed(query)
-        with self.store.read(profile) as tx:
-            by_text = tx.text_search(" ".join(keywords(query)), eligible, _CANDIDATES)
-            by_vector = tx.vector_search(vector, eligible, _CANDIDATES)
-            fused = rrf([[i for i, _ in by_text], [i for i, _ in by_vector]])[:k]
-            facts = {f.id: f for f in tx.get_facts([i for i, _ in fused])}
-        text_rank = {fact_id: rank for rank, (fact_id, _) in enumerate(by_text, start=1)}
-        vector_rank = {fact_id: rank for rank, (fact_id, _) in enumerate(by_vector, start=1)}
-        cosine = dict(by_vector)
-        return [
-            SearchHit(facts[i], score, text_rank.get(i), vector_rank.get(i), cosine.get(i))
-            for i, score in fused
-            if i in facts
-        ]
 
     # -- helpers ----------------------------------------------------------------------
 

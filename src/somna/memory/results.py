@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from somna.model import Conflict, Evidence, Fact, FactEvent
+from somna.model import Conflict, Evidence, Fact, FactEvent, Summary
 
-__all__ = ["Added", "ConflictPair", "History", "Ingested", "Outcome", "SearchHit", "Similar"]
+__all__ = [
+    "Added",
+    "ConflictPair",
+    "History",
+    "Ingested",
+    "Outcome",
+    "Recalled",
+    "SearchHit",
+    "Similar",
+]
 
 
 @dataclass(frozen=True)
@@ -79,3 +89,30 @@ class Ingested:
     sessions: int = 0
     messages: int = 0
     skipped: int = 0
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """One thing recall brings back: a fact or a summary, with why it came and its dates.
+
+    `signals` holds what found it and how it was weighed: `text_rank`, `bm25`,
+    `vector_rank`, `cosine` (for each signal that found it), `rrf`, `recency`,
+    `confidence`, `strength`. `quote` is the fact's first verbatim evidence.
+    """
+
+    kind: str
+    text: str
+    score: float
+    signals: dict[str, float]
+    valid_from: datetime | None
+    recorded_at: datetime
+    fact: Fact | None = None
+    summary: Summary | None = None
+    quote: str | None = None
+
+    @property
+    def id(self) -> str:
+        if self.fact is not None:
+            return self.fact.id
+        assert self.summary is not None
+        return self.summary.id

@@ -1,6 +1,25 @@
-"""Retrieval: candidates from several signals, fused and ranked (DESIGN section 5)."""
+"""Retrieval: candidates from several signals, fused, weighted and budgeted (DESIGN section 5).
 
-from somna.recall.fusion import rrf
+Pure functions only: `Memory.recall` gathers the candidates from the store and
+calls these to rank them and to write the prompt block.
+"""
+
+from somna.recall.context import HEADER, fact_line, render_context
+from somna.recall.fusion import RRF_K, rrf
 from somna.recall.keywords import STOP_WORDS, keywords
+from somna.recall.ranking import Weights, blend, recency
+from somna.recall.tokens import count_tokens
 
-__all__ = ["STOP_WORDS", "keywords", "rrf"]
+__all__ = [
+    "HEADER",
+    "RRF_K",
+    "STOP_WORDS",
+    "Weights",
+    "blend",
+    "count_tokens",
+    "fact_line",
+    "keywords",
+    "recency",
+    "render_context",
+    "rrf",
+]

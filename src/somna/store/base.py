@@ -126,7 +126,29 @@ class Reader(Protocol):
         """Nearest facts by cosine similarity, best first, as (fact id, cosine)."""
         ...
 
+    def summary_text_search(
+        self, query: str, kinds: Sequence[SummaryKind], at: datetime, limit: int
+    ) -> list[tuple[str, float]]:
+        """Full-text candidates among summaries that began by `at`, as (summary id, relevance)."""
+        ...
+
+    def summary_vector_search(
+        self, vector: np.ndarray, kinds: Sequence[SummaryKind], at: datetime, limit: int
+    ) -> list[tuple[str, float]]:
+        """Nearest summaries that began by `at`, as (summary id, cosine)."""
+        ...
+
+    def get_summaries(self, summary_ids: Sequence[str]) -> list[Summary]: ...
+
+    def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
+        """Messages by id, from the hot table or the archive (not yet purged)."""
+        ...
+
     def latest_session(self, key: str) -> Session | None: ...
+
+    def sessions(self, limit: int = 100) -> list[Session]:
+        """The profile's sessions, newest first."""
+        ...
 
     def window(self, key: str, n: int) -> list[Message]:
         """The last `n` messages under this session key, oldest first."""

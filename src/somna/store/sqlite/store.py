@@ -121,6 +121,9 @@ class SQLiteStore:
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.RLock()
         self._indexes: dict[str, VectorIndex] = {}
+        self._summary_indexes: dict[
+            str, tuple[tuple[int, int], tuple[list[str], np.ndarray, np.ndarray, np.ndarray]]
+        ] = {}
         for pragma in (
             "journal_mode = WAL",
             "foreign_keys = ON",
@@ -265,6 +268,37 @@ class SQLiteStore:
                     ) from exc
                 raise
             scope.patch_index()
+
+    # -- summary vectors --------------------------------------------------------------
+
+    def _summary_index(
+        self, conn: sqlite3.Connection, profile_id: str
+    ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray] | None:
+        """Every summary vector of a profile; summaries are only ever added, so their count
+        and last rowid tell whether the cached copy is current."""
+        count, last = conn.execute(
+            "SELECT count(*), max(rowid) FROM summaries WHERE profile_id = ? "
+            "AND embedding IS NOT NULL",
+            (profile_id,),
+        ).fetchone()
+        if not count:
+            return None
+        cached = self._summary_indexes.get(profile_id)
+        if cached is not None and cached[0] == (count, last):
+            return cached[1]
+        rows = conn.execute(
+            "SELECT id, kind, coalesce(period_start, created_at) AS start, embedding "
+            "FROM summaries WHERE profile_id = ? AND embedding IS NOT NULL",
+            (profile_id,),
+        ).fetchall()
+        index = (
+            [row["id"] for row in rows],
+            np.vstack([np.frombuffer(row["embedding"], dtype="<f4") for row in rows]),
+            np.array([row["kind"] for row in rows]),
+            np.array([datetime.fromisoformat(row["start"]).timestamp() for row in rows]),
+        )
+        self._summary_indexes[profile_id] = ((count, last), index)
+        return index
 
     # -- vector index -----------------------------------------------------------------
 
@@ -474,6 +508,64 @@ class _Scope:
             )
         return index.search(vector, eligible, limit)
 
+    def summary_text_search(
+        self, query: str, kinds: Sequence[SummaryKind], at: datetime, limit: int
+    ) -> list[tuple[str, float]]:
+        match = fts_query(query)
+        if not match or not kinds:
+            return []
+        values = [k.value for k in kinds]
+        rows = self._conn.execute(
+            "SELECT s.id, bm25(summaries_fts) AS rank FROM summaries_fts "
+            "JOIN summaries s ON s.rowid = summaries_fts.rowid "
+            f"WHERE summaries_fts MATCH ? AND s.profile_id = ? AND s.kind IN "
+            f"({_placeholders(values)}) AND coalesce(s.period_start, s.created_at) <= ? "
+            "ORDER BY rank LIMIT ?",
+            (match, self._profile_id, *values, ts(at), limit),
+        ).fetchall()
+        return [(row["id"], -float(row["rank"])) for row in rows]
+
+    def summary_vector_search(
+        self, vector: np.ndarray, kinds: Sequence[SummaryKind], at: datetime, limit: int
+    ) -> list[tuple[str, float]]:
+        if not kinds:
+            return []
+        index = self._store._summary_index(self._conn, self._profile_id)
+        if index is None:
+            return []
+        ids, matrix, kind_of, starts = index
+        wanted = np.isin(kind_of, [k.value for k in kinds]) & (starts <= at.timestamp())
+        if not wanted.any():
+            return []
+        scores = matrix @ vector.astype(np.float32)
+        scores[~wanted] = -np.inf
+        top = np.argsort(-scores, kind="stable")[: min(limit, int(wanted.sum()))]
+        return [(ids[i], float(scores[i])) for i in top]
+
+    def get_summaries(self, summary_ids: Sequence[str]) -> list[Summary]:
+        if not summary_ids:
+            return []
+        rows = self._conn.execute(
+            f"SELECT * FROM summaries WHERE profile_id = ? AND id IN "
+            f"({_placeholders(summary_ids)})",
+            (self._profile_id, *summary_ids),
+        ).fetchall()
+        found = {row["id"]: summary_from_row(row) for row in rows}
+        return [found[i] for i in summary_ids if i in found]
+
+    def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
+        if not message_ids:
+            return []
+        marks = _placeholders(message_ids)
+        columns = "id, session_id, profile_id, seq, role, content, created_at, meta"
+        rows = self._conn.execute(
+            f"SELECT {columns} FROM messages WHERE profile_id = ? AND id IN ({marks}) "
+            f"UNION ALL SELECT {columns} FROM archived_messages "
+            f"WHERE profile_id = ? AND id IN ({marks})",
+            (self._profile_id, *message_ids, self._profile_id, *message_ids),
+        ).fetchall()
+        return [message_from_row(row) for row in rows]
+
     # -- sessions -----------------------------------------------------------------------
 
     def latest_session(self, key: str) -> Session | None:
@@ -483,6 +575,13 @@ class _Scope:
             (self._profile_id, key),
         ).fetchone()
         return session_from_row(row) if row else None
+
+    def sessions(self, limit: int = 100) -> list[Session]:
+        rows = self._conn.execute(
+            "SELECT * FROM sessions WHERE profile_id = ? ORDER BY started_at DESC, id DESC LIMIT ?",
+            (self._profile_id, limit),
+        ).fetchall()
+        return [session_from_row(row) for row in rows]
 
     def window(self, key: str, n: int) -> list[Message]:
         rows = self._conn.execute(

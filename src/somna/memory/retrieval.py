@@ -1,0 +1,211 @@
+"""Hybrid retrieval for `Memory.search` and `Memory.recall`, one candidate pipeline for both.
+
+Candidates come from full text (the query's keywords) and from the query's
+embedding, over facts and, for recall, over session summaries and day
+digests; reciprocal rank fusion orders them; recall then weighs recency,
+confidence and strength (`somna.recall.ranking`). Never calls a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from somna.config import Settings
+from somna.embed import Embedder
+from somna.memory.results import Recalled, SearchHit
+from somna.memory.usage import UsageRecorder
+from somna.model import Fact, FactType, Summary, SummaryKind, utc
+from somna.recall import Weights, blend, keywords, recency, rrf
+from somna.store import Eligibility, Reader, Store
+
+__all__ = ["Retrieval"]
+
+CANDIDATES = 50
+"""How many candidates each signal contributes before fusion."""
+_SUMMARY_KINDS = (SummaryKind.SESSION, SummaryKind.DAY)
+
+
+@dataclass
+class _Signals:
+    """The ranked candidate lists of one query, ids prefixed by kind ("f:" or "s:")."""
+
+    lists: dict[str, list[tuple[str, float]]]
+
+    def fused(self) -> list[tuple[str, float]]:
+        return rrf([[i for i, _ in hits] for hits in self.lists.values()])
+
+    def of(self, item: str) -> dict[str, float]:
+        found: dict[str, float] = {}
+        for name, hits in self.lists.items():
+            for rank, (candidate, score) in enumerate(hits, start=1):
+                if candidate == item:
+                    signal, measure = name.split(":")
+                    found[f"{signal}_rank"] = rank
+                    found[measure] = round(score, 6)
+                    break
+        return found
+
+
+class Retrieval:
+    def __init__(
+        self, store: Store, embedder: Embedder, settings: Settings, usage: UsageRecorder
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.usage = usage
+        self.weights = Weights(
+            recency=settings.recency_weight,
+            confidence=settings.confidence_weight,
+            strength=settings.strength_weight,
+            half_life_days=settings.recency_half_life_days,
+        )
+
+    def search(
+        self, profile: str, query: str, k: int, as_of: datetime | None, now: datetime
+    ) -> list[SearchHit]:
+        """Active facts only, by fused rank alone."""
+        eligible = _eligibility(as_of, now)
+        vector = self.embedder.embed([query])[0]
+        with self.store.read(profile) as tx:
+            signals = self._facts(tx, query, vector, eligible)
+            fused = signals.fused()[:k]
+            facts = {f.id: f for f in tx.get_facts([i[2:] for i, _ in fused])}
+        hits = []
+        for item, score in fused:
+            fact = facts.get(item[2:])
+            if fact is None:
+                continue
+            found = signals.of(item)
+            hits.append(
+                SearchHit(
+                    fact,
+                    score,
+                    _rank(found.get("text_rank")),
+                    _rank(found.get("vector_rank")),
+                    found.get("cosine"),
+                )
+            )
+        return hits
+
+    def recall(
+        self,
+        profile: str,
+        query: str,
+        k: int,
+        *,
+        as_of: datetime | None,
+        types: Sequence[FactType] | None,
+        include_summaries: bool,
+        now: datetime,
+    ) -> list[Recalled]:
+        eligible = _eligibility(as_of, now)
+        vector = self.embedder.embed([query])[0]
+        with self.store.read(profile) as tx:
+            signals = self._facts(tx, query, vector, eligible)
+            if include_summaries:
+                words = " ".join(keywords(query))
+                signals.lists["summary_text:bm25"] = [
+                    (f"s:{i}", s)
+                    for i, s in tx.summary_text_search(
+                        words, _SUMMARY_KINDS, eligible.at, CANDIDATES
+                    )
+                ]
+                signals.lists["summary_vector:cosine"] = [
+                    (f"s:{i}", s)
+                    for i, s in tx.summary_vector_search(
+                        vector, _SUMMARY_KINDS, eligible.at, CANDIDATES
+                    )
+                ]
+            fused = signals.fused()[: 4 * k]
+            facts = {f.id: f for f in tx.get_facts([i[2:] for i, _ in fused if i[0] == "f"])}
+            summaries = {
+                s.id: s for s in tx.get_summaries([i[2:] for i, _ in fused if i[0] == "s"])
+            }
+            quotes: dict[str, str] = {}
+            for evidence in tx.evidence(list(facts)):
+                quotes.setdefault(evidence.fact_id, evidence.quote)
+        results = []
+        for item, rrf_score in fused:
+            fact, summary = facts.get(item[2:]), summaries.get(item[2:])
+            if fact is not None and (types is None or fact.type in types):
+                results.append(
+                    self._weigh_fact(fact, rrf_score, signals.of(item), quotes, eligible)
+                )
+            elif summary is not None:
+                results.append(self._weigh_summary(summary, rrf_score, signals.of(item), eligible))
+        results.sort(key=lambda r: (-r.score, r.id))
+        chosen = results[:k]
+        self.usage.record(profile, [r.fact for r in chosen if r.fact is not None], now)
+        return chosen
+
+    def _facts(self, tx: Reader, query: str, vector: np.ndarray, eligible: Eligibility) -> _Signals:
+        words = " ".join(keywords(query))
+        return _Signals(
+            {
+                "text:bm25": [
+                    (f"f:{i}", s) for i, s in tx.text_search(words, eligible, CANDIDATES)
+                ],
+                "vector:cosine": [
+                    (f"f:{i}", s) for i, s in tx.vector_search(vector, eligible, CANDIDATES)
+                ],
+            }
+        )
+
+    def _weigh_fact(
+        self,
+        fact: Fact,
+        rrf_score: float,
+        found: dict[str, float],
+        quotes: dict[str, str],
+        eligible: Eligibility,
+    ) -> Recalled:
+        recent = recency(fact.valid_from, eligible.at, self.weights.half_life_days)
+        score = blend(
+            rrf_score,
+            self.weights,
+            recent=recent,
+            confidence=fact.confidence,
+            strength=fact.strength,
+        )
+        signals = {
+            **found,
+            "rrf": round(rrf_score, 6),
+            "recency": round(recent, 4),
+            "confidence": fact.confidence,
+            "strength": fact.strength,
+        }
+        return Recalled(
+            "fact",
+            fact.text,
+            score,
+            signals,
+            fact.valid_from,
+            fact.recorded_at,
+            fact=fact,
+            quote=quotes.get(fact.id),
+        )
+
+    def _weigh_summary(
+        self, summary: Summary, rrf_score: float, found: dict[str, float], eligible: Eligibility
+    ) -> Recalled:
+        start = summary.period_start or summary.created_at
+        recent = recency(start, eligible.at, self.weights.half_life_days)
+        score = blend(rrf_score, self.weights, recent=recent, confidence=1.0, strength=1.0)
+        signals = {**found, "rrf": round(rrf_score, 6), "recency": round(recent, 4)}
+        return Recalled(
+            "summary", summary.text, score, signals, start, summary.created_at, summary=summary
+        )
+
+
+def _eligibility(as_of: datetime | None, now: datetime) -> Eligibility:
+    return Eligibility(
+        at=now if as_of is None else utc(as_of), now=now, include_superseded=as_of is not None
+    )
+
+
+def _rank(value: float | None) -> int | None:
+    return None if value is None else int(value)
