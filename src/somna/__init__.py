@@ -7,6 +7,7 @@
 
 from somna.config import Settings
 from somna.errors import (
+    AuthenticationError,
     ConfigurationError,
     ConflictNotFoundError,
     ConflictStateError,
@@ -40,6 +41,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFER",
     "Added",
+    "AuthenticationError",
     "ConfigurationError",
     "Conflict",
     "ConflictNotFoundError",

@@ -7,6 +7,7 @@
     │   ├── FactNotFoundError
     │   └── ConflictNotFoundError
     ├── ConflictStateError       the operation does not fit the object's current state
+    ├── AuthenticationError      no API key, or one that is unknown or revoked
     ├── ConfigurationError       a setting is missing or malformed
     ├── StoreError               the database refused or could not be opened
     ├── EmbeddingError           the embedder could not produce vectors
@@ -20,6 +21,7 @@ that error deserves.
 from __future__ import annotations
 
 __all__ = [
+    "AuthenticationError",
     "ConfigurationError",
     "ConflictNotFoundError",
     "ConflictStateError",
@@ -70,6 +72,10 @@ class ConflictNotFoundError(NotFoundError):
 
 class ConflictStateError(SomnaError):
     status = 409
+
+
+class AuthenticationError(SomnaError):
+    status = 401
 
 
 class ConfigurationError(SomnaError):

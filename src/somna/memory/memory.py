@@ -8,6 +8,8 @@ operation is one store transaction, built from the pure rules of
 from __future__ import annotations
 
 import builtins
+import hashlib
+import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from enum import Enum
@@ -19,10 +21,12 @@ from pydantic import ValidationError
 from somna.config import Settings
 from somna.embed import Embedder, create_embedder
 from somna.errors import (
+    AuthenticationError,
     ConflictNotFoundError,
     ConflictStateError,
     FactNotFoundError,
     InvalidInputError,
+    NotFoundError,
     ProfileNotFoundError,
 )
 from somna.memory.results import (
@@ -40,6 +44,7 @@ from somna.memory.usage import UsageRecorder
 from somna.model import (
     ACTIVE_STATUSES,
     DEFAULT_SUBJECT,
+    ApiKey,
     Conflict,
     ConflictStatus,
     Evidence,
@@ -677,6 +682,84 @@ class Memory:
             )
         return change.merge(Change(conflicts=list(settled.values())))
 
+    # -- erasure, export, keys --------------------------------------------------------
+
+    def forget(self, profile: str) -> dict[str, int]:
+        """Erase a profile and everything it holds, for good; returns what went from where.
+
+        This is the one hard delete (besides the archive purge): use it for a
+        person's right to erasure. `delete` only retires a fact.
+        """
+        self.get_profile(profile)
+        return self.store.erase_profile(profile)
+
+    def export(self, profile: str) -> dict[str, Any]:
+        """Everything a profile holds, as JSON-ready data: facts of every status with their
+        evidence and history, conflicts, summaries, sessions and their unarchived messages."""
+        found = self.get_profile(profile)
+        with self.store.read(profile) as tx:
+            facts = tx.list_facts(FactFilter(statuses=list(FactStatus), limit=10_000), self.now())
+            ids = [f.id for f in facts]
+            sessions = tx.sessions(limit=10_000)
+            data = {
+                "profile": found.model_dump(mode="json"),
+                "facts": [f.model_dump(mode="json") for f in facts],
+                "evidence": [e.model_dump(mode="json") for e in tx.evidence(ids)],
+                "events": [e.model_dump(mode="json") for e in tx.events(ids)],
+                "conflicts": [
+                    c.model_dump(mode="json") for c in tx.list_conflicts(list(ConflictStatus))
+                ],
+                "summaries": [
+                    s.model_dump(mode="json")
+                    for kind in SummaryKind
+                    for s in tx.summaries(kind, limit=10_000)
+                ],
+                "sessions": [s.model_dump(mode="json") for s in sessions],
+                "messages": [
+                    m.model_dump(mode="json")
+                    for session in sessions
+                    for m in tx.session_messages(session.id)
+                ],
+            }
+        return data
+
+    def create_key(
+        self, *, profiles: Sequence[str] = (), admin: bool = False, name: str = ""
+    ) -> tuple[ApiKey, str]:
+        """A new API key for the REST and MCP servers, and its secret, shown only this once."""
+        if not admin and not profiles:
+            raise InvalidInputError("A key must name at least one profile, or be an admin key.")
+        for profile in profiles:
+            self.get_profile(profile)
+        secret = f"somna_{secrets.token_urlsafe(32)}"
+        key = ApiKey(
+            name=name,
+            secret_hash=_hash_secret(secret),
+            profiles=sorted(set(profiles)),
+            admin=admin,
+            created_at=self.now(),
+        )
+        self.store.save_key(key)
+        return key, secret
+
+    def authenticate(self, secret: str) -> ApiKey:
+        """The key behind a secret; an unknown or revoked one is refused."""
+        key = self.store.find_key(_hash_secret(secret)) if secret else None
+        if key is None or key.revoked_at is not None:
+            raise AuthenticationError("This API key is unknown or has been revoked.")
+        return key
+
+    def list_keys(self) -> builtins.list[ApiKey]:
+        return self.store.list_keys()
+
+    def revoke_key(self, key_id: str) -> ApiKey:
+        for key in self.store.list_keys():
+            if key.id == key_id:
+                revoked = key.model_copy(update={"revoked_at": key.revoked_at or self.now()})
+                self.store.save_key(revoked)
+                return revoked
+        raise NotFoundError(f"There is no API key with id {key_id!r}.")
+
     # -- consolidation ----------------------------------------------------------------
 
     def consolidate(
@@ -870,6 +953,10 @@ class Memory:
                 f"Cannot {action} fact {fact.id!r}: it is {fact.status.value}, and only "
                 f"{names} facts can be."
             )
+
+
+def _hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def _many(value: object) -> builtins.list[object]:

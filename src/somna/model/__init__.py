@@ -4,6 +4,7 @@ from somna.model import lifecycle
 from somna.model.entities import (
     DEFAULT_SUBJECT,
     MAX_FACT_CHARS,
+    ApiKey,
     Conflict,
     Evidence,
     Fact,
@@ -38,6 +39,7 @@ __all__ = [
     "ACTIVE_STATUSES",
     "DEFAULT_SUBJECT",
     "MAX_FACT_CHARS",
+    "ApiKey",
     "Conflict",
     "ConflictStatus",
     "EventAction",

@@ -31,6 +31,7 @@ from somna.model.enums import (
 __all__ = [
     "DEFAULT_SUBJECT",
     "MAX_FACT_CHARS",
+    "ApiKey",
     "Conflict",
     "Evidence",
     "Fact",
@@ -276,6 +277,21 @@ class Summary(_Entity):
     session_id: str | None = None
     sources: list[str] = Field(default_factory=list)
     created_at: AwareDatetime = Field(default_factory=utcnow)
+
+
+class ApiKey(_Entity):
+    """A key to the REST and MCP servers; the secret itself is shown once and never stored."""
+
+    id: str = Field(default_factory=lambda: new_id("key"))
+    name: str = Field(default="", max_length=200)
+    secret_hash: str
+    profiles: list[str] = Field(default_factory=list)
+    admin: bool = False
+    created_at: AwareDatetime = Field(default_factory=utcnow)
+    revoked_at: OptionalAwareDatetime = None
+
+    def can_reach(self, profile: str) -> bool:
+        return self.revoked_at is None and (self.admin or profile in self.profiles)
 
 
 class Run(_Entity):

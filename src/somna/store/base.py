@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from somna.model import (
     ACTIVE_STATUSES,
+    ApiKey,
     Conflict,
     ConflictStatus,
     Evidence,
@@ -231,6 +232,19 @@ class Store(Protocol):
     def get_profile(self, profile_id: str) -> Profile | None: ...
 
     def list_profiles(self) -> list[Profile]: ...
+
+    def erase_profile(self, profile_id: str) -> dict[str, int]:
+        """Erase a profile and everything it holds (the only hard delete besides the archive
+        purge); returns how many rows went from each table."""
+        ...
+
+    def save_key(self, key: ApiKey) -> None:
+        """Insert or update an API key."""
+        ...
+
+    def find_key(self, secret_hash: str) -> ApiKey | None: ...
+
+    def list_keys(self) -> list[ApiKey]: ...
 
     def save_run(self, run: Run) -> None:
         """Insert or update a consolidation run (runs span profiles)."""

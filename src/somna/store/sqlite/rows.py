@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from somna.model import (
+    ApiKey,
     Conflict,
     Evidence,
     Fact,
@@ -28,6 +29,7 @@ __all__ = [
     "evidence_from_row",
     "fact_from_row",
     "fact_params",
+    "key_from_row",
     "message_from_row",
     "profile_from_row",
     "run_from_row",
@@ -123,3 +125,10 @@ def summary_from_row(row: sqlite3.Row) -> Summary:
 
 def run_from_row(row: sqlite3.Row) -> Run:
     return Run.model_validate_json(row["body"])
+
+
+def key_from_row(row: sqlite3.Row) -> ApiKey:
+    data = _row_dict(row)
+    data["profiles"] = json.loads(data["profiles"])
+    data["admin"] = bool(data["admin"])
+    return ApiKey.model_validate(data)

@@ -22,6 +22,7 @@ import numpy as np
 from somna.errors import ConflictStateError, InvalidInputError, ProfileNotFoundError, StoreError
 from somna.model import (
     ACTIVE_STATUSES,
+    ApiKey,
     Conflict,
     ConflictStatus,
     Evidence,
@@ -50,6 +51,7 @@ from somna.store.sqlite.rows import (
     evidence_from_row,
     fact_from_row,
     fact_params,
+    key_from_row,
     message_from_row,
     profile_from_row,
     run_from_row,
@@ -202,6 +204,61 @@ class SQLiteStore:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM profiles ORDER BY id").fetchall()
         return [profile_from_row(row) for row in rows]
+
+    # -- erasure and keys ---------------------------------------------------------------
+
+    _ERASED = (
+        "conflicts", "fact_events", "evidence", "summaries", "archived_messages", "messages",
+        "facts", "sessions",
+    )  # fmt: skip
+
+    def erase_profile(self, profile_id: str) -> dict[str, int]:
+        with self._transaction(profile_id, "BEGIN IMMEDIATE"):
+            conn = self._conn
+            counts = {}
+            conn.execute(
+                "UPDATE facts SET superseded_by = NULL WHERE profile_id = ?", (profile_id,)
+            )
+            for table in self._ERASED:
+                counts[table] = conn.execute(
+                    f"DELETE FROM {table} WHERE profile_id = ?", (profile_id,)
+                ).rowcount
+            counts["profiles"] = conn.execute(
+                "DELETE FROM profiles WHERE id = ?", (profile_id,)
+            ).rowcount
+        self._indexes.pop(profile_id, None)
+        self._summary_indexes.pop(profile_id, None)
+        return counts
+
+    def save_key(self, key: ApiKey) -> None:
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO api_keys (id, name, secret_hash, profiles, admin, created_at, "
+                "revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                "name = excluded.name, profiles = excluded.profiles, admin = excluded.admin, "
+                "revoked_at = excluded.revoked_at",
+                (
+                    key.id,
+                    key.name,
+                    key.secret_hash,
+                    json.dumps(key.profiles),
+                    int(key.admin),
+                    ts(key.created_at),
+                    ts(key.revoked_at),
+                ),
+            )
+
+    def find_key(self, secret_hash: str) -> ApiKey | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT * FROM api_keys WHERE secret_hash = ?", (secret_hash,)
+            ).fetchone()
+        return key_from_row(row) if row else None
+
+    def list_keys(self) -> list[ApiKey]:
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM api_keys ORDER BY created_at, id").fetchall()
+        return [key_from_row(row) for row in rows]
 
     # -- runs -------------------------------------------------------------------------
 
