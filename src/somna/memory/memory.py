@@ -29,6 +29,7 @@ from somna.errors import (
     NotFoundError,
     ProfileNotFoundError,
 )
+from somna.memory.conflicts import UNSETTLED, settle_conflict
 from somna.memory.results import (
     Added,
     ConflictPair,
@@ -69,7 +70,7 @@ from somna.model import (
 from somna.model.lifecycle import Change
 from somna.recall import render_context
 from somna.sources import Conversation
-from somna.store import Eligibility, FactFilter, NewMessage, Reader, Store, Writer, open_store
+from somna.store import Eligibility, FactFilter, NewMessage, Reader, Store, open_store
 
 if TYPE_CHECKING:
     from somna.llm import LLM
@@ -79,7 +80,6 @@ __all__ = ["DEFER", "Memory"]
 DEFER = "defer"
 """Pass as the resolution of `resolve_conflict` to postpone a conflict."""
 
-_UNSETTLED = (ConflictStatus.OPEN, ConflictStatus.DEFERRED)
 _CANDIDATES = 50  # how many candidates each search signal contributes before fusion
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=Enum)
@@ -379,7 +379,7 @@ class Memory:
             if judged is Verdict.CONTRADICTS:
                 for fact in (fresh, old):
                     self._require(fact, ACTIVE_STATUSES | {FactStatus.DISPUTED}, "dispute")
-                pairs = tx.list_conflicts(_UNSETTLED, fact_id=fresh.id)
+                pairs = tx.list_conflicts(UNSETTLED, fact_id=fresh.id)
                 if any({c.fact_a, c.fact_b} == {fresh.id, old.id} for c in pairs):
                     raise ConflictStateError(
                         f"Facts {fresh.id!r} and {old.id!r} are already in an open conflict."
@@ -549,7 +549,7 @@ class Memory:
             if wanted is ConflictStatus.OPEN:
                 found = [
                     c
-                    for c in tx.list_conflicts(_UNSETTLED)
+                    for c in tx.list_conflicts(UNSETTLED)
                     if c.status is ConflictStatus.OPEN
                     or (c.deferred_until is not None and c.deferred_until <= now)
                 ]
@@ -621,66 +621,11 @@ class Memory:
                 )
             else:
                 assert isinstance(choice, Resolution)
-                change = self._settle(tx, conflict, choice, correction_fact, vector, now, actor)
+                change = settle_conflict(
+                    tx, conflict, choice, correction_fact, vector, now=now, actor=actor
+                )
             tx.apply(change)
             return self._pair(tx, self._conflict(tx, conflict_id))
-
-    def _settle(
-        self,
-        tx: Writer,
-        conflict: Conflict,
-        resolution: Resolution,
-        correction: Fact | None,
-        vector: np.ndarray | None,
-        now: datetime,
-        actor: str,
-    ) -> Change:
-        a, b = self._fact(tx, conflict.fact_a), self._fact(tx, conflict.fact_b)
-        winners = {Resolution.A_TRUE: [a], Resolution.B_TRUE: [b]}.get(resolution, [])
-        losers = [f for f in (a, b) if f not in winners]
-        change = Change()
-        if correction is not None and vector is not None:
-            known = tx.find_active(correction.type, correction.subject, correction.text_hash)
-            if known is None:
-                change = lifecycle.create(
-                    correction, vector=vector.tolist(), actor=actor, note={"corrects": [a.id, b.id]}
-                )
-            else:
-                change = lifecycle.reinforce(known, at=now, actor=actor)
-                correction = known
-        settled = {
-            conflict.id: lifecycle.settle(
-                conflict, resolution, at=now, actor=actor, correction=correction
-            )
-        }
-        survivors = {f.id: f for f in winners}
-        for loser in losers:
-            if loser.status is not FactStatus.RETIRED:
-                reason = f"conflict {conflict.id} resolved as {resolution.value}"
-                change = change.merge(lifecycle.retire(loser, at=now, actor=actor, reason=reason))
-            # A retired fact contradicts nothing any more: its other pairs settle against it.
-            for other in tx.list_conflicts(_UNSETTLED, fact_id=loser.id):
-                if other.id in settled:
-                    continue
-                loser_is_a = other.fact_a == loser.id
-                settled[other.id] = lifecycle.settle(
-                    other,
-                    Resolution.B_TRUE if loser_is_a else Resolution.A_TRUE,
-                    at=now,
-                    actor=actor,
-                )
-                survivor = self._fact(tx, other.fact_b if loser_is_a else other.fact_a)
-                survivors[survivor.id] = survivor
-        for survivor in survivors.values():
-            unsettled = [
-                c for c in tx.list_conflicts(_UNSETTLED, fact_id=survivor.id) if c.id not in settled
-            ]
-            change = change.merge(
-                lifecycle.restore_if_settled(
-                    survivor, unsettled=len(unsettled), at=now, actor=actor
-                )
-            )
-        return change.merge(Change(conflicts=list(settled.values())))
 
     # -- erasure, export, keys --------------------------------------------------------
 
