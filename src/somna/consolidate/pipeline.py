@@ -451,7 +451,7 @@ class Consolidator:
                 for s in tx.summaries(SummaryKind.SESSION, limit=1_000, since=start)
                 if s.period_start is not None and start <= s.period_start < end
             ]
-            if of_day:
+            if len(of_day) > 1:  # a day of one conversation is already summarised by it
                 digests.append(
                     Summary(
                         profile_id=profile_id,

@@ -1,0 +1,106 @@
+"""Verdicts on (new fact, existing fact) pairs by pattern: the offline stand-in for a judge model.
+
+In order: the same text once normalised is a duplicate; one statement and its negation
+contradict (unless the new one says "no longer", which is an update); the same subject
+with another value in a one-value slot ("lives in", "works at", "favourite … is") is
+superseded by the new fact, which is always the newer; nearly the same words (Jaccard
+0.8 or more) are a duplicate; anything else is distinct.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from somna.llm.rules.english import ENGLISH
+from somna.llm.rules.french import FRENCH
+from somna.llm.rules.language import Language, detect_language
+from somna.llm.rules.text import fold, trim_clause
+from somna.llm.tasks import Judgements, JudgePair, JudgeRequest, JudgeVerdict
+from somna.model import Verdict, normalize_text
+
+__all__ = ["DUPLICATE_JACCARD", "judge_pair", "judge_pairs"]
+
+DUPLICATE_JACCARD = 0.8
+_ARTICLES = re.compile(r"^(?:the|a|an|le|la|les|l|un|une|des|du|de|d)\s+")
+
+
+@dataclass(frozen=True)
+class _Statement:
+    negated: bool
+    ceased: bool
+    core: tuple[str, ...]
+
+
+def _statement(text: str, language: Language) -> _Statement:
+    negated = False
+    core = []
+    for token in normalize_text(text).split():
+        if token in language.negators:
+            negated = True
+            if token not in language.lemmas:
+                continue
+        token = language.lemmas.get(token, token)
+        if token in language.ignorable:
+            continue
+        core.append(token[:-1] if len(token) > 3 and token.endswith("s") else token)
+    return _Statement(negated, bool(language.cessation.search(fold(text))), tuple(core))
+
+
+def _jaccard(a: Sequence[str], b: Sequence[str]) -> float:
+    left, right = set(a), set(b)
+    union = left | right
+    return len(left & right) / len(union) if union else 1.0
+
+
+def _slot(text: str, language: Language) -> tuple[str, str, str] | None:
+    """(slot, subject, value) when the text gives a one-value attribute of a subject."""
+    clause = trim_clause(fold(text))
+    for slot in language.slots:
+        match = slot.pattern.match(clause)
+        if match:
+            groups = match.groupdict()
+            name = slot.name
+            if groups.get("thing"):
+                name += ":" + normalize_text(groups["thing"])
+            value = _ARTICLES.sub("", normalize_text(groups["value"]))
+            return name, normalize_text(groups["subject"]), value
+    return None
+
+
+def judge_pair(pair: JudgePair, languages: Sequence[Language] = (ENGLISH, FRENCH)) -> JudgeVerdict:
+    def verdict(kind: Verdict, reason: str) -> JudgeVerdict:
+        return JudgeVerdict(pair_id=pair.pair_id, verdict=kind, reason=reason)
+
+    new, old = normalize_text(pair.new), normalize_text(pair.existing)
+    if new == old:
+        return verdict(Verdict.DUPLICATE, "Same statement once case and punctuation are folded.")
+    language = detect_language(f"{pair.new} {pair.existing}", languages, languages[0])
+    new_statement, old_statement = (
+        _statement(pair.new, language),
+        _statement(pair.existing, language),
+    )
+    if new_statement.negated != old_statement.negated and (
+        _jaccard(new_statement.core, old_statement.core) >= DUPLICATE_JACCARD
+    ):
+        if new_statement.negated and new_statement.ceased:
+            return verdict(Verdict.SUPERSEDES, "The new fact says this is no longer true.")
+        return verdict(Verdict.CONTRADICTS, "One statement negates the other.")
+    new_slot, old_slot = _slot(pair.new, language), _slot(pair.existing, language)
+    if new_slot and old_slot and new_slot[:2] == old_slot[:2]:
+        name = new_slot[0].replace("_", " ").replace(":", " ")
+        new_value, old_value = set(new_slot[2].split()), set(old_slot[2].split())
+        if new_value <= old_value or old_value <= new_value:
+            return verdict(Verdict.DUPLICATE, f"Same {name} for the same subject.")
+        return verdict(Verdict.SUPERSEDES, f"Newer {name} for the same subject.")
+    similarity = _jaccard(new_statement.core, old_statement.core)
+    if new_statement.negated == old_statement.negated and similarity >= DUPLICATE_JACCARD:
+        return verdict(Verdict.DUPLICATE, f"Nearly the same words (Jaccard {similarity:.2f}).")
+    return verdict(Verdict.DISTINCT, "No rule relates the two facts.")
+
+
+def judge_pairs(
+    request: JudgeRequest, languages: Sequence[Language] = (ENGLISH, FRENCH)
+) -> Judgements:
+    return Judgements(verdicts=[judge_pair(pair, languages) for pair in request.pairs])

@@ -1,0 +1,71 @@
+"""Sentences with their offsets, so that every quote is a verbatim slice of its message."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["finish_sentence", "fold", "split_sentences", "trim_clause", "words"]
+
+
+def words(text: str) -> frozenset[str]:
+    """A table of words written as one string, one word per blank."""
+    return frozenset(text.split())
+
+
+# One character for one character, so offsets in the folded text are offsets in the original.
+_FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00a0": " ", "\u202f": " "})
+_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u00bb)\]]*(?=\s|$)|\n+")
+_BULLET = re.compile(r"[-*\u2022>]+\s+|\d+[.)]\s+")
+_ABBREVIATIONS = words(
+    """mr mrs ms dr st jr sr vs etc e.g i.e prof mt no approx dept est mme mlle m cf p.ex"""
+)
+_TRAILING = re.compile(r"[^\w)\]\"'\u00bb%]+$")
+
+
+def fold(text: str) -> str:
+    """Curly apostrophes and no-break spaces made plain, keeping every offset."""
+    return text.translate(_FOLD)
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence, ending at . ! ? … or a line break (not after "Dr.").
+
+    Leading bullets ("- ", "1. ") and surrounding whitespace are left out of the span.
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _END.finditer(text):
+        if match.group().startswith(".") and match.group().rstrip("\"')]\u201d\u00bb") == ".":
+            before = text[start : match.start()].split()
+            word = before[-1].casefold() if before else ""
+            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+                continue
+        _add(text, start, match.end(), spans)
+        start = match.end()
+    _add(text, start, len(text), spans)
+    return spans
+
+
+def _add(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    bullet = _BULLET.match(text, start, end)
+    if bullet:
+        start = bullet.end()
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+def trim_clause(text: str) -> str:
+    """A clause without its closing punctuation, emoji or spaces."""
+    return _TRAILING.sub("", text.strip())
+
+
+def finish_sentence(text: str) -> str:
+    """Capitalised, single-spaced, ending with one full stop."""
+    cleaned = " ".join(trim_clause(text).split())
+    if not cleaned:
+        return cleaned
+    return cleaned[0].upper() + cleaned[1:] + "."

@@ -1,0 +1,87 @@
+"""RulesLLM on JUDGE: duplicate, supersedes, contradicts and distinct, in English and French."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm import JUDGE, JudgeRequest, RulesLLM
+from somna.model import Verdict
+
+CASES = [
+    # duplicate
+    ("Caroline loves hiking.", "caroline loves hiking", Verdict.DUPLICATE),
+    (
+        "The user really loves hiking in the Swiss Alps every summer.",
+        "The user loves hiking in the Swiss Alps every summer.",
+        Verdict.DUPLICATE,
+    ),
+    ("Caroline lives in Paris, France.", "Caroline lives in Paris.", Verdict.DUPLICATE),
+    ("L'utilisateur aime la randonnée.", "l'utilisateur aime la randonnée !", Verdict.DUPLICATE),
+    ("Camille habite à Lyon.", "Camille habite maintenant à Lyon.", Verdict.DUPLICATE),
+    # supersedes: same subject, same one-value slot, another value
+    ("Caroline lives in Berlin.", "Caroline lives in Paris.", Verdict.SUPERSEDES),
+    ("Caroline moved to Berlin.", "Caroline lives in Paris.", Verdict.SUPERSEDES),
+    ("Caroline works at Google.", "Caroline works at Microsoft.", Verdict.SUPERSEDES),
+    ("Caroline works as a teacher.", "Caroline works as a nurse.", Verdict.SUPERSEDES),
+    (
+        "Caroline's favorite color is green.",
+        "Caroline's favorite color is blue.",
+        Verdict.SUPERSEDES,
+    ),
+    ("The user is 35 years old.", "The user is 34 years old.", Verdict.SUPERSEDES),
+    ("Caroline no longer lives in Paris.", "Caroline lives in Paris.", Verdict.SUPERSEDES),
+    ("L'utilisateur habite à Marseille.", "L'utilisateur habite à Lyon.", Verdict.SUPERSEDES),
+    ("Camille travaille chez Airbus.", "Camille travaille chez Renault.", Verdict.SUPERSEDES),
+    (
+        "La couleur préférée de Camille est le vert.",
+        "La couleur préférée de Camille est le bleu.",
+        Verdict.SUPERSEDES,
+    ),
+    ("L'utilisateur a 35 ans.", "L'utilisateur a 34 ans.", Verdict.SUPERSEDES),
+    ("L'utilisateur n'habite plus à Lyon.", "L'utilisateur habite à Lyon.", Verdict.SUPERSEDES),
+    # contradicts: one negates the other
+    ("Caroline likes tea.", "Caroline does not like tea.", Verdict.CONTRADICTS),
+    ("Caroline doesn't like tea.", "Caroline likes tea.", Verdict.CONTRADICTS),
+    ("Caroline is not vegetarian.", "Caroline is vegetarian.", Verdict.CONTRADICTS),
+    ("The user has a dog.", "The user does not have a dog.", Verdict.CONTRADICTS),
+    ("L'utilisateur aime le café.", "L'utilisateur n'aime pas le café.", Verdict.CONTRADICTS),
+    (
+        "L'utilisateur ne mange pas de viande.",
+        "L'utilisateur mange de la viande.",
+        Verdict.CONTRADICTS,
+    ),
+    ("Camille est végétarienne.", "Camille n'est pas végétarienne.", Verdict.CONTRADICTS),
+    # distinct
+    ("Caroline loves hiking.", "Caroline works as a nurse.", Verdict.DISTINCT),
+    ("Emma lives in Berlin.", "Caroline lives in Paris.", Verdict.DISTINCT),
+    ("Caroline's favorite food is pizza.", "Caroline's favorite color is blue.", Verdict.DISTINCT),
+    ("Caroline likes tea.", "Caroline does not like coffee.", Verdict.DISTINCT),
+    ("L'utilisateur aime le café.", "L'utilisateur travaille chez Airbus.", Verdict.DISTINCT),
+    ("Camille habite à Lyon.", "Emma habite à Marseille.", Verdict.DISTINCT),
+]
+
+
+@pytest.mark.parametrize(("new", "existing", "expected"), CASES)
+def test_rules_judge_pairs(new: str, existing: str, expected: Verdict) -> None:
+    request = JudgeRequest(
+        pairs=[{"pair_id": 7, "new": new, "existing": existing, "existing_since": "2025-01-01"}]
+    )
+    reply = RulesLLM().structured(JUDGE, request)
+    (verdict,) = reply.value.verdicts
+    assert verdict.pair_id == 7
+    assert verdict.verdict is expected, verdict.reason
+    assert verdict.reason
+    assert (reply.prompt_tokens, reply.completion_tokens, reply.calls) == (0, 0, 1)
+
+
+def test_one_batch_keeps_the_pairs_and_their_order() -> None:
+    request = JudgeRequest(
+        pairs=[
+            {"pair_id": pair_id, "new": new, "existing": existing}
+            for pair_id, (new, existing, _) in enumerate(CASES, start=100)
+        ]
+    )
+    judgements = RulesLLM().structured(JUDGE, request).value
+    assert [v.pair_id for v in judgements.verdicts] == list(range(100, 100 + len(CASES)))
+    assert [v.verdict for v in judgements.verdicts] == [expected for *_, expected in CASES]
+    assert judgements == RulesLLM().structured(JUDGE, request).value
