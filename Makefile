@@ -23,3 +23,6 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) bench/store_bench.py
+	$(PY) bench/recall_bench.py
+	$(PY) bench/consolidation_bench.py
+	$(PY) bench/http_bench.py

@@ -1,0 +1,177 @@
+"""The root `somna` app: the global `--db`, `init`, `search`, and the other commands and groups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Protocol, runtime_checkable
+
+import typer
+from typer.core import TyperGroup
+
+import somna
+from somna.interfaces.cli import render
+from somna.interfaces.cli.conflicts import conflicts
+from somna.interfaces.cli.consolidation import consolidate, runs, summaries
+from somna.interfaces.cli.context import (
+    AsOfOption,
+    CliState,
+    DbOption,
+    JsonOption,
+    ProfileArg,
+    open_memory,
+)
+from somna.interfaces.cli.demo import demo
+from somna.interfaces.cli.facts import facts
+from somna.interfaces.cli.ingest import ingest
+from somna.interfaces.cli.profiles import profiles
+from somna.interfaces.cli.schedule import schedule
+
+__all__ = ["app", "main"]
+
+_ORDER = (
+    "init",
+    "profiles",
+    "ingest",
+    "consolidate",
+    "facts",
+    "conflicts",
+    "search",
+    "summaries",
+    "runs",
+    "schedule",
+    "demo",
+)
+
+
+class _Root(TyperGroup):
+    """Lists the commands in the order of a first session, not alphabetically."""
+
+    def list_commands(self, ctx: object) -> list[str]:
+        known = [name for name in _ORDER if name in self.commands]
+        return known + sorted(name for name in self.commands if name not in _ORDER)
+
+
+app = typer.Typer(
+    name="somna",
+    cls=_Root,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+app.add_typer(profiles)
+app.add_typer(facts)
+app.add_typer(conflicts)
+app.command("ingest")(ingest)
+app.command("consolidate")(consolidate)
+app.command("runs")(runs)
+app.command("summaries")(summaries)
+app.command("schedule")(schedule)
+app.command("demo")(demo)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"somna {somna.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="PATH",
+            help="The database for every command (overrides SOMNA_DB; default ./somna.db).",
+            show_default=False,
+        ),
+    ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Somna: long-term memory for AI agents.
+
+    Facts are typed, dated sentences kept per profile, with their history,
+    their evidence and the conflicts between them. Settings come from SOMNA_*
+    variables and ./somna.toml; --db picks the database.
+
+    Example:
+
+        somna init
+        somna profiles create alice
+        somna facts add alice "Prefers tea to coffee." --category preference
+        somna search alice "what does she drink?"
+    """
+    state = ctx.ensure_object(CliState)
+    if db is not None:
+        state.db = db
+
+
+@runtime_checkable
+class _Located(Protocol):
+    """What the SQLite store tells about itself beyond the `Store` protocol."""
+
+    path: str
+
+    def schema_version(self) -> int: ...
+
+
+@app.command("init")
+def init(ctx: typer.Context, db: DbOption = None) -> None:
+    """Create the database, or bring its schema up to date; safe to run again.
+
+    Prints where the database is and its schema version.
+
+    Example:
+
+        somna init --db ~/.local/share/somna/memory.db
+    """
+    with open_memory(ctx, db) as memory:
+        store = memory.store
+        if isinstance(store, _Located):
+            where = store.path if store.path == ":memory:" else str(Path(store.path).resolve())
+            version: int | None = store.schema_version()
+        else:
+            where, version = memory.settings.db, None
+    shown = "unknown" if version is None else str(version)
+    render.say(f"Database ready: {where} (schema version {shown}).")
+
+
+@app.command("search")
+def search(
+    ctx: typer.Context,
+    profile: ProfileArg,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words or a question.")],
+    k: Annotated[int, typer.Option("--k", "-k", min=1, help="How many facts to return.")] = 5,
+    as_of: AsOfOption = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Find the active facts most relevant to a query: full text and vectors, fused by rank.
+
+    With --as-of, searches the facts that were true at that moment, including
+    facts superseded since.
+
+    Example:
+
+        somna search alice "where does she live?"
+        somna search alice "where does she live?" --as-of 2024-06-01 --k 3 --json
+    """
+    with open_memory(ctx, db) as memory:
+        hits = memory.search(profile, query, k, as_of=as_of)
+    if as_json:
+        render.print_json(hits)
+    elif hits:
+        render.show(render.search_table(hits))
+    else:
+        render.say("Nothing found.", style="dim")
+
+
+def main() -> None:
+    """The `somna` console script."""
+    app(prog_name="somna")

@@ -1,0 +1,143 @@
+"""What every command shares: the common options, the `Memory` it opens, and the error edge.
+
+A command parses its options, opens the memory with `open_memory`, calls one
+`Memory` method and renders the result. A `SomnaError` raised on the way
+becomes one line on stderr and an exit code: 2 for bad input, a missing object
+or a state that does not allow the operation, 1 for everything else (database,
+embedder, configuration). Typer's own usage errors also exit 2.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, NoReturn
+
+import typer
+
+from somna.config import Settings
+from somna.errors import ConflictStateError, InvalidInputError, NotFoundError, SomnaError
+from somna.memory import Memory
+from somna.model import utc
+
+__all__ = [
+    "AsOfOption",
+    "CliState",
+    "DbOption",
+    "JsonOption",
+    "MemoryFactory",
+    "ProfileArg",
+    "exit_code",
+    "fail",
+    "load_memory",
+    "open_memory",
+    "parse_when",
+    "reported",
+]
+
+MemoryFactory = Callable[[Settings], Memory]
+"""Builds the `Memory` a command works on from the loaded settings."""
+
+_BAD_INPUT = (InvalidInputError, NotFoundError, ConflictStateError)
+
+
+def _default_memory(settings: Settings) -> Memory:
+    return Memory(settings=settings)
+
+
+@dataclass
+class CliState:
+    """The Click context object: the root `--db`, how to build a `Memory`, and the clock.
+
+    Tests pass their own as `CliRunner().invoke(app, args, obj=CliState(...))`
+    to share one loaded embedder between invocations, or to drive `somna schedule`
+    with a clock that `sleep` moves instead of waiting.
+    """
+
+    db: str | None = None
+    memory_factory: MemoryFactory = _default_memory
+    local_clock: Callable[[], datetime] = datetime.now
+    """The local wall clock, naive: `somna schedule` waits for a time of day on it."""
+    sleep: Callable[[float], None] = time.sleep
+
+
+def parse_when(value: str) -> datetime:
+    """An ISO 8601 date or datetime, with or without a zone; a naive one is UTC."""
+    try:
+        return utc(datetime.fromisoformat(value.strip()))
+    except ValueError:
+        raise typer.BadParameter(
+            f"{value!r} is not a date; use ISO 8601 such as 2026-05-03, 2026-05-03T10:00 "
+            "or 2026-05-03T10:00+02:00."
+        ) from None
+
+
+ProfileArg = Annotated[
+    str, typer.Argument(metavar="PROFILE", help="The profile (one isolated memory) to work in.")
+]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="PATH",
+        help="The database to use (overrides SOMNA_DB and the global --db).",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of tables.")]
+AsOfOption = Annotated[
+    datetime | None,
+    typer.Option(
+        "--as-of",
+        parser=parse_when,
+        metavar="DATE",
+        help="Ask about that moment of valid time instead of now (ISO date, naive = UTC).",
+    ),
+]
+
+
+def exit_code(error: SomnaError) -> int:
+    """2 when the caller can fix the call (input, missing object, state), 1 otherwise."""
+    return 2 if isinstance(error, _BAD_INPUT) else 1
+
+
+def fail(error: SomnaError) -> NoReturn:
+    """Write `Error: <message>` as one line on stderr and exit with the error's code."""
+    typer.echo(f"Error: {' '.join(str(error).split())}", err=True)
+    raise typer.Exit(exit_code(error))
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """Turn a `SomnaError` raised inside the block into one stderr line and an exit code."""
+    try:
+        yield
+    except SomnaError as error:
+        fail(error)
+
+
+def load_memory(ctx: typer.Context, db: str | None = None) -> Memory:
+    """A new `Memory` for this invocation; raises `SomnaError`, for callers that report it.
+
+    The database is the command's `--db`, else the global `--db`, else the settings
+    (`SOMNA_DB`, `somna.toml`, default `./somna.db`).
+    """
+    state = ctx.ensure_object(CliState)
+    return state.memory_factory(Settings.load(db=db or state.db))
+
+
+@contextmanager
+def open_memory(ctx: typer.Context, db: str | None = None) -> Iterator[Memory]:
+    """The `Memory` of this invocation (see `load_memory`), closed on the way out.
+
+    Domain errors raised while opening it or inside the block are reported.
+    """
+    with reported():
+        memory = load_memory(ctx, db)
+        try:
+            yield memory
+        finally:
+            memory.close()
