@@ -15,10 +15,14 @@ __all__ = ["Eligibility", "FactFilter", "NewMessage", "Reader", "Store", "Writer
 def open_store(url: str) -> Store:
     """The store that `url` names: `./somna.db`, `sqlite:///path/to.db` or `:memory:`."""
     if url.startswith(("postgres://", "postgresql://")):
-        raise ConfigurationError(
-            f"SOMNA_DB={url!r} names a Postgres server, and this build of Somna only "
-            "includes the SQLite store; set SOMNA_DB to a file path."
-        )
+        try:
+            from somna.store.postgres import PostgresStore
+        except ImportError as exc:
+            raise ConfigurationError(
+                "SOMNA_DB names a Postgres server and the Postgres driver is not installed "
+                f"({exc.name or exc}); install it with: pip install 'somna[postgres]'."
+            ) from exc
+        return PostgresStore(url)
     path = url.removeprefix("sqlite:///").removeprefix("sqlite://")
     from somna.store.sqlite import SQLiteStore
 

@@ -1,0 +1,95 @@
+"""Pieces of SQL shared by the scope's queries, and the fast loader of real[] embeddings."""
+
+from __future__ import annotations
+
+import re
+import struct
+from typing import Any
+
+import numpy as np
+from psycopg.abc import Buffer
+from psycopg.adapt import Loader
+from psycopg.pq import Format
+
+from somna.store.base import Eligibility
+
+__all__ = [
+    "FLOAT4_ARRAY_OID",
+    "Float4ArrayLoader",
+    "eligibility_sql",
+    "text_match_sql",
+    "tsquery_texts",
+]
+
+FLOAT4_ARRAY_OID = 1021
+_WORD = re.compile(r"\w+", re.UNICODE)
+_PREFIX_FROM = 3  # shorter words match whole only: "a" is a prefix of too much
+_ARRAY_HEADER = struct.Struct(">iii")  # dimensions, has nulls, element oid
+_DIMENSION = struct.Struct(">ii")  # length, lower bound
+_ELEMENTS = np.dtype([("size", ">i4"), ("value", ">f4")])
+
+
+def tsquery_texts(text: str) -> tuple[str, str]:
+    """A user's words as `to_tsquery` inputs: (exact, widened); never a syntax error.
+
+    Both match any of the words, as the SQLite store's FTS5 query does. Each word
+    is a quoted operand, so operators and punctuation in the input are only
+    separators. The widened query also takes words of three letters or more as
+    prefixes ("peanut" finds "peanuts", "mange" finds "manger"): the default
+    `simple` configuration does not stem, and this recovers the commonest case
+    in any language. Ranking adds the exact query's rank, so whole words come first.
+    """
+    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(text)))
+    exact = " | ".join(f"'{word}'" for word in words)
+    wide = " | ".join(f"'{word}':*" if len(word) >= _PREFIX_FROM else f"'{word}'" for word in words)
+    return exact, wide
+
+
+def text_match_sql(alias: str) -> tuple[str, str]:
+    """(FROM items, rank expression) of a full-text match on `{alias}.tsv`.
+
+    Takes the named parameters `config`, `exact` and `wide` (see `tsquery_texts`).
+    """
+    return (
+        "to_tsquery(%(config)s::regconfig, %(exact)s) AS e (query), "
+        "to_tsquery(%(config)s::regconfig, %(wide)s) AS w (query)",
+        f"ts_rank_cd({alias}.tsv, e.query) + ts_rank_cd({alias}.tsv, w.query)",
+    )
+
+
+def eligibility_sql(eligible: Eligibility, alias: str = "f") -> tuple[str, dict[str, Any]]:
+    """The WHERE clause (named parameters `el_*`) of the facts a search may return."""
+    sql = (
+        f"{alias}.status = ANY(%(el_statuses)s) AND {alias}.valid_from <= %(el_at)s "
+        f"AND ({alias}.valid_to IS NULL OR {alias}.valid_to > %(el_at)s)"
+    )
+    params: dict[str, Any] = {
+        "el_statuses": sorted(s.value for s in eligible.statuses),
+        "el_at": eligible.at,
+    }
+    if not eligible.include_superseded:
+        sql += f" AND ({alias}.expires_at IS NULL OR {alias}.expires_at > %(el_now)s)"
+        params["el_now"] = eligible.now
+    return sql, params
+
+
+class Float4ArrayLoader(Loader):
+    """Loads a binary one-dimensional real[] straight into a float32 array.
+
+    The generic loader makes one Python float per element; at 384 dimensions and
+    thousands of facts that is most of the time it takes to build a vector index.
+    """
+
+    format = Format.BINARY
+
+    def load(self, data: Buffer) -> np.ndarray:
+        buffer = bytes(data) if isinstance(data, memoryview) else data
+        ndim, has_nulls, _oid = _ARRAY_HEADER.unpack_from(buffer)
+        if ndim == 0:
+            return np.zeros(0, dtype=np.float32)
+        if ndim != 1 or has_nulls:
+            raise ValueError("an embedding must be a one-dimensional real[] without nulls")
+        length, _lower = _DIMENSION.unpack_from(buffer, _ARRAY_HEADER.size)
+        offset = _ARRAY_HEADER.size + _DIMENSION.size
+        items = np.frombuffer(buffer, dtype=_ELEMENTS, count=length, offset=offset)
+        return items["value"].astype(np.float32)

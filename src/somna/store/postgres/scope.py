@@ -1,0 +1,442 @@
+"""`PostgresScope`: the reads and writes of one profile inside one Postgres transaction.
+
+Every query names `profile_id`, and every value travels as a bound parameter:
+the only text put into SQL is this module's own column names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from psycopg import Cursor
+
+from somna.errors import InvalidInputError, StoreError
+from somna.model import (
+    ACTIVE_STATUSES,
+    Conflict,
+    ConflictStatus,
+    Evidence,
+    Fact,
+    FactEvent,
+    FactStatus,
+    FactType,
+    utc,
+)
+from somna.model.lifecycle import Change
+from somna.store.base import Eligibility, FactFilter
+from somna.store.postgres.queries import (
+    FLOAT4_ARRAY_OID,
+    Float4ArrayLoader,
+    eligibility_sql,
+    text_match_sql,
+    tsquery_texts,
+)
+from somna.store.postgres.rows import (
+    CONFLICT_COLUMNS,
+    CONFLICT_FIELDS,
+    FACT_COLUMNS,
+    FACT_FIELDS,
+    MUTABLE_FACT_COLUMNS,
+    conflict_from_row,
+    conflict_params,
+    event_from_row,
+    evidence_from_row,
+    fact_from_row,
+    fact_params,
+    jsonb,
+)
+from somna.store.postgres.sessions import SessionQueries
+from somna.store.postgres.summaries import SummaryQueries
+from somna.store.vectors import INDEXED_STATUSES, VectorIndex
+
+if TYPE_CHECKING:
+    from somna.store.postgres.store import PostgresStore
+
+__all__ = ["PostgresScope"]
+
+_INSERTED = (*FACT_FIELDS, "text_hash", "text_config", "embedding")
+_INSERT_FACT = (
+    f"INSERT INTO facts ({', '.join(_INSERTED)}) "
+    f"VALUES ({', '.join(f'%({c})s' for c in _INSERTED)})"
+)
+_UPDATE_FACT = (
+    f"UPDATE facts SET {', '.join(f'{c} = %({c})s' for c in MUTABLE_FACT_COLUMNS)} "
+    "WHERE id = %(id)s AND profile_id = %(profile_id)s"
+)
+_INSERT_CONFLICT = (
+    f"INSERT INTO conflicts ({CONFLICT_COLUMNS}) "
+    f"VALUES ({', '.join(f'%({c})s' for c in CONFLICT_FIELDS)})"
+)
+_UPDATE_CONFLICT = (
+    f"UPDATE conflicts SET {', '.join(f'{c} = %({c})s' for c in CONFLICT_FIELDS[2:])} "
+    "WHERE id = %(id)s AND profile_id = %(profile_id)s"
+)
+
+
+class PostgresScope(SessionQueries, SummaryQueries):
+    """Reads and writes of one profile inside one transaction (a `Reader` and a `Writer`)."""
+
+    def __init__(
+        self,
+        store: PostgresStore,
+        cursor: Cursor[dict[str, Any]],
+        profile_id: str,
+        *,
+        revision: int,
+        summaries_rev: int,
+        text_config: str,
+        embedding_dim: int | None,
+    ) -> None:
+        self._store = store
+        self._cur = cursor
+        self._profile_id = profile_id
+        self._revision = revision
+        self._revision_after: int | None = None
+        self._summaries_rev = summaries_rev
+        self._summaries_dirty = False
+        self._text_config = text_config
+        self._dim = embedding_dim
+        self.patches: list[tuple[Fact, np.ndarray | None]] = []
+        """What this scope wrote to facts, to patch a cached vector index after commit."""
+
+    @property
+    def profile_id(self) -> str:
+        return self._profile_id
+
+    @property
+    def cursor(self) -> Cursor[dict[str, Any]]:
+        """The transaction's cursor, for the store's own profile-wide statements."""
+        return self._cur
+
+    @property
+    def changed_revisions(self) -> tuple[int, int] | None:
+        """(facts_rev before, after) when this scope wrote facts; None otherwise."""
+        if self._revision_after is None:
+            return None
+        return self._revision, self._revision_after
+
+    def _facts(self, where: str, params: dict[str, Any], tail: str = "") -> list[Fact]:
+        rows = self._cur.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = %(profile)s "
+            f"AND {where} {tail}",
+            {"profile": self._profile_id, **params},
+        ).fetchall()
+        return [fact_from_row(row) for row in rows]
+
+    # -- facts --------------------------------------------------------------------------
+
+    def get_fact(self, fact_id: str) -> Fact | None:
+        found = self._facts("f.id = %(id)s", {"id": fact_id})
+        return found[0] if found else None
+
+    def get_facts(self, fact_ids: Sequence[str]) -> list[Fact]:
+        if not fact_ids:
+            return []
+        found = {f.id: f for f in self._facts("f.id = ANY(%(ids)s)", {"ids": list(fact_ids)})}
+        return [found[i] for i in fact_ids if i in found]
+
+    def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
+        # Statuses spelled out, so the planner can prove the partial unique index applies.
+        found = self._facts(
+            "f.type = %(type)s AND f.subject = %(subject)s AND f.text_hash = %(hash)s "
+            "AND f.status IN ('unverified', 'verified')",
+            {"type": type.value, "subject": subject, "hash": text_hash},
+        )
+        return found[0] if found else None
+
+    def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
+        clauses: list[str] = []
+        params: dict[str, Any] = {}
+        if flt.as_of is not None and flt.statuses is None:
+            eligible = Eligibility(at=utc(flt.as_of), now=now, include_superseded=True)
+            sql, extra = eligibility_sql(eligible)
+            clauses.append(sql)
+            params.update(extra)
+        else:
+            clauses.append("f.status = ANY(%(statuses)s)")
+            params["statuses"] = sorted(s.value for s in (flt.statuses or ACTIVE_STATUSES))
+            if flt.as_of is not None:
+                clauses.append(
+                    "f.valid_from <= %(as_of)s AND (f.valid_to IS NULL OR f.valid_to > %(as_of)s)"
+                )
+                params["as_of"] = utc(flt.as_of)
+        if flt.types:
+            clauses.append("f.type = ANY(%(types)s)")
+            params["types"] = [t.value for t in flt.types]
+        if flt.category is not None:
+            clauses.append("f.category = %(category)s")
+            params["category"] = flt.category
+        if flt.subject is not None:
+            clauses.append("f.subject = %(subject)s")
+            params["subject"] = flt.subject
+        if flt.text:
+            clauses.append("strpos(lower(f.text), lower(%(text)s)) > 0")
+            params["text"] = flt.text
+        params.update(limit=flt.limit, offset=flt.offset)
+        return self._facts(
+            " AND ".join(clauses),
+            params,
+            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id "
+            "LIMIT %(limit)s OFFSET %(offset)s",
+        )
+
+    def predecessors(self, fact_id: str) -> list[Fact]:
+        return self._facts("f.superseded_by = %(id)s", {"id": fact_id}, "ORDER BY f.recorded_at")
+
+    def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
+        if not fact_ids:
+            return []
+        rows = self._cur.execute(
+            "SELECT id, fact_id, session_id, message_id, quote, observed_at FROM evidence "
+            "WHERE profile_id = %s AND fact_id = ANY(%s) ORDER BY observed_at, seq",
+            (self._profile_id, list(fact_ids)),
+        ).fetchall()
+        return [evidence_from_row(row) for row in rows]
+
+    def events(self, fact_ids: Sequence[str]) -> list[FactEvent]:
+        if not fact_ids:
+            return []
+        rows = self._cur.execute(
+            "SELECT id, fact_id, at, action, actor, before, after FROM fact_events "
+            "WHERE profile_id = %s AND fact_id = ANY(%s) ORDER BY at, seq",
+            (self._profile_id, list(fact_ids)),
+        ).fetchall()
+        return [event_from_row(row) for row in rows]
+
+    # -- conflicts ----------------------------------------------------------------------
+
+    def get_conflict(self, conflict_id: str) -> Conflict | None:
+        row = self._cur.execute(
+            f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE profile_id = %s AND id = %s",
+            (self._profile_id, conflict_id),
+        ).fetchone()
+        return conflict_from_row(row) if row else None
+
+    def list_conflicts(
+        self, statuses: Sequence[ConflictStatus], fact_id: str | None = None
+    ) -> list[Conflict]:
+        sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE profile_id = %s AND status = ANY(%s)"
+        params: list[object] = [self._profile_id, [s.value for s in statuses]]
+        if fact_id is not None:
+            sql += " AND (fact_a = %s OR fact_b = %s)"
+            params.extend([fact_id, fact_id])
+        rows = self._cur.execute(sql + " ORDER BY created_at, id", params).fetchall()
+        return [conflict_from_row(row) for row in rows]
+
+    # -- search -------------------------------------------------------------------------
+
+    def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        exact, wide = tsquery_texts(query)
+        if not exact or limit <= 0:
+            return []
+        where, params = eligibility_sql(eligible)
+        match_from, rank = text_match_sql("f")
+        rows = self._cur.execute(
+            f"SELECT f.id, {rank} AS rank FROM facts f, {match_from} "
+            f"WHERE f.profile_id = %(profile)s AND f.tsv @@ w.query AND {where} "
+            "ORDER BY rank DESC, f.id LIMIT %(limit)s",
+            {
+                "config": self._text_config,
+                "exact": exact,
+                "wide": wide,
+                "profile": self._profile_id,
+                "limit": limit,
+                **params,
+            },
+        ).fetchall()
+        return [(row["id"], float(row["rank"])) for row in rows]
+
+    def vector_search(
+        self, vector: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        if self._dim is None or limit <= 0:
+            return []  # this profile never stored a fact
+        if vector.shape != (self._dim,):
+            raise StoreError(
+                f"This profile's facts were embedded in {self._dim} dimensions and the query "
+                f"in {vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
+            )
+        query = np.asarray(vector, dtype=np.float32)
+        if self._store.vector_mode == "pgvector":
+            where, params = eligibility_sql(eligible)
+            # Exact: every eligible fact of the profile is scored. Vectors are unit
+            # length, so the inner product is the cosine, as in `VectorIndex`.
+            rows = self._cur.execute(
+                "SELECT f.id, -(f.embedding <#> %(vector)s) AS score FROM facts f "
+                f"WHERE f.profile_id = %(profile)s AND {where} "
+                "ORDER BY score DESC, f.id LIMIT %(limit)s",
+                {"vector": query, "profile": self._profile_id, "limit": limit, **params},
+            ).fetchall()
+            return [(row["id"], float(row["score"])) for row in rows]
+        return self._store._cache.search(self._index(), query, eligible, limit)
+
+    def _index(self) -> VectorIndex:
+        """The profile's in-process index at this transaction's `facts_rev` (array mode)."""
+        dirty = self._revision_after is not None
+        if not dirty:
+            cached = self._store._cache.facts(self._profile_id, self._revision)
+            if cached is not None:
+                return cached
+        assert self._dim is not None
+        index = VectorIndex(self._dim, self._revision)
+        cursor = self._cur.connection.cursor(binary=True)
+        cursor.adapters.register_loader(FLOAT4_ARRAY_OID, Float4ArrayLoader)
+        cursor.execute(
+            "SELECT id, status, valid_from, valid_to, expires_at, embedding FROM facts "
+            "WHERE profile_id = %s AND status = ANY(%s)",
+            (self._profile_id, sorted(s.value for s in INDEXED_STATUSES)),
+        )
+        for fact_id, status, valid_from, valid_to, expires_at, embedding in cursor:
+            index.put(
+                fact_id,
+                status=FactStatus(status),
+                valid_from=valid_from,
+                valid_to=valid_to,
+                expires_at=expires_at,
+                vector=embedding,
+            )
+        cursor.close()
+        if not dirty:  # an index holding uncommitted writes is never shared
+            self._store._cache.keep_facts(self._profile_id, index)
+        return index
+
+    # -- writes -------------------------------------------------------------------------
+
+    def apply(self, change: Change) -> None:
+        self._check(change)
+        for fact in change.facts:
+            self._upsert_fact(fact, change.vectors.get(fact.id))
+        if change.evidence:
+            self._cur.executemany(
+                "INSERT INTO evidence (id, fact_id, profile_id, session_id, message_id, quote, "
+                "observed_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                [
+                    (
+                        e.id,
+                        e.fact_id,
+                        self._profile_id,
+                        e.session_id,
+                        e.message_id,
+                        e.quote,
+                        e.observed_at,
+                    )
+                    for e in change.evidence
+                ],
+            )
+        if change.events:
+            self._cur.executemany(
+                "INSERT INTO fact_events (id, fact_id, profile_id, at, action, actor, before, "
+                "after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                [
+                    (
+                        e.id,
+                        e.fact_id,
+                        self._profile_id,
+                        e.at,
+                        e.action.value,
+                        e.actor,
+                        jsonb(e.before),
+                        jsonb(e.after),
+                    )
+                    for e in change.events
+                ],
+            )
+        for conflict in change.conflicts:
+            params = conflict_params(conflict)
+            if not self._cur.execute(_UPDATE_CONFLICT, params).rowcount:
+                self._cur.execute(_INSERT_CONFLICT, params)
+        if change.facts:
+            self._bump_revision()
+
+    def _check(self, change: Change) -> None:
+        """Refuse a change that would break history (invariant 4) or cross profiles (7)."""
+        with_events = {event.fact_id for event in change.events}
+        for fact in change.facts:
+            if fact.profile_id != self._profile_id:
+                raise InvalidInputError(
+                    f"Fact {fact.id!r} belongs to profile {fact.profile_id!r}, not "
+                    f"{self._profile_id!r}."
+                )
+            if fact.id not in with_events:
+                raise StoreError(f"Refusing to change fact {fact.id!r} without a history event.")
+        for conflict in change.conflicts:
+            if conflict.profile_id != self._profile_id:
+                raise InvalidInputError(
+                    f"Conflict {conflict.id!r} does not belong to profile {self._profile_id!r}."
+                )
+        in_change = {fact.id for fact in change.facts}
+        referenced = {e.fact_id for e in change.evidence} | with_events
+        referenced |= {c.fact_a for c in change.conflicts} | {c.fact_b for c in change.conflicts}
+        outside = sorted(referenced - in_change)
+        if outside:
+            known = {
+                row["id"]
+                for row in self._cur.execute(
+                    "SELECT id FROM facts WHERE profile_id = %s AND id = ANY(%s)",
+                    (self._profile_id, outside),
+                ).fetchall()
+            }
+            missing = [i for i in outside if i not in known]
+            if missing:
+                raise InvalidInputError(
+                    f"Profile {self._profile_id!r} has no fact with id {missing[0]!r}."
+                )
+
+    def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
+        params = fact_params(fact)
+        params["profile_id"] = self._profile_id
+        if self._cur.execute(_UPDATE_FACT, params).rowcount:
+            self.patches.append((fact, None))
+            return
+        if vector is None:  # an update of a fact this profile does not have
+            raise InvalidInputError(
+                f"Profile {self._profile_id!r} has no fact with id {fact.id!r}."
+            )
+        array = self._checked_vector(fact, vector)
+        embedding: object = array if self._store.vector_mode == "pgvector" else array.tolist()
+        self._cur.execute(
+            _INSERT_FACT, {**params, "text_config": self._text_config, "embedding": embedding}
+        )
+        self.patches.append((fact, array))
+
+    def _checked_vector(self, fact: Fact, vector: list[float]) -> np.ndarray:
+        """The embedding as float32, held to the profile's dimension (fixed by its first fact)."""
+        array = np.asarray(vector, dtype=np.float32)
+        if array.ndim != 1 or array.size == 0:
+            raise InvalidInputError(f"Fact {fact.id!r} needs a one-dimensional, non-empty vector.")
+        if self._dim is None:
+            self._cur.execute(
+                "UPDATE profiles SET embedding_dim = %s WHERE id = %s",
+                (array.size, self._profile_id),
+            )
+            self._dim = array.size
+        elif array.size != self._dim:
+            raise StoreError(
+                f"This profile's facts are embedded in {self._dim} dimensions and fact "
+                f"{fact.id!r} in {array.size}: the embedder changed, so re-embed the facts "
+                "or switch back."
+            )
+        return array
+
+    def record_usage(self, facts: Sequence[Fact]) -> None:
+        # Use is not state: no event, and no facts_rev bump (the vector index holds no use).
+        if facts:
+            self._cur.executemany(
+                "UPDATE facts SET strength = %s, recall_count = %s, last_recalled_at = %s "
+                "WHERE profile_id = %s AND id = %s",
+                [
+                    (f.strength, f.recall_count, f.last_recalled_at, self._profile_id, f.id)
+                    for f in facts
+                ],
+            )
+
+    def _bump_revision(self) -> None:
+        row = self._cur.execute(
+            "UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = %s RETURNING facts_rev",
+            (self._profile_id,),
+        ).fetchone()
+        assert row is not None
+        self._revision_after = int(row["facts_rev"])

@@ -1,0 +1,396 @@
+"""`PostgresStore`: the `Store` port on PostgreSQL, through a psycopg 3 connection pool.
+
+A scope borrows one pooled connection for one transaction. A read scope is
+REPEATABLE READ READ ONLY, so all its queries see one snapshot. A write scope
+is READ COMMITTED and starts by locking its profile's row, so writers of one
+profile queue (as SQLite's BEGIN IMMEDIATE makes every writer queue) while
+writers of different profiles run side by side.
+
+Embeddings live in a pgvector `vector` column when the extension is there
+(`vector_mode == "pgvector"`, exact search in SQL), or in a `real[]` column
+searched in process by a `VectorIndex` cached per profile
+(`vector_mode == "array"`), invalidated through the profile's `facts_rev`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any, Literal
+
+import psycopg
+from psycopg import Connection
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from somna.errors import (
+    ConfigurationError,
+    ConflictStateError,
+    InvalidInputError,
+    ProfileNotFoundError,
+    SomnaError,
+    StoreError,
+)
+from somna.model import ApiKey, Profile, Run
+from somna.store.migrations import load_migrations
+from somna.store.postgres.caches import IndexCache
+from somna.store.postgres.rows import jsonb, key_from_row, profile_from_row, run_from_row
+from somna.store.postgres.scope import PostgresScope
+
+__all__ = ["PostgresStore", "VectorMode"]
+
+VectorMode = Literal["pgvector", "array"]
+
+# pg_advisory_xact_lock key that serialises schema migrations across processes ("somna").
+_MIGRATION_LOCK = 0x736F6D6E61
+_CONNECT_TIMEOUT_S = 10
+_BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+_BEGIN_WRITE = "BEGIN"
+# What `erase_profile` deletes, children first; the counts it returns use these names.
+_ERASED = (
+    "conflicts", "fact_events", "evidence", "summaries", "archived_messages", "messages",
+    "facts", "sessions",
+)  # fmt: skip
+
+
+class PostgresStore:
+    """The shared store: one PostgreSQL database, any number of processes.
+
+    >>> store = PostgresStore("postgresql://somna@db.internal/somna")  # doctest: +SKIP
+    >>> store.vector_mode  # doctest: +SKIP
+    'pgvector'
+
+    `text_config` is the text search configuration of the profiles this store
+    creates, unless a profile's settings name another (`{"text_config": "french"}`).
+    `pool_size` bounds the connections this store holds; `cached_profiles` bounds
+    the profiles whose vectors it keeps in memory in array mode; a write waits at
+    most `lock_timeout` seconds for its profile, then fails with `StoreError`.
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        pool_size: int = 5,
+        text_config: str = "simple",
+        cached_profiles: int = 64,
+        lock_timeout: float = 30.0,
+    ) -> None:
+        if pool_size < 1:
+            raise ConfigurationError(f"pool_size must be at least 1, not {pool_size}.")
+        self.lock_timeout = lock_timeout
+        self._location = _location(dsn)
+        self._cache = IndexCache(max_profiles=cached_profiles)
+        extra: dict[str, Any] = {"autocommit": True}
+        try:
+            if "connect_timeout" not in conninfo_to_dict(dsn):
+                extra["connect_timeout"] = _CONNECT_TIMEOUT_S
+        except psycopg.ProgrammingError as exc:
+            raise ConfigurationError(
+                f"{self._location} is not a valid Postgres URL or connection string: {exc}."
+            ) from exc
+        try:
+            with psycopg.connect(dsn, **extra) as conn:
+                self._migrate(conn)
+                self.vector_mode: VectorMode = _detect_vector_mode(conn)
+                config = _canonical_text_config(conn, text_config)
+        except psycopg.Error as exc:
+            reason = str(exc).strip().rstrip(".")
+            raise StoreError(
+                f"Cannot open the Postgres database {self._location}: {reason}."
+            ) from exc
+        if config is None:
+            raise ConfigurationError(
+                f"text_config={text_config!r} is not a text search configuration of "
+                f"{self._location}; use 'simple' or a language such as 'english' or 'french'."
+            )
+        self.text_config: str = config
+        self._pool: ConnectionPool[Connection[Any]] = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=pool_size,
+            kwargs=extra,
+            configure=self._configure,
+            open=True,
+            name=f"somna {self._location}",
+        )
+
+    # -- life cycle -------------------------------------------------------------------
+
+    @staticmethod
+    def _migrate(conn: Connection[Any]) -> None:
+        migrations = load_migrations("somna.store.postgres.migrations")
+        if _applied_version(conn) >= migrations[-1].version:
+            return  # the common case: one query, no lock
+        for migration in migrations:
+            with conn.transaction():
+                # Several processes opening a new database at once: one migrates, the
+                # others wait here, then find the migration recorded.
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
+                    "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+                )
+                done = conn.execute(
+                    "SELECT 1 FROM schema_migrations WHERE version = %s", (migration.version,)
+                ).fetchone()
+                if not done:
+                    conn.execute(migration.sql)
+                    conn.execute(
+                        "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
+                        (migration.version, migration.name),
+                    )
+
+    def _configure(self, conn: Connection[Any]) -> None:
+        """Set up each new pooled connection."""
+        # A writer waits for a profile's lock as long as SQLite waits for its file lock,
+        # then fails with StoreError instead of hanging (a nested write scope, say).
+        conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
+        if self.vector_mode == "pgvector":
+            from pgvector.psycopg import register_vector
+
+            register_vector(conn)  # numpy arrays are sent as `vector`
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    def schema_version(self) -> int:
+        with self._connection() as conn:
+            return _applied_version(conn)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def _connection(self) -> Iterator[Connection[Any]]:
+        """A pooled connection in autocommit mode; a database failure becomes a Somna error."""
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except psycopg.Error as exc:
+            raise _translate(exc) from exc
+
+    # -- profiles ---------------------------------------------------------------------
+
+    def create_profile(self, profile: Profile) -> Profile:
+        wanted = profile.settings.get("text_config", self.text_config)
+        with self._connection() as conn:
+            config = _canonical_text_config(conn, wanted) if isinstance(wanted, str) else None
+            if config is None:
+                available = [row[0] for row in conn.execute("SELECT cfgname FROM pg_ts_config")]
+                raise InvalidInputError(
+                    f"Profile {profile.id!r} asks for the text search configuration {wanted!r}, "
+                    f"which {self._location} does not have; use one of: "
+                    f"{', '.join(sorted(available))}."
+                )
+            created = conn.execute(
+                "INSERT INTO profiles (id, name, settings, created_at, text_config) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id",
+                (profile.id, profile.name, jsonb(profile.settings), profile.created_at, config),
+            ).fetchone()
+        if created is None:
+            raise InvalidInputError(f"A profile named {profile.id!r} already exists.")
+        return profile
+
+    def get_profile(self, profile_id: str) -> Profile | None:
+        with self._connection() as conn:
+            row = (
+                conn.cursor(row_factory=dict_row)
+                .execute(
+                    "SELECT id, name, settings, created_at FROM profiles WHERE id = %s",
+                    (profile_id,),
+                )
+                .fetchone()
+            )
+        return profile_from_row(row) if row else None
+
+    def list_profiles(self) -> list[Profile]:
+        with self._connection() as conn:
+            rows = (
+                conn.cursor(row_factory=dict_row)
+                .execute("SELECT id, name, settings, created_at FROM profiles ORDER BY id")
+                .fetchall()
+            )
+        return [profile_from_row(row) for row in rows]
+
+    def erase_profile(self, profile_id: str) -> dict[str, int]:
+        with self.write(profile_id) as scope:
+            cursor = scope.cursor
+            counts = {}
+            for table in _ERASED:
+                counts[table] = cursor.execute(
+                    f"DELETE FROM {table} WHERE profile_id = %s", (profile_id,)
+                ).rowcount
+            counts["profiles"] = cursor.execute(
+                "DELETE FROM profiles WHERE id = %s", (profile_id,)
+            ).rowcount
+        self._cache.forget(profile_id)
+        return counts
+
+    # -- API keys and runs (not scoped: they span profiles) ---------------------------
+
+    def save_key(self, key: ApiKey) -> None:
+        with self._connection() as conn:
+            conn.execute(
+                "INSERT INTO api_keys (id, name, secret_hash, profiles, admin, created_at, "
+                "revoked_at) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET "
+                "name = excluded.name, profiles = excluded.profiles, admin = excluded.admin, "
+                "revoked_at = excluded.revoked_at",
+                (
+                    key.id,
+                    key.name,
+                    key.secret_hash,
+                    jsonb(key.profiles),
+                    key.admin,
+                    key.created_at,
+                    key.revoked_at,
+                ),
+            )
+
+    def find_key(self, secret_hash: str) -> ApiKey | None:
+        with self._connection() as conn:
+            row = (
+                conn.cursor(row_factory=dict_row)
+                .execute("SELECT * FROM api_keys WHERE secret_hash = %s", (secret_hash,))
+                .fetchone()
+            )
+        return key_from_row(row) if row else None
+
+    def list_keys(self) -> list[ApiKey]:
+        with self._connection() as conn:
+            rows = (
+                conn.cursor(row_factory=dict_row)
+                .execute("SELECT * FROM api_keys ORDER BY created_at, id")
+                .fetchall()
+            )
+        return [key_from_row(row) for row in rows]
+
+    def save_run(self, run: Run) -> None:
+        with self._connection() as conn:
+            conn.execute(
+                "INSERT INTO runs (id, profile_id, started_at, finished_at, status, body) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET finished_at = "
+                "excluded.finished_at, status = excluded.status, body = excluded.body",
+                (
+                    run.id,
+                    run.profile_id,
+                    run.started_at,
+                    run.finished_at,
+                    run.status,
+                    jsonb(run.model_dump(mode="json")),
+                ),
+            )
+
+    def list_runs(self, limit: int = 20) -> list[Run]:
+        with self._connection() as conn:
+            rows = (
+                conn.cursor(row_factory=dict_row)
+                .execute(
+                    "SELECT body FROM runs ORDER BY started_at DESC, id DESC LIMIT %s", (limit,)
+                )
+                .fetchall()
+            )
+        return [run_from_row(row) for row in rows]
+
+    # -- scopes -----------------------------------------------------------------------
+
+    @contextmanager
+    def read(self, profile_id: str) -> Iterator[PostgresScope]:
+        with self._transaction(profile_id, write=False) as scope:
+            yield scope
+
+    @contextmanager
+    def write(self, profile_id: str) -> Iterator[PostgresScope]:
+        with self._transaction(profile_id, write=True) as scope:
+            yield scope
+
+    @contextmanager
+    def _transaction(self, profile_id: str, *, write: bool) -> Iterator[PostgresScope]:
+        with self._connection() as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            try:
+                cursor.execute(_BEGIN_WRITE if write else _BEGIN_READ)
+                # The write lock of the profile: writers of one profile take turns.
+                lock = " FOR NO KEY UPDATE" if write else ""
+                row = cursor.execute(
+                    "SELECT facts_rev, summaries_rev, text_config, embedding_dim FROM profiles "
+                    f"WHERE id = %s{lock}",
+                    (profile_id,),
+                ).fetchone()
+                if row is None:
+                    raise ProfileNotFoundError(profile_id)
+                scope = PostgresScope(
+                    self,
+                    cursor,
+                    profile_id,
+                    revision=row["facts_rev"],
+                    summaries_rev=row["summaries_rev"],
+                    text_config=row["text_config"],
+                    embedding_dim=row["embedding_dim"],
+                )
+                yield scope
+                cursor.execute("COMMIT")
+            except BaseException as exc:
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    with suppress(psycopg.Error):  # a broken connection: the pool drops it
+                        conn.execute("ROLLBACK")
+                if isinstance(exc, psycopg.Error):
+                    raise _translate(exc, written=write) from exc
+                raise
+        changed = scope.changed_revisions
+        if changed is not None:
+            self._cache.patch(profile_id, *changed, scope.patches)
+
+
+def _location(dsn: str) -> str:
+    """The database a DSN names, as a URL without its password, for people to read."""
+    try:
+        parts = conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "(an unreadable Postgres URL)"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    host = str(parts.get("host") or "localhost")
+    port = f":{parts['port']}" if parts.get("port") else ""
+    if host.startswith("/"):  # a Unix socket folder
+        return f"postgresql://{user}/{parts.get('dbname') or ''}?host={host}"
+    return f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}"
+
+
+def _applied_version(conn: Connection[Any]) -> int:
+    found = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+    if not (found and found[0]):
+        return 0
+    row = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    return int(row[0] or 0) if row else 0
+
+
+def _detect_vector_mode(conn: Connection[Any]) -> VectorMode:
+    row = conn.execute(
+        "SELECT t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+        "WHERE a.attrelid = 'facts'::regclass AND a.attname = 'embedding'"
+    ).fetchone()
+    return "pgvector" if row and row[0] == "vector" else "array"
+
+
+def _canonical_text_config(conn: Connection[Any], name: str) -> str | None:
+    """The server's name for a text search configuration, or None when it has no such one."""
+    if not name.strip():
+        return None
+    try:
+        row = conn.execute("SELECT %s::regconfig::text", (name,)).fetchone()
+    except (psycopg.ProgrammingError, psycopg.DataError):
+        return None
+    return str(row[0]) if row else None
+
+
+def _translate(exc: psycopg.Error, *, written: bool = False) -> SomnaError:
+    """A database error as Somna's: refused by a constraint, a bad value, or a failure."""
+    message = (exc.diag.message_primary or str(exc)).strip().rstrip(".")
+    outcome = " and nothing was written" if written else ""
+    if isinstance(exc, psycopg.IntegrityError):
+        return ConflictStateError(f"The change was refused by the database{outcome}: {message}.")
+    if isinstance(exc, psycopg.DataError):
+        return InvalidInputError(f"The database refused a value{outcome}: {message}.")
+    return StoreError(f"The database failed{outcome}: {message}.")
