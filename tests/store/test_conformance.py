@@ -73,7 +73,7 @@ def test_profiles_are_created_listed_and_found(store: Store) -> None:
 
 def test_creating_a_profile_twice_is_refused(store: Store) -> None:
     store.create_profile(Profile(id="alice"))
-    with pytest.raises(InvalidInputError, match="already exists"):
+    with pytest.raises(ConflictStateError, match="already exists"):
         store.create_profile(Profile(id="alice"))
 
 

@@ -209,6 +209,8 @@ class Memory:
         """
         if not session_key or not session_key.strip():
             raise InvalidInputError("A session key must not be empty.")
+        if len(session_key) > 256:
+            raise InvalidInputError("A session key must be at most 256 characters.")
         now = self.now()
         parsed = [self._message(item, now) for item in messages]
         if not parsed:
@@ -636,7 +638,16 @@ class Memory:
         person's right to erasure. `delete` only retires a fact.
         """
         self.get_profile(profile)
-        return self.store.erase_profile(profile)
+        receipt = self.store.erase_profile(profile)
+        # A key must not reach a profile created later under the same name.
+        for key in self.store.list_keys():
+            if profile in key.profiles:
+                remaining = [p for p in key.profiles if p != profile]
+                revoked = key.revoked_at or (None if remaining or key.admin else self.now())
+                self.store.save_key(
+                    key.model_copy(update={"profiles": remaining, "revoked_at": revoked})
+                )
+        return receipt
 
     def export(self, profile: str) -> dict[str, Any]:
         """Everything a profile holds, as JSON-ready data: facts of every status with their

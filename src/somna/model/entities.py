@@ -71,7 +71,10 @@ def utc(value: datetime) -> datetime:
     """The same instant in UTC; a naive datetime is taken to be UTC already."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{value.isoformat()} is outside the range of dates Somna keeps") from None
 
 
 def new_id(prefix: str) -> str:

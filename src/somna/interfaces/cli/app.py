@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Protocol, runtime_checkable
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
@@ -21,10 +21,14 @@ from somna.interfaces.cli.context import (
     open_memory,
 )
 from somna.interfaces.cli.demo import demo
+from somna.interfaces.cli.evaluate import app as evaluate
 from somna.interfaces.cli.facts import facts
 from somna.interfaces.cli.ingest import ingest
+from somna.interfaces.cli.keys import keys
 from somna.interfaces.cli.profiles import profiles
+from somna.interfaces.cli.recall import context, recall
 from somna.interfaces.cli.schedule import schedule
+from somna.interfaces.cli.serve import mcp, serve
 
 __all__ = ["app", "main"]
 
@@ -36,9 +40,15 @@ _ORDER = (
     "facts",
     "conflicts",
     "search",
+    "recall",
+    "context",
     "summaries",
     "runs",
     "schedule",
+    "serve",
+    "mcp",
+    "keys",
+    "eval",
     "demo",
 )
 
@@ -66,6 +76,12 @@ app.command("consolidate")(consolidate)
 app.command("runs")(runs)
 app.command("summaries")(summaries)
 app.command("schedule")(schedule)
+app.command("recall")(recall)
+app.command("context")(context)
+app.command("serve")(serve)
+app.command("mcp")(mcp)
+app.add_typer(keys)
+app.add_typer(evaluate)
 app.command("demo")(demo)
 
 
@@ -112,15 +128,6 @@ def root(
         state.db = db
 
 
-@runtime_checkable
-class _Located(Protocol):
-    """What the SQLite store tells about itself beyond the `Store` protocol."""
-
-    path: str
-
-    def schema_version(self) -> int: ...
-
-
 @app.command("init")
 def init(ctx: typer.Context, db: DbOption = None) -> None:
     """Create the database, or bring its schema up to date; safe to run again.
@@ -132,14 +139,10 @@ def init(ctx: typer.Context, db: DbOption = None) -> None:
         somna init --db ~/.local/share/somna/memory.db
     """
     with open_memory(ctx, db) as memory:
-        store = memory.store
-        if isinstance(store, _Located):
-            where = store.path if store.path == ":memory:" else str(Path(store.path).resolve())
-            version: int | None = store.schema_version()
-        else:
-            where, version = memory.settings.db, None
-    shown = "unknown" if version is None else str(version)
-    render.say(f"Database ready: {where} (schema version {shown}).")
+        where, version = memory.store.location, memory.store.schema_version()
+    if where != ":memory:" and "://" not in where:
+        where = str(Path(where).resolve())
+    render.say(f"Database ready: {where} (schema version {version}).")
 
 
 @app.command("search")

@@ -20,7 +20,7 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from somna.memory import ConflictPair, SearchHit, Similar
+from somna.memory import ConflictPair, Recalled, SearchHit, Similar
 from somna.model import Evidence, Fact, FactEvent, Profile, Run, Summary
 
 __all__ = [
@@ -435,4 +435,17 @@ def summaries_table(summaries: Sequence[Summary], title: str | None = None) -> T
             end = end[11:]
         period = f"{start} → {end}" if start else f"until {end}" if end else ""
         table.add_row(summary.kind.value, period, Text(summary.text))
+    return table
+
+
+def recalled_table(recalled: Sequence[Recalled], title: str | None = None) -> Table:
+    """What recall brought back: kind, date, text, its quote and the signals that found it."""
+    table = _table(title, "#", "kind", "date", "text", "why")
+    for rank, item in enumerate(recalled, start=1):
+        text = Text(item.text)
+        if item.quote:
+            text.append(f'\n"{item.quote}"', style="dim")
+        found = [name.removesuffix("_rank") for name in item.signals if name.endswith("_rank")]
+        why = f"{_score(item.score, 4)} via {', '.join(found)}"
+        table.add_row(str(rank), item.kind, _date(item.valid_from), text, why)
     return table

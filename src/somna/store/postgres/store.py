@@ -191,7 +191,7 @@ class PostgresStore:
                 (profile.id, profile.name, jsonb(profile.settings), profile.created_at, config),
             ).fetchone()
         if created is None:
-            raise InvalidInputError(f"A profile named {profile.id!r} already exists.")
+            raise ConflictStateError(f"A profile named {profile.id!r} already exists.")
         return profile
 
     def get_profile(self, profile_id: str) -> Profile | None:

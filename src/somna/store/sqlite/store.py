@@ -190,7 +190,7 @@ class SQLiteStore:
                     ),
                 )
             except sqlite3.IntegrityError as exc:
-                raise InvalidInputError(f"A profile named {profile.id!r} already exists.") from exc
+                raise ConflictStateError(f"A profile named {profile.id!r} already exists.") from exc
         return profile
 
     def get_profile(self, profile_id: str) -> Profile | None:

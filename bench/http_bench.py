@@ -1,0 +1,225 @@
+"""HTTP benchmark: requests/s and p50/p95 latency of recall and append-message over the REST API.
+
+Seeds a temporary database with a profile of ~1,000 facts and an API key, starts
+`python -m somna.interfaces.api` (the same as `somna serve`) on 127.0.0.1 in a
+separate process, then sends a fixed number of requests per level from 1, 8 and
+32 concurrent clients (one thread and one HTTP connection each) and prints a
+table. It stops by itself and removes the database.
+
+    .venv/bin/python bench/http_bench.py [--facts 1000] [--requests 400]
+
+The load generator runs on the same machine as the server, so with few cores
+the figures are a floor: both compete for the CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+import somna
+from somna.config import Settings
+from somna.memory import Memory
+
+SRC = Path(somna.__file__).resolve().parent.parent
+
+PROFILE = "bench"
+LEVELS = (1, 8, 32)
+
+_PEOPLE = ["Alice", "Bruno", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jun"]
+_THINGS = [
+    "green tea",
+    "espresso",
+    "jazz",
+    "hiking",
+    "chess",
+    "sushi",
+    "cycling",
+    "poetry",
+    "sailing",
+    "pottery",
+    "tennis",
+    "opera",
+    "gardening",
+    "climbing",
+    "baking",
+    "photography",
+    "yoga",
+    "astronomy",
+    "knitting",
+    "surfing",
+]
+_VERBS = ["likes", "dislikes", "is learning", "used to love", "wants to try"]
+_WHEN = ["on weekends", "every morning", "in winter", "after work", "with friends"]
+_QUERIES = [
+    "What does the user like to drink?",
+    "Which sports does Dana practise?",
+    "hobbies on weekends",
+    "What is Chen learning?",
+    "music preferences",
+    "What does the user do after work?",
+]
+
+
+def _facts(count: int) -> list[str]:
+    combos = itertools.product(_PEOPLE, _VERBS, _THINGS, _WHEN)
+    texts = [f"{who} {verb} {thing} {when}." for who, verb, thing, when in combos]
+    return texts[:count]
+
+
+def _seed(db: Path, count: int) -> str:
+    """Create the profile, its facts and a key for it; return the key's secret."""
+    with Memory(settings=Settings(db=str(db))) as memory:
+        memory.create_profile(PROFILE)
+        for text in _facts(count):
+            memory.add_fact(PROFILE, text, category="hobby")
+        _, secret = memory.create_key(profiles=[PROFILE], name="bench")
+        memory.flush()
+    return secret
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def _start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "SOMNA_DB": str(db), "PYTHONPATH": str(SRC)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "somna.interfaces.api", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("The server exited before it answered.")
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).raise_for_status()
+            return server
+        except httpx.TransportError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("The server did not answer within 60 s.")
+
+
+@dataclass
+class Result:
+    operation: str
+    clients: int
+    requests: int
+    errors: int
+    seconds: float
+    latencies: list[float]
+
+    def row(self) -> str:
+        ordered = sorted(self.latencies)
+        p50 = statistics.median(ordered) * 1000
+        p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000
+        rate = self.requests / self.seconds
+        return (
+            f"| {self.operation:<14} | {self.clients:>7} | {self.requests:>8} | {rate:>9.1f} "
+            f"| {p50:>8.1f} | {p95:>8.1f} | {self.errors:>6} |"
+        )
+
+
+Call = Callable[[httpx.Client, int], httpx.Response]
+
+
+def _recall(client: httpx.Client, i: int) -> httpx.Response:
+    query = _QUERIES[i % len(_QUERIES)]
+    return client.post(f"/v1/profiles/{PROFILE}/recall", json={"query": query, "k": 5})
+
+
+def _append(client: httpx.Client, i: int) -> httpx.Response:
+    turns = [{"role": "user", "content": f"Message number {i}: I went sailing with Dana today."}]
+    return client.post(
+        f"/v1/profiles/{PROFILE}/sessions/chat-{i % 50}/messages", json={"messages": turns}
+    )
+
+
+def _load(
+    url: str, secret: str, call: Call, clients: int, total: int
+) -> tuple[list[float], int, float]:
+    counter = itertools.count()
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+
+    def worker() -> None:
+        nonlocal errors
+        headers = {"Authorization": f"Bearer {secret}"}
+        with httpx.Client(base_url=url, headers=headers, timeout=120) as client:
+            while (i := next(counter)) < total:
+                started = time.perf_counter()
+                response = call(client, i)
+                elapsed = time.perf_counter() - started
+                with lock:
+                    latencies.append(elapsed)
+                    errors += response.status_code >= 400
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        for future in [pool.submit(worker) for _ in range(clients)]:
+            future.result()
+    return latencies, errors, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--facts", type=int, default=1000, help="facts to seed (default 1000)")
+    parser.add_argument(
+        "--requests", type=int, default=400, help="requests per operation and level (default 400)"
+    )
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.db"
+        started = time.perf_counter()
+        secret = _seed(db, args.facts)
+        print(f"Seeded {args.facts} facts in {time.perf_counter() - started:.1f} s.")
+        port = _free_port()
+        server = _start_server(db, port)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _load(url, secret, _recall, 4, 40)  # warm up: model, indexes, connections
+            results = []
+            for name, call in (("recall", _recall), ("append-message", _append)):
+                for clients in LEVELS:
+                    latencies, errors, seconds = _load(url, secret, call, clients, args.requests)
+                    results.append(
+                        Result(name, clients, len(latencies), errors, seconds, latencies)
+                    )
+        finally:
+            server.terminate()
+            server.wait(30)
+    cores = os.cpu_count()
+    print(
+        f"\nSomna HTTP benchmark: {args.facts} facts, {args.requests} requests per row, "
+        f"server and clients on one machine ({cores} CPUs).\n"
+    )
+    print("| operation      | clients | requests |     req/s |  p50 ms  |  p95 ms  | errors |")
+    print("|----------------|---------|----------|-----------|----------|----------|--------|")
+    for result in results:
+        print(result.row())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""`/v1/profiles/{profile}/facts`: add, judge, read, list, correct, retire, and history."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Response
+
+from somna.interfaces.api.deps import AccessDep, MemoryDep, ReachableProfile
+from somna.interfaces.api.dto import (
+    AddedOut,
+    FactIn,
+    FactOut,
+    FactPatch,
+    HistoryOut,
+    Instant,
+    OutcomeOut,
+    ResolveIn,
+)
+from somna.interfaces.api.routes import errors
+from somna.model import FactStatus, FactType
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/profiles/{profile}/facts", tags=["facts"])
+
+FactId = Annotated[str, Path(min_length=1, max_length=64, description="The fact's id (fct_…).")]
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=AddedOut,
+    responses={**errors(), 200: {"model": AddedOut, "description": "Already known: reinforced."}},
+)
+def add_fact(
+    profile: ReachableProfile,
+    body: FactIn,
+    memory: MemoryDep,
+    access: AccessDep,
+    response: Response,
+) -> AddedOut:
+    """Store a fact (201), or reinforce the same active fact if it is already known (200).
+
+    `similar` lists the active facts whose cosine similarity to it reaches the
+    neighbour floor, each with its similarity: judge each one with
+    `POST …/facts/{id}/resolve` (duplicate, supersedes, contradicts or distinct).
+    """
+    added = memory.add_fact(
+        profile,
+        body.text,
+        type=body.type,
+        category=body.category,
+        subject=body.subject,
+        predicate=body.predicate,
+        object=body.object,
+        confidence=body.confidence,
+        verified=body.verified,
+        valid_from=body.valid_from,
+        valid_to=body.valid_to,
+        expires_at=body.expires_at,
+        quote=body.quote,
+        actor=access.actor,
+    )
+    if not added.created:
+        response.status_code = 200
+    return AddedOut.model_validate(added)
+
+
+@router.post("/{fact_id}/resolve", response_model=OutcomeOut, responses=errors(409))
+def resolve_fact(
+    profile: ReachableProfile,
+    fact_id: FactId,
+    body: ResolveIn,
+    memory: MemoryDep,
+    access: AccessDep,
+) -> OutcomeOut:
+    """Judge how fact `fact_id` (the new one) relates to `existing_id`, and apply it.
+
+    duplicate: the new fact is retired into the existing one; supersedes: the
+    existing one ends where the new one begins; contradicts: both are disputed
+    and a conflict opens for a person; distinct: nothing changes.
+    """
+    outcome = memory.resolve(profile, fact_id, body.existing_id, body.verdict, actor=access.actor)
+    return OutcomeOut.model_validate(outcome)
+
+
+@router.get("/{fact_id}", response_model=FactOut, responses=errors())
+def get_fact(profile: ReachableProfile, fact_id: FactId, memory: MemoryDep) -> FactOut:
+    """One fact, whatever its status."""
+    return FactOut.model_validate(memory.get(profile, fact_id))
+
+
+@router.get("", response_model=list[FactOut], responses=errors())
+def list_facts(
+    profile: ReachableProfile,
+    memory: MemoryDep,
+    type: Annotated[list[FactType] | None, Query(description="Repeat for several.")] = None,
+    status: Annotated[
+        list[FactStatus] | None, Query(description="Repeat for several; default: active ones.")
+    ] = None,
+    category: Annotated[str | None, Query(max_length=64)] = None,
+    subject: Annotated[str | None, Query(max_length=200)] = None,
+    text: Annotated[str | None, Query(max_length=500, description="Words the text holds.")] = None,
+    as_of: Annotated[
+        Instant | None, Query(description="Facts true at that moment (valid time).")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> list[FactOut]:
+    """The profile's facts, newest first; without `status`, the active ones."""
+    found = memory.list(
+        profile,
+        type=type,
+        status=status,
+        category=category,
+        subject=subject,
+        text=text,
+        as_of=as_of,
+        limit=limit,
+        offset=offset,
+    )
+    return [FactOut.model_validate(f) for f in found]
+
+
+@router.patch("/{fact_id}", response_model=FactOut, responses=errors(409))
+def update_fact(
+    profile: ReachableProfile,
+    fact_id: FactId,
+    body: FactPatch,
+    memory: MemoryDep,
+    access: AccessDep,
+) -> FactOut:
+    """Correct a fact: a new verified version replaces it (returned, with a new id);
+    the old one stays in its history."""
+    fact = memory.update(
+        profile,
+        fact_id,
+        text=body.text,
+        type=body.type,
+        category=body.category,
+        subject=body.subject,
+        confidence=body.confidence,
+        actor=access.actor,
+    )
+    return FactOut.model_validate(fact)
+
+
+@router.delete("/{fact_id}", response_model=FactOut, responses=errors(409))
+def delete_fact(
+    profile: ReachableProfile,
+    fact_id: FactId,
+    memory: MemoryDep,
+    access: AccessDep,
+    reason: Annotated[str, Query(min_length=1, max_length=200)] = "deleted",
+) -> FactOut:
+    """Retire a fact: it leaves recall and lists and stays in history. Nothing is destroyed."""
+    return FactOut.model_validate(
+        memory.delete(profile, fact_id, actor=access.actor, reason=reason)
+    )
+
+
+@router.get("/{fact_id}/history", response_model=HistoryOut, responses=errors())
+def fact_history(profile: ReachableProfile, fact_id: FactId, memory: MemoryDep) -> HistoryOut:
+    """The fact's version chain (oldest first), its events and its evidence."""
+    return HistoryOut.model_validate(memory.history(profile, fact_id))

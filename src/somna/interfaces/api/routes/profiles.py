@@ -1,0 +1,64 @@
+"""`/v1/profiles`: list and create profiles (admin), read one, export it, forget it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from somna.interfaces.api.deps import AccessDep, MemoryDep, ReachableProfile
+from somna.interfaces.api.dto import ForgetOut, ProfileIn, ProfileOut, SummaryOut
+from somna.interfaces.api.routes import errors
+from somna.model import SummaryKind
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/profiles", tags=["profiles"])
+
+
+@router.get("", response_model=list[ProfileOut], responses=errors(403))
+def list_profiles(memory: MemoryDep, access: AccessDep) -> list[ProfileOut]:
+    """Every profile of the database (admin key)."""
+    access.require_admin("list profiles")
+    return [ProfileOut.model_validate(p) for p in memory.list_profiles()]
+
+
+@router.post("", status_code=201, response_model=ProfileOut, responses=errors(403, 409))
+def create_profile(body: ProfileIn, memory: MemoryDep, access: AccessDep) -> ProfileOut:
+    """Create a profile: one isolated memory (admin key). 409 if the id is taken."""
+    access.require_admin("create profiles")
+    created = memory.create_profile(body.id, name=body.name, settings=body.settings)
+    return ProfileOut.model_validate(created)
+
+
+@router.get("/{profile}", response_model=ProfileOut, responses=errors())
+def get_profile(profile: ReachableProfile, memory: MemoryDep) -> ProfileOut:
+    """One profile."""
+    return ProfileOut.model_validate(memory.get_profile(profile))
+
+
+@router.get("/{profile}/export", response_model=dict[str, Any], responses=errors())
+def export_profile(profile: ReachableProfile, memory: MemoryDep) -> dict[str, Any]:
+    """Everything the profile holds, as JSON: facts of every status with evidence and
+    history, conflicts, summaries, sessions and their unarchived messages."""
+    return memory.export(profile)
+
+
+@router.delete("/{profile}", response_model=ForgetOut, responses=errors(403))
+def forget_profile(profile: ReachableProfile, memory: MemoryDep, access: AccessDep) -> ForgetOut:
+    """Erase the profile and everything it holds, for good (admin key): the right to
+    erasure. Returns how many rows went from each table."""
+    access.require_admin("erase a profile")
+    return ForgetOut(erased=memory.forget(profile))
+
+
+@router.get("/{profile}/summaries", response_model=list[SummaryOut], responses=errors())
+def list_summaries(
+    profile: ReachableProfile,
+    memory: MemoryDep,
+    kind: SummaryKind = SummaryKind.SESSION,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 20,
+) -> list[SummaryOut]:
+    """The profile's summaries of one kind (session, day, portrait), newest first."""
+    found = memory.summaries(profile, kind, limit=limit)
+    return [SummaryOut.model_validate(s) for s in found]

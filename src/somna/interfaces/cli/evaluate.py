@@ -1,0 +1,221 @@
+"""`somna eval …`: measure how well recall finds what answers a benchmark's questions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from somna.evaluation import CATEGORY_NAMES, LocomoReport, evaluate_locomo
+from somna.interfaces.cli import render
+from somna.interfaces.cli.context import DbOption, open_memory
+
+__all__ = ["app", "locomo", "report_lines", "report_tables"]
+
+app = typer.Typer(name="eval", no_args_is_help=True)
+
+_STDOUT = "-"
+
+
+@app.callback()
+def eval_group() -> None:
+    """Measure recall on benchmarks: are the turns that answer a question behind what it recalls?
+
+    Each benchmark file is ingested into the database, consolidated with the
+    configured LLM, and its questions are put to recall. Use a fresh database
+    file: recall reinforces the facts it returns, so a second run on the same
+    database measures another state.
+
+    Example:
+
+        somna eval locomo 26.json 30.json --db /tmp/locomo.db
+    """
+
+
+@app.command("locomo")
+def locomo(
+    ctx: typer.Context,
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+            help="LoCoMo conversation files (JSON); each becomes the profile locomo-<name>.",
+        ),
+    ],
+    k: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--k", "-k", min=1, help="A cut-off for recall@k; repeat it (default: 5 and 10)."
+        ),
+    ] = None,
+    category: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--category",
+            "-c",
+            min=1,
+            max=5,
+            help="A question category to ask (1 multi-hop, 2 temporal, 3 open-domain, "
+            "4 single-hop, 5 adversarial); repeat it (default: 1 to 4).",
+        ),
+    ] = None,
+    json_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--json",
+            metavar="PATH",
+            dir_okay=False,
+            help="Write the full report, every question's recall included, as JSON to PATH "
+            "('-' prints it on stdout instead of the tables).",
+        ),
+    ] = None,
+    consolidate: Annotated[
+        bool,
+        typer.Option(
+            "--consolidate/--no-consolidate",
+            help="Consolidate the ingested sessions first; --no-consolidate evaluates a "
+            "database consolidated beforehand (say, with another LLM).",
+        ),
+    ] = True,
+    db: DbOption = None,
+) -> None:
+    """Evaluate recall on LoCoMo conversations: evidence recall@k per question category.
+
+    For every question, recall returns max(k) facts and summaries. Evidence
+    recall@k is the share of the question's evidence turns quoted by the facts
+    among the first k results; session recall@k, the share of its evidence
+    sessions behind any of the first k results (facts, session summaries, day
+    digests). Also printed: facts stored per turn, the context block's tokens
+    and recall latency. Run it on a fresh database (--db): it writes the
+    conversations there, and recall changes the facts' strength.
+
+    Example:
+
+        somna eval locomo 26.json 30.json --db /tmp/locomo.db
+        somna eval locomo 26.json --k 1 --k 5 --category 4 --json report.json --db /tmp/l.db
+    """
+    to_stdout = json_path is not None and str(json_path) == _STDOUT
+    if json_path is not None and not to_stdout and not json_path.parent.is_dir():
+        raise typer.BadParameter(
+            f"the folder of {str(json_path)!r} does not exist.", param_hint="'--json'"
+        )
+    with open_memory(ctx, db) as memory:
+        report = evaluate_locomo(
+            memory,
+            files,
+            k_values=k or (5, 10),
+            categories=category or (1, 2, 3, 4),
+            consolidate=consolidate,
+            progress=lambda line: typer.echo(line, err=True),
+        )
+    if to_stdout:
+        typer.echo(report.model_dump_json(indent=2))
+        return
+    if json_path is not None:
+        try:
+            json_path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            typer.echo(f"Error: cannot write {json_path}: {exc.strerror or exc}.", err=True)
+            raise typer.Exit(1) from exc
+    render.show(*report_tables(report))
+    for line in report_lines(report):
+        render.say(line)
+    if json_path is not None:
+        render.say(f"Full report written to {json_path}.", style="dim")
+
+
+def _share(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:.1f}%"
+
+
+def _number(value: float | None, unit: str = "") -> str:
+    return "n/a" if value is None else f"{value:,.1f}{unit}"
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    for name in columns:
+        table.add_column(name, justify="left" if name in {"category", "file"} else "right")
+    return table
+
+
+def report_tables(report: LocomoReport) -> list[Table]:
+    """Recall per category and overall, then what each conversation became."""
+    ks = report.k_values
+    recall = _table(
+        "Recall by question category",
+        "category",
+        "questions",
+        "scored",
+        *(f"evidence@{k}" for k in ks),
+        *(f"session@{k}" for k in ks),
+        "coverage",
+    )
+    groups = [(f"{c} {CATEGORY_NAMES[c]}", g) for c, g in report.by_category.items()]
+    for index, (name, group) in enumerate([*groups, ("all", report.overall)]):
+        recall.add_row(
+            name,
+            str(group.questions),
+            str(group.scored),
+            *(_share(group.evidence_recall.get(k)) for k in ks),
+            *(_share(group.session_recall.get(k)) for k in ks),
+            _share(group.coverage),
+            end_section=index == len(groups) - 1,
+        )
+    stored = _table(
+        "What memory holds",
+        "file",
+        "sessions",
+        "turns",
+        "facts",
+        "expired",
+        "summaries",
+        "facts/turn",
+        "consolidation",
+    )
+    for item in report.conversations:
+        run = item.consolidation
+        stored.add_row(
+            Text(Path(item.path).name),
+            str(item.sessions),
+            str(item.turns),
+            str(item.facts_active),
+            str(item.facts_expired),
+            f"{item.session_summaries} sessions, {item.day_digests} days",
+            f"{item.facts_per_turn:.3f}",
+            "skipped" if run is None else f"{run.seconds:.1f} s, {run.llm_calls} LLM calls",
+        )
+    return [recall, stored]
+
+
+def report_lines(report: LocomoReport) -> list[str]:
+    """The figures that are not per category: latency, context size, warnings."""
+    latency, tokens = report.latency_ms, report.context_tokens
+    lines = [
+        f"Recall latency: p50 {_number(latency.p50, ' ms')}, p95 {_number(latency.p95, ' ms')} "
+        f"over {latency.count} questions.",
+        f"Context block: mean {_number(tokens.mean)} tokens, p95 {_number(tokens.p95)}.",
+        "evidence@k: share of a question's evidence turns quoted by the facts among the first "
+        "k results; session@k: share of its sessions behind any of them; coverage: share of "
+        "its evidence turns behind any active fact (the ceiling of evidence@k).",
+    ]
+    expired = report.overall.expired
+    if expired:
+        lines.append(
+            f"Category TTLs expired the only facts behind {_share(expired)} of the evidence "
+            "turns (see expired_evidence in --json)."
+        )
+    reused = sum(c.sessions_already_stored for c in report.conversations)
+    if reused:
+        lines.append(
+            f"Warning: {reused} sessions were already in the database; these figures describe "
+            "its current state. Use a fresh --db for a clean run."
+        )
+    return lines

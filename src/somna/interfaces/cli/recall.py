@@ -1,0 +1,80 @@
+"""`somna recall` and `somna context`: what an agent would be reminded of, and how."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from somna.interfaces.cli import render
+from somna.interfaces.cli.context import (
+    AsOfOption,
+    DbOption,
+    JsonOption,
+    ProfileArg,
+    open_memory,
+)
+
+__all__ = ["context", "recall"]
+
+QueryArg = Annotated[str, typer.Argument(metavar="QUERY", help="Words or a question.")]
+
+
+def recall(
+    ctx: typer.Context,
+    profile: ProfileArg,
+    query: QueryArg,
+    k: Annotated[int, typer.Option("--k", "-k", min=1, help="How many items to return.")] = 5,
+    as_of: AsOfOption = None,
+    no_summaries: Annotated[
+        bool, typer.Option("--no-summaries", help="Facts only, no conversation summaries.")
+    ] = False,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Recall what matters for a query: facts and conversation summaries, with why each came.
+
+    Candidates from full text and vectors are fused by rank and weighed by
+    recency, confidence and strength; recalled facts are reinforced. No model
+    is called.
+
+    Example:
+
+        somna recall alice "what should I cook for her tonight?"
+        somna recall alice "where did she live?" --as-of 2025-01-01 --json
+    """
+    with open_memory(ctx, db) as memory:
+        recalled = memory.recall(profile, query, k, as_of=as_of, include_summaries=not no_summaries)
+        memory.flush()
+    if as_json:
+        render.print_json(recalled)
+    elif recalled:
+        render.show(render.recalled_table(recalled))
+    else:
+        render.say("Nothing recalled.", style="dim")
+
+
+def context(
+    ctx: typer.Context,
+    profile: ProfileArg,
+    query: QueryArg,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, help="The most tokens the block may take.")
+    ] = 800,
+    session: Annotated[
+        str | None, typer.Option("--session", help="The conversation the query comes from.")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Print the block for a system prompt: the portrait, then one dated line per fact.
+
+    Unverified facts are marked; the block never exceeds the token budget.
+
+    Example:
+
+        somna context alice "what should I cook for her tonight?" --budget 300
+    """
+    with open_memory(ctx, db) as memory:
+        block = memory.context(profile, query, session_key=session, budget_tokens=budget)
+        memory.flush()
+    typer.echo(block)

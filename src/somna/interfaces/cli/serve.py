@@ -1,0 +1,115 @@
+"""`somna serve` (the HTTP server: REST and MCP) and `somna mcp` (the MCP server over stdio)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from somna.interfaces.cli import render
+from somna.interfaces.cli.context import DbOption, load_memory, reported
+
+__all__ = ["DEFAULT_PORT", "mcp", "serve"]
+
+DEFAULT_PORT = 8420
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[
+        str, typer.Option(help="The address to listen on; 0.0.0.0 for every interface.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="The TCP port.")] = DEFAULT_PORT,
+    no_auth: Annotated[
+        bool,
+        typer.Option(
+            "--no-auth",
+            help="Serve without API keys: every profile open to any local program. "
+            "Only on 127.0.0.1, localhost or ::1.",
+        ),
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Serve the REST API (/v1, docs at /docs) and the MCP tools (/mcp) over HTTP.
+
+    Every request needs an API key (`somna keys create`), sent as
+    `Authorization: Bearer <key>` or `X-API-Key: <key>`; a key reaches only its
+    profiles. --no-auth drops keys for local experiments and refuses any host
+    other than the loopback. Stop it with Ctrl-C.
+
+    Example:
+
+        somna keys create --profile alice --name n8n
+        somna serve --host 0.0.0.0 --port 8420
+        somna serve --no-auth
+    """
+    if no_auth and host not in _LOCAL_HOSTS:
+        typer.echo(
+            f"Error: --no-auth serves every profile without a key, so it listens only on "
+            f"127.0.0.1, localhost or ::1, not on {host!r}. Create a key with "
+            "`somna keys create` and drop --no-auth to serve on the network.",
+            err=True,
+        )
+        raise typer.Exit(2)
+    import uvicorn
+
+    from somna.interfaces.api import create_app
+
+    with reported():
+        memory = load_memory(ctx, db)
+    try:
+        with reported():
+            if not no_auth and not any(k.revoked_at is None for k in memory.list_keys()):
+                typer.echo(
+                    "Note: no API key exists yet, so every request will be refused; create "
+                    "one with: somna keys create --admin",
+                    err=True,
+                )
+        if no_auth:
+            typer.echo(
+                "WARNING: AUTHENTICATION IS OFF: any program on this machine can read, change "
+                "and erase every profile.",
+                err=True,
+            )
+        shown = f"[{host}]" if ":" in host else host
+        render.say(f"Somna at http://{shown}:{port}/v1 (docs /docs, MCP /mcp); Ctrl-C stops it.")
+        app = create_app(memory, auth=not no_auth)
+        uvicorn.run(app, host=host, port=port, ws="none", log_level="info")
+    finally:
+        memory.close()
+
+
+def mcp(
+    ctx: typer.Context,
+    profile: Annotated[
+        str,
+        typer.Option(
+            "--profile",
+            metavar="PROFILE",
+            help="The profile whose memory the tools use; the client cannot choose another.",
+        ),
+    ],
+    db: DbOption = None,
+) -> None:
+    """Serve the MCP tools of one profile over stdio, for Claude Code, Claude Desktop
+    and other MCP clients.
+
+    The client starts this command and talks JSON-RPC on its stdin and stdout;
+    nothing else is printed there. The profile must exist.
+
+    Example:
+
+        somna mcp --profile alice --db ~/.local/share/somna/memory.db
+        claude mcp add somna -- somna mcp --profile alice
+    """
+    from somna.interfaces.mcp import run_stdio
+
+    with reported():
+        memory = load_memory(ctx, db)
+    try:
+        with reported():
+            memory.get_profile(profile)
+        run_stdio(memory, profile)
+    finally:
+        memory.close()

@@ -1,0 +1,18 @@
+"""The API key of the MCP call being served over HTTP, for the tools to check.
+
+The HTTP gate (`somna.interfaces.api.mcp.McpGate`) authenticates each request
+and sets `current_key` around it; the SDK runs the tool call with the
+contextvars of the request that carried it, so a tool reads the key of its own
+request, never another's. Over stdio nothing sets it: the command line fixed
+the profile.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from somna.model import ApiKey
+
+__all__ = ["current_key"]
+
+current_key: ContextVar[ApiKey | None] = ContextVar("somna_mcp_key", default=None)
