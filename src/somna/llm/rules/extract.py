@@ -1,15 +1,19 @@
 """Facts from first-person sentences, by pattern: the offline stand-in for an extraction model.
 
-Only the user's own messages are read, one sentence at a time. A sentence is dropped if
-it is a question, a hypothetical, a hedge or a pleasantry; otherwise it is either a
-standing instruction to the assistant, or split into first-person clauses that each may
-match a rule and be retold in the third person. The quote of a fact is always the whole
-sentence, sliced verbatim from the message.
+Only the user's own messages are read, one sentence at a time. A question is dropped
+whole; a standing instruction to the assistant is one fact. Otherwise the sentence is
+cut into parts at strong breaks ("; ", " - "), a part that is a hypothetical, a hedge or
+a pleasantry is dropped, and the others are cut into first-person clauses that each may
+match a rule and be retold in the third person: leading interjections ("Wow,", "Hey
+Mel!") are left out, a clause leaning on a pronoun ("I love it"), about a passing mood
+("I'm so tired") or saying nothing after its verb ("I love to.") gives no fact. The
+quote of a fact is always the whole sentence, sliced verbatim from the message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from somna.llm.rules.english import ENGLISH
@@ -26,6 +30,10 @@ CONFIDENCE = 0.6
 """What a pattern knows: less than a model that read the whole conversation."""
 
 
+_SWITCH = 2.0
+"""How much a sentence must show of another language to be read in it, not the message's."""
+
+
 @dataclass(frozen=True)
 class Found:
     type: FactType
@@ -33,35 +41,120 @@ class Found:
     text: str
 
 
-def facts_of_sentence(sentence: str, who: Speaker, language: Language) -> list[Found]:
-    """The facts one sentence of ``who`` states; ``sentence`` is folded (see `text.fold`)."""
-    if "?" in sentence or any(pattern.search(sentence) for pattern in language.skip):
-        return []
+def facts_of_sentence(
+    sentence: str, who: Speaker, language: Language, names: Set[str] = frozenset()
+) -> list[Found]:
+    """The facts one sentence of ``who`` states; ``sentence`` is folded (see `text.fold`).
+
+    ``names`` are the people in the conversation: one of them addressed at the end of a
+    clause ("…, Jon.") is left out of the fact.
+    """
     lead = language.lead.match(sentence)
     when = (lead["when"] or "") if lead else ""
     core = trim_clause(sentence[lead.end() :] if lead else sentence)
-    request = language.instruction(core, who)  # "Also, always answer in French."
-    if request:
-        text = finish_sentence(request) if not request.endswith("»") else request
-        return [Found(FactType.INSTRUCTION, "instruction", text)] if _valid(text) else []
-    found = []
-    for clause in language.clause_break.split(core):
-        clause = trim_clause(clause)
-        if not clause:
+    asked = "?" in sentence
+    if not asked and not _skipped(core, language.skip):
+        request = language.instruction(core, who)  # "Also, always answer in French."
+        if request:
+            text = finish_sentence(request) if not request.endswith("»") else request
+            return [Found(FactType.INSTRUCTION, "instruction", text)] if _valid(text) else []
+    found: list[Found] = []
+    for part in language.segment_break.split(sentence[lead.end() :] if lead else sentence):
+        segment = trim_clause(part.strip(_LEADING))
+        if asked and ("?" in part or language.interrogative.match(segment)):
+            if not found:
+                return []  # "Did you know I love jazz - it's great?" asks, all of it
             continue
-        probe = f"{clause} {when}" if when else clause
-        rule = next((r for r in language.rules if r.pattern.search(probe)), None)
-        if rule is None or language.vague.search(clause):
+        if _skipped(segment, language.skip):
             continue
-        retold = language.third_person(clause, who)
-        if not retold:
-            continue
-        if when:
-            retold = f"{retold} {when[:1].lower()}{when[1:]}"
-        text = finish_sentence(retold)
-        if _valid(text):
-            found.append(Found(rule.type, rule.category, text))
+        for clause in _clauses(segment, language):
+            item = _fact_of_clause(clause, when, who, language, names)
+            if item is not None:
+                found.append(item)
     return found
+
+
+_LEADING = " \t-\u2013\u2014,;:"
+
+
+def _clauses(segment: str, language: Language) -> list[str]:
+    """The clauses of one part of a sentence, its subject "my kids and I" kept whole."""
+    lead = language.lead.match(segment)
+    start = lead.end() if lead else 0
+    together = language.together.match(segment[start:])
+    if together is None:
+        return language.clause_break.split(segment)
+    end = start + together.end()
+    clauses = language.clause_break.split(segment[end:])
+    clauses[0] = segment[:end] + clauses[0]
+    return clauses
+
+
+def _skipped(text: str, patterns: Sequence[re.Pattern[str]]) -> bool:
+    return any(pattern.search(text) for pattern in patterns)
+
+
+def _fact_of_clause(
+    clause: str, when: str, who: Speaker, language: Language, names: Set[str]
+) -> Found | None:
+    """The fact one clause states, its time phrase (said before the clause) told after it."""
+    lead = language.lead.match(trim_clause(clause.strip(_LEADING)))
+    if lead is None:
+        return None
+    when = when or lead["when"] or ""
+    clause = _unaddressed(lead.string[lead.end() :], names)
+    for pattern, replacement in language.spoken:
+        clause = pattern.sub(replacement, clause)
+    clause = trim_clause(clause)
+    if not clause or not language.personal.search(clause) or language.vague.search(clause):
+        return None
+    if _skipped(clause, language.hedges):
+        return None
+    probe = f"{clause} {when}" if when else clause
+    for rule in language.rules:
+        match = rule.pattern.search(probe)
+        if match is not None:
+            break
+    else:
+        return None
+    if not rule.bare and not _says_something(clause, match.end(), language.filler):
+        return None
+    retold = language.third_person(clause, who)
+    if not retold:
+        return None
+    if when:
+        retold = f"{retold} {when[:1].lower()}{when[1:]}"
+    text = finish_sentence(retold)
+    return Found(rule.type, rule.category, text) if _valid(text) else None
+
+
+_VOCATIVE = re.compile(r"^(?P<head>.*?)[\s,]*,\s*(?P<name>[^\W\d_]+)[\s!.]*$")
+
+
+def _unaddressed(clause: str, names: Set[str]) -> str:
+    """The clause without a name it ends on as an address ("I did it, Mel!"): "Mel" for Melanie."""
+    match = _VOCATIVE.match(clause)
+    if match is None:
+        return clause
+    called = match["name"].casefold()
+    if any(len(called) >= 3 and name.casefold().startswith(called) for name in names):
+        return match["head"]
+    return clause
+
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+def _says_something(clause: str, end: int, filler: frozenset[str]) -> bool:
+    """Whether the words from ``end`` (backed up to the start of its word) are not all filler."""
+    end = min(end, len(clause))
+    while 0 < end < len(clause) and clause[end - 1].isalnum() and clause[end].isalnum():
+        end -= 1
+    return any(word.casefold() not in filler for word in _WORD.findall(clause[end:]))
+
+
+def _company(text: str, language: Language) -> str | None:
+    return next((group for group, pattern in language.company if pattern.search(text)), None)
 
 
 def _valid(text: str) -> bool:
@@ -85,6 +178,7 @@ def extract_facts(
         languages,
         languages[0],
     )
+    names = {m.speaker for m in transcript.messages if m.speaker} | {transcript.user}
     facts: list[CandidateFact] = []
     sources: set[tuple[int, int]] = set()
     seen: set[str] = set()
@@ -97,8 +191,9 @@ def extract_facts(
         for start, end in split_sentences(folded):
             sentence = folded[start:end]
             # Per sentence, for messages that switch language; a tie keeps the message's.
-            spoken = detect_language(sentence, languages, language)
-            for item in facts_of_sentence(sentence, who, spoken):
+            spoken = detect_language(sentence, languages, language, evidence=_SWITCH)
+            group = _company(sentence, spoken) or _company(folded, spoken)
+            for item in facts_of_sentence(sentence, Speaker(who.name, group), spoken, names):
                 key = normalize_text(item.text)
                 sources.add((position, start))
                 if key in seen:

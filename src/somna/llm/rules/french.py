@@ -1,86 +1,45 @@
-"""French tables for the rules provider: what counts as a fact, and how to retell it.
+"""French tables for the rules provider: what counts as a fact, and what never does.
 
-French helps the retelling: a first-group verb has the same form for "je" and "il"
-("j'aime", "il aime"), and "mon/ma/mes" become "son/sa/ses" whatever the speaker's
-gender. Everything else (irregular verbs, elision, "ne", reflexives) is in small tables;
-an unknown form skips the sentence.
+As in English, a clause is a fact when a rule of `RULES` matches it (first match wins)
+and `french_grammar` can retell it; the generic rules (any "j'ai" + past participle,
+"je suis en train de …") come last and leave out the verbs of talk and thought.
+What surrounds a fact in chat is in `french_speech`, retelling in `french_grammar`,
+standing instructions in `french_instruction`.
 """
 
 from __future__ import annotations
 
 import re
 
-from somna.llm.rules.language import Language, Rule, Slot, Speaker
-from somna.llm.rules.text import trim_clause
-from somna.llm.rules.text import words as _words
+from somna.llm.rules.french_grammar import third_person
+from somna.llm.rules.french_instruction import instruction
+from somna.llm.rules.french_speech import (
+    CLAUSE_BREAK,
+    COMPANY,
+    FILLER,
+    HEDGES,
+    INTERROGATIVE,
+    LEAD,
+    PERSONAL,
+    PLEASANTRY,
+    SEGMENT_BREAK,
+    SKIP,
+    SPOKEN,
+    STOPWORDS,
+    TOGETHER,
+    VAGUE,
+)
+from somna.llm.rules.language import Language, Rule, Slot
 from somna.model import FactType
 
 __all__ = ["FRENCH"]
 
 _I = re.IGNORECASE
-_VOWEL = "aeiouyhéèêëàâîïôûù"
 
 
 def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, _I)
 
-
-STOPWORDS = _words(
-    """le la les un une des du de et est sont je j tu il elle nous vous ils elles mon ma
-    mes ton ta tes notre nos votre vos pour avec dans sur pas que qui ne n qu c ce cette
-    ces ai suis au aux très mais ou où bien aussi comme chez moi toi lui leur y d l"""
-)
-
-# --- sentences that are never facts ---------------------------------------------------------
-
-PLEASANTRY = _re(
-    r"^(?!.*(?:\bje\b|\bj'|\bmon\b|\bma\b|\bmes\b))"
-    r"(?:merci|bonjour|bonsoir|salut|coucou|au\s+revoir|à\s+bientôt|à\s+plus|"
-    r"bonne\s+(?:journée|soirée|nuit)|de\s+rien|d'accord|ok|super|génial|parfait|cool|top|"
-    r"pardon|désolée?|excellent|bravo|oui|non)\b(?:[\s\W]*[\w']+){0,6}[\s\W]*$"
-)
-
-SKIP = (
-    _re(
-        r"\b(?:si|peut-être|probablement|éventuellement|sans\s+doute|imaginons|supposons|"
-        r"au\s+cas\s+où|hypothétiquement|un\s+jour)\b|\bs'il\b(?!\s+(?:te|vous)\s+pla[iî]t)|"
-        r"\b\w+(?:rais|rait|rions|riez|raient)\b"
-    ),
-    _re(
-        r"\b(?:je\s+pense|je\s+crois|je\s+suppose|il\s+me\s+semble|j'imagine|pas\s+sûre?|"
-        r"je\s+ne\s+sais\s+pas|j'hésite|je\s+me\s+demande|j'envisage|je\s+réfléchis|"
-        r"j'essaie|j'essaye)\b"
-    ),
-    PLEASANTRY,
-    _re(
-        r"^(?:\w+\s*,\s*)*je\s+(?:suis|me\s+sens)\s+(?:très\s+|si\s+|trop\s+|tellement\s+|un\s+peu\s+)?"
-        r"(?:contente?|ravie?|désolée?|fatiguée?|heureuse|heureux|occupée?|bien|crevée?|triste|"
-        r"prête?|là|de\s+retour|curieux|curieuse|stressée?|sûre?)\b"
-    ),
-    _re(r"\bje\s+vais\s+(?:bien|mieux|mal|super|très\s+bien|me\s+coucher|dormir)\b|\bça\s+va\b"),
-)
-
-_MARKERS = (
-    r"(?:eh\s+bien|bon|alors|en\s+fait|d'ailleurs|au\s+fait|aussi|et|mais|sinon|franchement|"
-    r"bref|ah|oh|oui|ouais|salut|bonjour|coucou|merci|du\s+coup|par\s+ailleurs|tiens|enfin)"
-)
-_DAYS = r"(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)"
-_WHEN = (
-    rf"(?:hier(?:\s+soir)?|aujourd'hui|demain|récemment|ce\s+(?:matin|soir|week-end|mois)|"
-    rf"cette\s+(?:semaine|année)|la\s+semaine\s+(?:dernière|prochaine)|"
-    rf"le\s+(?:mois|week-end)\s+(?:dernier|prochain)|l'(?:année|an)\s+(?:dernière?|prochaine?)|"
-    rf"l'été\s+(?:dernier|prochain)|en\s+\d{{4}}|{_DAYS}(?:\s+(?:dernier|prochain))?|"
-    rf"il\s+y\s+a\s+(?:\w+\s+)?(?:jours?|semaines?|mois|ans?))"
-)
-LEAD = _re(
-    rf"^(?:{_MARKERS}\b[\s,!]*)*(?:(?P<when>{_WHEN})(?![\w-])[\s,]*)?(?:{_MARKERS}\b[\s,]*)*"
-)
-CLAUSE_BREAK = _re(
-    r"\s*;\s*|\s+[-\u2013\u2014]+\s+|"
-    r",?\s+(?:et|mais|donc|car|parce\s+que)\s+(?=je\b|j'|mon\b|ma\b|mes\b)|"
-    r",\s+(?=(?:(?:et|mais|donc|car)\s+)?(?:ça|c'est|ce\s+qui|qui|il|elle|ils|elles)\b)"
-)
-VAGUE = _re(r"\b(?:ça|cela|ceci|celui-ci|celle-ci|il|elle|ils|elles|lui|leur|eux|truc|trucs)\b")
 
 # --- what makes a fact ----------------------------------------------------------------------
 
@@ -89,16 +48,44 @@ _RELATIVES = (
     r"petite\s+amie|petit\s+ami|amie?|meilleure?\s+amie?|mère|père|maman|papa|fils|fille|"
     r"enfants?|parents|grand-mère|grand-père|oncle|tante|cousine?|neveu|nièce|patronne?|"
     r"cheffe?|collègue|voisine?|fiancée?|chienne?|chatte?|chat|colocataire|coloc|jumelle?|"
-    r"bébé)"
+    r"bébé|famille|aînée?|cadette?)"
 )
 _FR_VERB3 = (
     r"(?:est|sont|était|étaient|s'appelle|s'appellent|habite|habitent|vit|vivent|travaille|"
-    r"travaillent|a|ont|adore|adorent|aime|aiment|vient|viennent|va|vont|fait|font|commence|"
-    r"commencent|part|partent|joue|jouent|étudie|étudient|arrive|arrivent|préfère|préfèrent)"
+    r"travaillent|a|ont|avait|avaient|adore|adorent|aime|aiment|vient|viennent|va|vont|fait|"
+    r"font|commence|commencent|part|partent|joue|jouent|étudie|étudient|arrive|arrivent|"
+    r"préfère|préfèrent|reste|restent|devient|deviennent)"
 )
 _POSSESSIVE = r"(?:mon|ma|mes)"
+_ADV = (
+    r"(?:(?:enfin|finalement|déjà|récemment|aussi|officiellement|même|juste|toujours|jamais|"
+    r"vraiment|beaucoup|bien|encore|souvent|tellement)\s+)*"
+)
+# Past participles of talk and thought: what follows them is rarely a fact of its own.
+_UNSAID = (
+    r"(?:pensé|cru|dit|demandé|voulu|pu|dû|su|entendu|oublié|remarqué|compris|senti|"
+    r"ressenti|trouvé|essayé|hésité|souhaité|espéré|imaginé|eu\s+(?:peur|envie|besoin|"
+    r"l'impression|l'idée))\b"
+)
+_PARTICIPLE = (
+    rf"(?!{_UNSAID})[a-zà-ÿ]+(?:é|ée|és|ées|i|ie|is|ies|ise|ises|it|ite|ites|u|ue|us|ues|ert|"
+    r"erte|int|ainte?|einte?|ait|aite)\b"
+)
+_BEEN = (
+    r"(?:allée?s?|partie?s?|venue?s?|arrivée?s?|rentrée?s?|devenue?s?|née?s?|tombée?s?|"
+    r"restée?s?|sortie?s?|montée?s?|descendue?s?|passée?s?|retournée?s?|revenue?s?)"
+)
+_NP = (
+    r"(?!(?:ça|cela|ce|il|elle|ils|elles|on|tu|vous|nous|je|ton|ta|tes|votre|vos|qui|que|"
+    r"quoi|merci|tout)\b|c'|j'|qu')[\w'-]+(?:\s+(?!(?:me|m'|pour)\b)[\w'-]+){0,6}?"
+)
+_DEAR = (
+    r"(?:(?:très|vraiment|super|si|tellement|hyper|trop)\s+)?(?:importante?s?|précieuse?s?|"
+    r"précieux|spéciale?s?|spéciaux|essentielle?s?|primordiale?s?)"
+)
 
 RULES = (
+    # preferences -----------------------------------------------------------------------
     Rule(
         "preference",
         FactType.FACT,
@@ -109,14 +96,16 @@ RULES = (
     Rule(
         "preference",
         FactType.FACT,
-        _re(r"^je\s+(?:ne\s+|n')(?:aime|supporte|mange|bois|apprécie)\b.*\bpas\b"),
+        _re(r"^je\s+(?:ne\s+|n')(?:aime|supporte|mange|bois|apprécie)\b(?=.*\bpas\b)"),
     ),
     Rule(
         "preference",
         FactType.FACT,
         _re(
             r"^je\s+suis\s+(?:(?:un|une)\s+)?(?:(?:grande?|très)\s+)?fan\s+de\b|"
-            r"^je\s+suis\s+passionnée?\s+(?:de|par)\b"
+            r"^je\s+suis\s+(?:vraiment\s+|très\s+)?(?:passionnée?|accro|dingue|fou|folle)\s+"
+            r"(?:de|d'|par|à)|^je\s+m'intéresse\s+(?:à|au|aux|beaucoup)\b|"
+            r"^j'ai\s+un\s+faible\s+pour\b"
         ),
     ),
     Rule(
@@ -124,6 +113,36 @@ RULES = (
         FactType.FACT,
         _re(rf"^{_POSSESSIVE}\s+[\w\s'-]+?\s+préférée?s?\b.*\b(?:est|sont|c'est)\b"),
     ),
+    # the speaker as object: "La danse est importante pour moi", "La peinture m'aide à…"
+    Rule("preference", FactType.FACT, _re(r"^pour\s+moi\s*,\s*(?=\w)")),
+    Rule(
+        "preference",
+        FactType.FACT,
+        _re(
+            rf"^{_NP}\s+(?:est|sont|reste|restent)\s+{_DEAR}\s+pour\s+moi$|"
+            rf"^{_NP}\s+(?:compte|comptent)\s+(?:beaucoup\s+|énormément\s+|tellement\s+)?"
+            rf"pour\s+moi$|^{_NP}\s+(?:me|m')\s*(?:tient|tiennent)\s+(?:vraiment\s+)?à\s+cœur$|"
+            rf"^{_NP}\s+fait\s+partie\s+de\s+ma\s+vie$|"
+            rf"^{_NP}\s+(?:me|m')\s*(?:calme|calment|détend|détendent|inspire|inspirent|motive|"
+            r"motivent|passionne|passionnent)$"
+        ),
+        bare=True,
+    ),
+    Rule(
+        "preference",
+        FactType.FACT,
+        _re(rf"^{_NP}\s+(?:est|sont|c'est)\s+(?:ma|mon|mes)\s+[\w-]+(?:\s+[\w-]+)?$"),
+        bare=True,
+    ),
+    Rule(
+        "preference",
+        FactType.FACT,
+        _re(
+            rf"^{_NP}\s+(?:me|m')\s*(?:aide|aident|aidé|rend|rendent|apporte|apportent|donne|"
+            r"donnent|permet|permettent|rappelle|rappellent)\b"
+        ),
+    ),
+    # relationships ---------------------------------------------------------------------
     Rule(
         "relationship",
         FactType.FACT,
@@ -139,6 +158,7 @@ RULES = (
             r"^je\s+suis\s+(?:mariée?|fiancée?|divorcée?|veuve|veuf|célibataire|en\s+couple|"
             r"pacsée?)\b"
         ),
+        bare=True,
     ),
     Rule(
         "relationship",
@@ -147,7 +167,17 @@ RULES = (
             rf"^j'ai\s+(?:un|une|deux|trois|quatre|cinq|\d+)\s+(?:(?:grande?|petite?)\s+)?"
             rf"{_RELATIVES}"
         ),
+        bare=True,
     ),
+    Rule(
+        "relationship",
+        FactType.FACT,
+        _re(
+            r"^j'ai\s+(?:vraiment\s+|beaucoup\s+de\s+)?(?:la\s+)?chance\s+d'avoir\b|"
+            r"^je\s+suis\s+(?:très\s+|vraiment\s+|tellement\s+)?reconnaissante?\s+(?:pour|de|envers)\b"
+        ),
+    ),
+    # identity --------------------------------------------------------------------------
     Rule(
         "identity",
         FactType.PERSONA,
@@ -156,7 +186,7 @@ RULES = (
     Rule(
         "identity",
         FactType.PERSONA,
-        _re(r"^je\s+suis\s+(?:un|une)\s+(?!(?:peu|grande?|fan)\b)\w+"),
+        _re(r"^je\s+suis\s+(?:un|une)\b(?=\s+(?!(?:peu|grande?|fan|mélange)\b)\w)"),
     ),
     Rule(
         "identity",
@@ -169,6 +199,7 @@ RULES = (
             r"développeur|architecte|comptable|journaliste|designer|consultante?|"
             r"française?|français|belge|suisse|canadienne?|québécoise?)"
         ),
+        bare=True,
     ),
     Rule(
         "identity",
@@ -178,8 +209,9 @@ RULES = (
             r"^j'(?:habite|étudie|enseigne)\b"
         ),
     ),
-    Rule("identity", FactType.PERSONA, _re(r"^j'ai\s+\d+\s+ans\b")),
+    Rule("identity", FactType.PERSONA, _re(r"^j'ai\s+\d+\s+ans\b"), bare=True),
     Rule("identity", FactType.PERSONA, _re(r"^je\s+parle\s+(?!de\b|d'|à\b|avec\b)\w+")),
+    # decisions and plans ---------------------------------------------------------------
     Rule(
         "decision",
         FactType.FACT,
@@ -191,29 +223,43 @@ RULES = (
     Rule(
         "plan",
         FactType.FACT,
-        _re(r"^je\s+(?:vais|compte|prévois|projette)\s+\S|^j'ai\s+l'intention\s+d"),
+        _re(
+            r"^je\s+(?:vais|compte|prévois|projette|veux|souhaite)\b(?=\s+\S)|"
+            r"^j'ai\s+l'intention\s+d|^j'ai\s+(?:vraiment\s+)?(?:hâte|envie)\s+d|"
+            r"^j'envisage\s+d|^je\s+pense\s+à\s+(?=[\w']+(?:er|ir|re)\b)|"
+            r"^j'espère\s+(?=[\w']+(?:er|ir|re)\b)"
+        ),
     ),
     Rule("plan", FactType.FACT, _re(r"^(?:je\s+|j')\w+rai\b")),
     Rule(
         "plan",
         FactType.FACT,
         _re(
-            r"^je\s+pars\b.*\b(?:demain|prochaine?|ce\s+week-end|bientôt|ce\s+soir|cet\s+été|"
-            r"cette\s+semaine)\b"
+            r"^je\s+pars\b(?=.*\b(?:demain|prochaine?|ce\s+week-end|bientôt|ce\s+soir|cet\s+été|"
+            r"cette\s+semaine)\b)"
         ),
+    ),
+    Rule(
+        "plan",
+        FactType.FACT,
+        _re(
+            r"^(?:nous|on|(?:mon|ma|mes)\s+\w+(?:\s+\w+)?\s+et\s+moi)\s+"
+            r"(?:allons|va|comptons|prévoyons)\b"
+        ),
+    ),
+    # events ----------------------------------------------------------------------------
+    Rule(
+        "event",
+        FactType.FACT,
+        _re(rf"^je\s+suis\s+{_ADV}{_BEEN}\b"),
     ),
     Rule(
         "event",
         FactType.FACT,
         _re(
-            r"^je\s+suis\s+(?:(?:enfin|finalement|déjà|récemment)\s+)?(?:allée?|partie?|"
-            r"arrivée?|revenue?|rentrée?|devenue?|montée?|retournée?)\b"
+            r"^je\s+me\s+suis\s+(?!(?:demandée?|dite?|sentie?|rendue?\s+compte)\b)"
+            rf"{_ADV}{_PARTICIPLE}"
         ),
-    ),
-    Rule(
-        "event",
-        FactType.FACT,
-        _re(r"^je\s+me\s+suis\s+(?:mariée?|inscrite?|installée?|pacsée?|fiancée?|lancée?)\b"),
     ),
     Rule(
         "event",
@@ -225,206 +271,39 @@ RULES = (
             r"été\s+promue?|emménagé|voyagé|publié|ouvert|perdu|eu\s+(?:un|une|mon|ma))\b"
         ),
     ),
+    Rule("event", FactType.FACT, _re(rf"^j'ai\s+{_ADV}{_PARTICIPLE}")),
+    Rule("event", FactType.FACT, _re(r"^je\s+viens\s+(?:tout\s+juste\s+)?d(?:e\s+|')")),
+    Rule("event", FactType.FACT, _re(r"^je\s+suis\s+en\s+train\s+d(?:e\s+|')")),
+    Rule(
+        "event",
+        FactType.FACT,
+        _re(r"^c'(?:était|est)\s+(?:la|ma)\s+première\s+fois\s+que\s+(?:je\s|j')"),
+    ),
+    Rule(
+        "event",
+        FactType.FACT,
+        _re(
+            r"^(?:nous\s+(?:sommes|avons)|on\s+(?:est|a)|(?:mon|ma|mes)\s+\w+(?:\s+\w+)?\s+et\s+moi"
+            rf"(?:\s*,\s*(?:nous|on))?\s+(?:sommes|avons|est|a))\s+{_ADV}(?:{_BEEN}|{_PARTICIPLE})"
+        ),
+    ),
+    # activities ------------------------------------------------------------------------
+    Rule(
+        "activity",
+        FactType.FACT,
+        _re(
+            r"^je\s+(?:fais\s+(?:du|de\s+la|de\s+l'|des)|joue\s+(?:du|de\s+la|de\s+l'|au|aux)|"
+            r"pratique|peins|dessine|cours|nage|chante|danse|cuisine|écris|collectionne|"
+            r"fais\s+partie\s+d|continue\s+(?:à|de|d')|fais\s+du\s+bénévolat)"
+        ),
+    ),
+    Rule("activity", FactType.FACT, _re(r"^je\s+\w+\b(?=.*\bdepuis\b)")),
+    Rule(
+        "activity",
+        FactType.FACT,
+        _re(r"^(?:nous|on)\s+(?:adorons|aimons|adore|aime|allons|va|faisons|fait)\b"),
+    ),
 )
-
-# --- the grammar of retelling ---------------------------------------------------------------
-
-IRREGULAR = {
-    "suis": "est",
-    "ai": "a",
-    "vais": "va",
-    "fais": "fait",
-    "peux": "peut",
-    "veux": "veut",
-    "dois": "doit",
-    "sais": "sait",
-    "vis": "vit",
-    "pars": "part",
-    "sors": "sort",
-    "dors": "dort",
-    "viens": "vient",
-    "deviens": "devient",
-    "reviens": "revient",
-    "prends": "prend",
-    "apprends": "apprend",
-    "comprends": "comprend",
-    "bois": "boit",
-    "écris": "écrit",
-    "lis": "lit",
-    "connais": "connaît",
-    "mets": "met",
-    "cours": "court",
-    "conduis": "conduit",
-    "reçois": "reçoit",
-    "vois": "voit",
-    "finis": "finit",
-    "choisis": "choisit",
-    "réussis": "réussit",
-    "prévois": "prévoit",
-    "vends": "vend",
-    "attends": "attend",
-    "rejoins": "rejoint",
-}
-HEDGES = _words(
-    """crois pense suppose imagine trouve sens espère souhaite voudrais aimerais pourrais
-    devrais hésite envisage"""
-)
-_HEAD = _re(
-    r"^(?:je\s+|j')(?P<neg>ne\s+|n')?(?P<reflexive>me\s+|m')?(?P<verb>[^\W\d_]+)(?P<rest>.*)$"
-)
-_POSSESSIVE_HEAD = _re(
-    rf"^(?P<det>mon|ma|mes)\s+(?P<noun>[^,]+?)"
-    rf"(?:\s*,\s*(?P<name>(?-i:[A-Z])[\w-]+)\s*,|\s+(?P<bare>(?-i:[A-Z])[\w-]+))?"
-    rf"\s+(?P<verb>{_FR_VERB3})(?P<rest>(?:\s.*)?)$"
-)
-_ARTICLE = {"mon": "le", "ma": "la", "mes": "les"}
-_OWN = {"mon": "son", "ma": "sa", "mes": "ses"}
-_PRONOUNS = _re(
-    r"(?<![\w'])(?:(?P<elided>[jmt])'|(?P<word>mon|ma|mes|je|me|moi|nous|notre|nos|vous|votre|"
-    r"vos|tu|te|toi|ton|ta|tes|mien|mienne|miens|miennes|on)\b)"
-)
-_REFLEXIVE_INFINITIVE = _re(r"(?<![\w'])(?:me\s+|m')(?=[^\W\d_]+(?:er|ir|re)\b)")
-
-
-class _Unsure(Exception):
-    """The clause uses a form this grammar does not retell with confidence."""
-
-
-def _starts_with_vowel(word: str) -> bool:
-    return bool(word) and word[0].casefold() in _VOWEL
-
-
-def nominative(who: Speaker, initial: bool) -> str:
-    if who.is_user:
-        return "L'utilisateur" if initial else "l'utilisateur"
-    return who.name
-
-
-def genitive(who: Speaker) -> str:
-    """ "de Caroline", "d'Anne", "de l'utilisateur"."""
-    if who.is_user:
-        return "de l'utilisateur"
-    return f"d'{who.name}" if _starts_with_vowel(who.name) else f"de {who.name}"
-
-
-def _third_singular(verb: str) -> str:
-    folded = verb.casefold()
-    if folded in HEDGES:
-        raise _Unsure(verb)
-    if folded in IRREGULAR:
-        return IRREGULAR[folded]
-    if folded.endswith(("rais", "rait")):
-        raise _Unsure(verb)  # conditional: a hypothetical
-    if folded.endswith("rai"):
-        return verb[:-1]  # future: commencerai -> commencera
-    if folded.endswith("ais"):
-        return verb[:-1] + "t"  # imperfect: habitais -> habitait
-    if folded.endswith("e"):
-        return verb  # first group: j'aime -> il aime
-    raise _Unsure(verb)
-
-
-def _retell_pronouns(text: str) -> str:
-    """ "mon/ma/mes" become "son/sa/ses"; "me" before an infinitive "se"; other persons: unsure."""
-    text = _REFLEXIVE_INFINITIVE.sub(lambda m: "s'" if m.group().endswith("'") else "se ", text)
-
-    def swap(match: re.Match[str]) -> str:
-        word = match["word"]
-        if word and word.casefold() in _OWN:
-            replacement = _OWN[word.casefold()]
-            return replacement.capitalize() if word[0].isupper() else replacement
-        raise _Unsure(match.group())
-
-    return _PRONOUNS.sub(swap, text)
-
-
-def _retell(clause: str, who: Speaker, initial: bool) -> str | None:
-    try:
-        possessed = _POSSESSIVE_HEAD.match(clause)
-        if possessed:
-            det = possessed["det"].casefold()
-            noun = possessed["noun"]
-            article = _ARTICLE[det]
-            elided = det != "mes" and _starts_with_vowel(noun)
-            head = f"l'{noun}" if elided else f"{article} {noun}"
-            name = possessed["name"] or possessed["bare"]
-            named = f", {name}," if name else ""
-            rest = _retell_pronouns(possessed["rest"])
-            text = f"{head} {genitive(who)}{named} {possessed['verb']}{rest}"
-            return text[:1].upper() + text[1:] if initial else text
-        head_match = _HEAD.match(clause)
-        if head_match is None:
-            return None
-        verb = _third_singular(head_match["verb"])
-        parts = [nominative(who, initial), " "]
-        if head_match["reflexive"]:
-            reflexive = "s'" if _starts_with_vowel(verb) else "se "
-            parts += ["ne " if head_match["neg"] else "", reflexive]
-        elif head_match["neg"]:
-            parts.append("n'" if _starts_with_vowel(verb) else "ne ")
-        parts += [verb, _retell_pronouns(head_match["rest"])]
-        return "".join(parts).strip()
-    except _Unsure:
-        return None
-
-
-def third_person(clause: str, who: Speaker) -> str | None:
-    """ "J'aime la randonnée" said by the user: "L'utilisateur aime la randonnée"."""
-    return _retell(clause, who, initial=True)
-
-
-# --- instructions to the assistant ----------------------------------------------------------
-
-IMPERATIVES = _words(
-    """réponds répondez écris écrivez parle parlez utilise utilisez appelle appelez tutoie
-    tutoyez vouvoie vouvoyez évite évitez donne donnez fais faites mets mettez sois
-    soyez garde gardez rappelle rappelez envoie envoyez signe signez traduis traduisez
-    résume résumez commence commencez termine terminez ajoute ajoutez indique indiquez
-    cite citez propose proposez vérifie vérifiez demande demandez formule formulez
-    explique expliquez emploie employez présente présentez dis dites mentionne
-    mentionnez préviens prévenez"""
-)
-_POLITE = r"(?:(?:s'il\s+te\s+pla[iî]t|s'il\s+vous\s+pla[iî]t|stp|svp)\s*,?\s*)?"
-_STANDING = _re(
-    r"\b(?:toujours|jamais|désormais|dorénavant|à\s+partir\s+de\s+maintenant|à\s+l'avenir|"
-    r"chaque\s+fois)\b|^(?:appelle|appelez)-moi\b"
-)
-_IMPERATIVE = _re(
-    rf"^{_POLITE}(?:(?:désormais|dorénavant|à\s+partir\s+de\s+maintenant|à\s+l'avenir)\s*,?\s*)?"
-    rf"{_POLITE}(?:ne\s+|n')?(?:me\s+|m')?(?P<verb>[^\W\d_]+)(?:-(?:moi|nous|le|la|les|lui))?\b"
-)
-_REMEMBER = _re(
-    rf"^{_POLITE}(?:retiens|retenez|rappelle-toi|souviens-toi|n'oublie\s+pas|n'oubliez\s+pas|"
-    r"n'oublie\s+jamais|note|notez|garde\s+en\s+tête|garde\s+à\s+l'esprit)(?:\s+bien)?\s*[,:]?\s*"
-    r"(?:que\s+|qu')(?P<rest>.+)$"
-)
-
-
-def instruction(sentence: str, who: Speaker) -> str | None:
-    """ "Réponds toujours en français." : "L'utilisateur demande à l'assistant : « … »"."""
-    clause = trim_clause(sentence)
-    subject = nominative(who, initial=True)
-    remember = _REMEMBER.match(clause)
-    if remember:
-        rest = remember["rest"]
-        try:
-            body = (
-                _retell(rest, who, initial=False)
-                if _HEAD.match(rest) or re.match(r"(?i)(?:mon|ma|mes)\s", rest)
-                else _retell_pronouns(rest)
-            )
-        except _Unsure:
-            body = None
-        if not body:
-            return None
-        que = "qu'" if _starts_with_vowel(body) else "que "
-        return f"{subject} demande à l'assistant de retenir {que}{body}"
-    imperative = _IMPERATIVE.match(clause)
-    if imperative and imperative["verb"].casefold() in IMPERATIVES and _STANDING.search(clause):
-        request = clause[:1].upper() + clause[1:]
-        return f"{subject} demande à l'assistant : « {request}. »"
-    return None
-
 
 # --- judging: slots, negation ---------------------------------------------------------------
 
@@ -475,9 +354,17 @@ FRENCH = Language(
     skip=SKIP,
     pleasantry=PLEASANTRY,
     lead=LEAD,
+    segment_break=SEGMENT_BREAK,
     clause_break=CLAUSE_BREAK,
+    spoken=SPOKEN,
+    interrogative=INTERROGATIVE,
+    hedges=HEDGES,
+    together=TOGETHER,
+    personal=PERSONAL,
     rules=RULES,
     vague=VAGUE,
+    filler=FILLER,
+    company=COMPANY,
     third_person=third_person,
     instruction=instruction,
     slots=SLOTS,

@@ -1,9 +1,10 @@
 """What the rules engine must know of a language, and which language a message is in.
 
 Each language module (`english`, `french`) fills one `Language` with tables: the words
-that tell it apart, the sentences never worth a fact, the patterns that make one, and
-the small grammar that retells a first-person clause about the speaker in the third
-person. The engine (`extract`, `judge`, `summary`) knows no language of its own.
+that tell it apart, how chat is cut and cleaned (its `*_speech` module), the sentences
+never worth a fact, the patterns that make one, and the small grammar that retells a
+first-person clause about the speaker in the third person (its `*_grammar` module). The
+engine (`extract`, `judge`, `summary`) knows no language of its own.
 """
 
 from __future__ import annotations
@@ -14,14 +15,22 @@ from dataclasses import dataclass
 
 from somna.model import DEFAULT_SUBJECT, FactType
 
-__all__ = ["Language", "Rule", "Slot", "Speaker", "detect_language"]
+__all__ = ["Language", "Replacement", "Rule", "Slot", "Speaker", "detect_language"]
+
+Replacement = str | Callable[[re.Match[str]], str]
+"""What `re.sub` puts in place of a match: a template, or a function of the match."""
 
 
 @dataclass(frozen=True)
 class Speaker:
-    """Who a fact is about: a name from the transcript, or the plain user."""
+    """Who a fact is about: a name from the transcript, or the plain user.
+
+    ``group`` is who "we" means in what they say, when the message tells: ``"family"``
+    or ``"friends"`` (see `Language.company`); a "we" clause is retold only then.
+    """
 
     name: str
+    group: str | None = None
 
     @property
     def is_user(self) -> bool:
@@ -30,11 +39,17 @@ class Speaker:
 
 @dataclass(frozen=True)
 class Rule:
-    """A first-person clause matching ``pattern`` is a fact of this type and category."""
+    """A first-person clause matching ``pattern`` is a fact of this type and category.
+
+    The match ends where what the clause says begins ("I love| hiking"): unless ``bare``
+    (the match says it all: "Painting is important to me"), a clause with only filler
+    words after it ("I love to.") is no fact.
+    """
 
     category: str
     type: FactType
     pattern: re.Pattern[str]
+    bare: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,17 +70,40 @@ class Language:
     stopwords: frozenset[str]
     """Frequent words of this language and rare in the others: they identify it."""
     skip: tuple[re.Pattern[str], ...]
-    """A sentence matching any of these is never a fact (hypotheticals, hedges, pleasantries)."""
+    """A part of a sentence matching any of these is never a fact (conditionals, pleasantries)."""
     pleasantry: re.Pattern[str]
     """Greetings and thanks, alone or nearly: part of ``skip``, and kept out of summaries too."""
     lead: re.Pattern[str]
     """Discourse markers and a time phrase (group ``when``) before the clause; matched at start."""
+    segment_break: re.Pattern[str]
+    """Strong breaks (";", " - ") between parts of a sentence that stand alone: each part is
+    skipped or kept on its own ("I'm keen on pottery - I'd love a wheel": the first part)."""
     clause_break: re.Pattern[str]
-    """Where one sentence holds several first-person clauses."""
+    """Where one part holds several first-person clauses."""
+    together: re.Pattern[str]
+    """The speaker and others as one subject ("my kids and I"): never cut at its "and"."""
+    spoken: tuple[tuple[re.Pattern[str], Replacement], ...]
+    """Rewrites of a clause into plain written form before it is matched and retold:
+    "gonna" as "going to", a dropped subject restored ("Just got a dog": "I just got…")."""
+    interrogative: re.Pattern[str]
+    """How a question opens ("Did you…", "Est-ce que…"): in a sentence with a "?", a part
+    that opens so is a question too, not only the part that holds the "?"."""
+    hedges: tuple[re.Pattern[str], ...]
+    """A clause matching any of these is never a fact: a modal ("I might"), a hedge ("I think"),
+    a passing mood ("I'm so tired"). Per clause, so that "I love jazz, but I'd never play it"
+    keeps its first clause."""
+    personal: re.Pattern[str]
+    """A clause without one of these words ("I", "me", "my", "we"…) is not about the speaker:
+    no rule is tried on it."""
     rules: tuple[Rule, ...]
     """First match wins, so the order is meaningful."""
     vague: re.Pattern[str]
     """A clause that leans on a pronoun for its meaning ("I love it") is not self-contained."""
+    filler: frozenset[str]
+    """Words that say nothing on their own: a clause whose words after its verb are all
+    filler ("I love to.", "I did too") is not a fact."""
+    company: tuple[tuple[str, re.Pattern[str]], ...]
+    """Who "we" is, by the words of a sentence or message: ``("family", kids|husband…)``."""
     third_person: Callable[[str, Speaker], str | None]
     """A first-person clause retold about the speaker, or None when the grammar is unsure."""
     instruction: Callable[[str, Speaker], str | None]
@@ -81,12 +119,18 @@ class Language:
     """Inflected forms compared as one ("has" as "have")."""
 
 
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _FRENCH_LETTERS = re.compile(r"[éèêëàâçîïôûùœ]")
 
 
-def detect_language(text: str, languages: Sequence[Language], default: Language) -> Language:
-    """The language whose stopwords the text uses most; accents count for French; ties: default."""
+def detect_language(
+    text: str, languages: Sequence[Language], default: Language, evidence: float = 0.5
+) -> Language:
+    """The language whose stopwords the text uses most; accents count for French.
+
+    Ties, and a best score under ``evidence``, give ``default``: a short sentence with one
+    "de" in it ("Dancing helps me de-stress") is not French for that.
+    """
     words = _WORD.findall(text.casefold())
     best, best_score, tie = default, -1.0, False
     for language in languages:
@@ -97,4 +141,4 @@ def detect_language(text: str, languages: Sequence[Language], default: Language)
             best, best_score, tie = language, score, False
         elif score == best_score:
             tie = True
-    return default if tie or best_score <= 0 else best
+    return default if tie or best_score < evidence else best

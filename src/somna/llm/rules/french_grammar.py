@@ -1,0 +1,318 @@
+"""French retelling: a first-person clause said by Camille, told about Camille.
+
+French helps: a first-group verb has the same form for "je" and "il" ("j'aime", "il
+aime"), and "mon/ma/mes" become "son/sa/ses" whatever the speaker's gender. The shapes
+retold, as in English:
+
+- "je …": the subject named, the verb agreed from small tables ("je suis" → "est");
+- "mon/ma/mes …": "le/la/les … de Camille";
+- "nous …", "on …", "mes enfants et moi …": "Camille et sa famille …", only when the
+  speaker's group is known (`Speaker.group`);
+- "c'était la première fois que je …": the inner clause retold;
+- the speaker as object ("La peinture m'aide à …", "… est important pour moi"): the name
+  in place of "me/moi".
+
+An unknown form (irregular verb, "tu", "vous") skips the clause.
+"""
+
+from __future__ import annotations
+
+import re
+
+from somna.llm.rules.language import Speaker
+from somna.llm.rules.text import words as _words
+
+__all__ = [
+    "IRREGULAR",
+    "Unsure",
+    "genitive",
+    "nominative",
+    "retell",
+    "retell_pronouns",
+    "starts_with_vowel",
+    "third_person",
+]
+
+_I = re.IGNORECASE
+_VOWEL = "aeiouyhéèêëàâîïôûù"
+
+IRREGULAR = {
+    "suis": "est",
+    "ai": "a",
+    "vais": "va",
+    "fais": "fait",
+    "peux": "peut",
+    "veux": "veut",
+    "dois": "doit",
+    "sais": "sait",
+    "vis": "vit",
+    "pars": "part",
+    "sors": "sort",
+    "dors": "dort",
+    "viens": "vient",
+    "deviens": "devient",
+    "reviens": "revient",
+    "prends": "prend",
+    "apprends": "apprend",
+    "comprends": "comprend",
+    "bois": "boit",
+    "écris": "écrit",
+    "lis": "lit",
+    "connais": "connaît",
+    "mets": "met",
+    "cours": "court",
+    "conduis": "conduit",
+    "reçois": "reçoit",
+    "vois": "voit",
+    "finis": "finit",
+    "choisis": "choisit",
+    "réussis": "réussit",
+    "prévois": "prévoit",
+    "vends": "vend",
+    "attends": "attend",
+    "rejoins": "rejoint",
+    "peins": "peint",
+    "construis": "construit",
+    "sens": "sent",
+}
+_NOUS = {
+    "sommes": "sont",
+    "avons": "ont",
+    "allons": "vont",
+    "faisons": "font",
+    "étions": "étaient",
+    "avions": "avaient",
+}
+_ON = {
+    "est": "sont",
+    "a": "ont",
+    "va": "vont",
+    "fait": "font",
+    "était": "étaient",
+    "avait": "avaient",
+}
+HEDGING_VERBS = _words(
+    """crois pense suppose imagine trouve espère voudrais aimerais pourrais devrais hésite"""
+)
+_PLANNING = {
+    "pense": re.compile(r"\s+à\s+[\w']+(?:er|ir|re)\b", _I),
+    "espère": re.compile(r"\s+[\w']+(?:er|ir|re)\b", _I),
+}
+"""A hedging verb that states a plan when an infinitive follows: "je pense à partir"."""
+_HEAD = re.compile(
+    r"^(?:je\s+|j')(?P<neg>ne\s+|n')?(?P<reflexive>me\s+|m')?(?P<verb>[^\W\d_]+)(?P<rest>.*)$", _I
+)
+_WE_HEAD = re.compile(
+    r"^(?:(?P<pronoun>nous|on)|(?P<det>mes|mon|ma)\s+(?P<with>[\w'-]+(?:\s+[\w'-]+)?)\s+et\s+moi"
+    r"(?:\s*,\s*(?P<again>nous|on))?)\s+(?P<neg>ne\s+|n')?(?P<verb>[^\W\d_]+)(?P<rest>.*)$",
+    _I,
+)
+_VERB3 = (
+    r"(?:est|sont|était|étaient|s'appelle|s'appellent|habite|habitent|vit|vivent|travaille|"
+    r"travaillent|a|ont|avait|avaient|adore|adorent|aime|aiment|vient|viennent|va|vont|fait|font|"
+    r"commence|commencent|part|partent|joue|jouent|étudie|étudient|arrive|arrivent|préfère|"
+    r"préfèrent|vient|viennent|reste|restent|devient|deviennent)"
+)
+_POSSESSIVE_HEAD = re.compile(
+    rf"^(?P<det>mon|ma|mes)\s+(?P<noun>[^,]+?)"
+    rf"(?:\s*,\s*(?P<name>(?-i:[A-Z])[\w-]+)\s*,|\s+(?P<bare>(?-i:[A-Z])[\w-]+))?"
+    rf"\s+(?P<verb>{_VERB3})(?P<rest>(?:\s.*)?)$",
+    _I,
+)
+_FIRST_TIME = re.compile(
+    r"^(?P<head>c'(?:était|est)\s+(?:la|ma)\s+première\s+fois\s+)que\s+(?P<clause>(?:je\s|j').+)$",
+    _I,
+)
+_FOR_ME = re.compile(r"^pour\s+moi\s*,\s*(?P<rest>.+)$", _I)
+_ME_OBJECT = re.compile(
+    r"^(?P<subject>.+?)\s+(?:me\s+|m')(?P<verb>aide|aident|aidé|détend|détendent|calme|calment|"
+    r"inspire|inspirent|motive|motivent|rend|rendent|passionne|passionnent|apporte|apportent|"
+    r"donne|donnent|permet|permettent|rappelle|rappellent|tient|tiennent)\b(?P<rest>.*)$",
+    _I,
+)
+_INDIRECT = _words("apporte apportent donne donnent permet permettent rappelle rappellent")
+_ARTICLE = {"mon": "le", "ma": "la", "mes": "les"}
+_OWN = {"mon": "son", "ma": "sa", "mes": "ses"}
+_OURS = {"notre": "leur", "nos": "leurs", "nous": "eux"}
+_PRONOUNS = re.compile(
+    r"(?<![\w'])(?:(?P<elided>[jmt])'|(?P<word>mon|ma|mes|je|me|moi|nous|notre|nos|vous|votre|"
+    r"vos|tu|te|toi|ton|ta|tes|mien|mienne|miens|miennes|on)\b)",
+    _I,
+)
+_FIRST_POSSESSIVE = re.compile(r"(?<![\w'])(?P<det>mon|ma|mes)\s+(?P<noun>[\w-]+)", _I)
+_REFLEXIVE_INFINITIVE = re.compile(r"(?<![\w'])(?:me\s+|m')(?=[^\W\d_]+(?:er|ir|re)\b)", _I)
+_GROUPS = {"family": "sa famille", "friends": "ses amis"}
+
+
+class Unsure(Exception):
+    """The clause uses a form this grammar does not retell with confidence."""
+
+
+def starts_with_vowel(word: str) -> bool:
+    return bool(word) and word[0].casefold() in _VOWEL
+
+
+def nominative(who: Speaker, initial: bool) -> str:
+    if who.is_user:
+        return "L'utilisateur" if initial else "l'utilisateur"
+    return who.name
+
+
+def genitive(who: Speaker) -> str:
+    """ "de Caroline", "d'Anne", "de l'utilisateur"."""
+    if who.is_user:
+        return "de l'utilisateur"
+    return f"d'{who.name}" if starts_with_vowel(who.name) else f"de {who.name}"
+
+
+def _dative(who: Speaker) -> str:
+    """ "à Caroline", "à l'utilisateur"."""
+    return f"à {nominative(who, initial=False)}"
+
+
+def _third_singular(verb: str, rest: str) -> str:
+    folded = verb.casefold()
+    if folded in HEDGING_VERBS and not (folded in _PLANNING and _PLANNING[folded].match(rest)):
+        raise Unsure(verb)
+    if folded in IRREGULAR:
+        return IRREGULAR[folded]
+    if folded.endswith(("rais", "rait")):
+        raise Unsure(verb)  # conditional: a hypothetical
+    if folded.endswith("rai"):
+        return verb[:-1]  # future: commencerai -> commencera
+    if folded.endswith("ais"):
+        return verb[:-1] + "t"  # imperfect: habitais -> habitait
+    if folded.endswith("e"):
+        return verb  # first group: j'aime -> il aime
+    raise Unsure(verb)
+
+
+def _third_plural(verb: str, pronoun_on: bool) -> str:
+    """ "nous sommes" / "on est" → "sont", "nous aimons" / "on aime" → "aiment"."""
+    folded = verb.casefold()
+    table = _ON if pronoun_on else _NOUS
+    if folded in table:
+        return table[folded]
+    if folded.endswith("ons") and not pronoun_on:
+        return verb[:-3] + "ent"  # nous aimons -> ils aiment
+    if folded.endswith("e") and pronoun_on:
+        return verb + "nt"  # on aime -> ils aiment
+    raise Unsure(verb)
+
+
+def retell_pronouns(text: str, plural: bool = False) -> str:
+    """ "mon/ma/mes" become "son/sa/ses"; "me" before an infinitive "se"; other persons: unsure.
+
+    In a "nous" clause (``plural``), "notre/nos" become "leur/leurs" and "nous" "eux".
+    """
+    text = _REFLEXIVE_INFINITIVE.sub(lambda m: "s'" if m.group().endswith("'") else "se ", text)
+
+    def swap(match: re.Match[str]) -> str:
+        word = (match["word"] or "").casefold()
+        if word in _OWN:
+            replacement = _OWN[word]
+        elif plural and word in _OURS:
+            replacement = _OURS[word]
+        else:
+            raise Unsure(match.group())
+        return replacement.capitalize() if match.group()[0].isupper() else replacement
+
+    return _PRONOUNS.sub(swap, text)
+
+
+def _retell_possessed(possessed: re.Match[str], who: Speaker, initial: bool) -> str:
+    det = possessed["det"].casefold()
+    noun = possessed["noun"]
+    elided = det != "mes" and starts_with_vowel(noun)
+    head = f"l'{noun}" if elided else f"{_ARTICLE[det]} {noun}"
+    name = possessed["name"] or possessed["bare"]
+    named = f", {name}," if name else ""
+    rest = retell_pronouns(possessed["rest"])
+    text = f"{head} {genitive(who)}{named} {possessed['verb']}{rest}"
+    return text[:1].upper() + text[1:] if initial else text
+
+
+def _retell_head(head: re.Match[str], who: Speaker, initial: bool) -> str:
+    verb = _third_singular(head["verb"], head["rest"])
+    parts = [nominative(who, initial), " "]
+    if head["reflexive"]:
+        reflexive = "s'" if starts_with_vowel(verb) else "se "
+        parts += ["ne " if head["neg"] else "", reflexive]
+    elif head["neg"]:
+        parts.append("n'" if starts_with_vowel(verb) else "ne ")
+    parts += [verb, retell_pronouns(head["rest"])]
+    return "".join(parts).strip()
+
+
+def _retell_we(head: re.Match[str], who: Speaker, initial: bool) -> str | None:
+    if head["with"]:
+        companions = f"{_OWN[head['det'].casefold()]} {head['with']}"
+    else:
+        companions = _GROUPS.get(who.group or "", "")
+    if not companions:
+        return None
+    pronoun = (head["pronoun"] or head["again"] or "").casefold()
+    verb = _third_plural(head["verb"], pronoun_on=pronoun == "on")
+    negation = ("n'" if starts_with_vowel(verb) else "ne ") if head["neg"] else ""
+    rest = retell_pronouns(head["rest"], plural=True)
+    return f"{nominative(who, initial)} et {companions} {negation}{verb}{rest}".strip()
+
+
+def _retell_object(clause: str, who: Speaker, initial: bool) -> str:
+    """ "La danse m'aide à …", "… est important pour moi", "… est ma passion"."""
+    text = clause
+    for_me = _FOR_ME.match(text)
+    if for_me:
+        rest = retell_pronouns(for_me["rest"])
+        return f"{'Pour' if initial else 'pour'} {nominative(who, False)}, {rest}"
+    me = _ME_OBJECT.match(text)
+    if me:
+        verb = me["verb"]
+        rest = me["rest"]
+        if verb.casefold() in {"tient", "tiennent"}:
+            text = f"{me['subject']} {verb}{rest} {_dative(who)}"
+        elif verb.casefold() in _INDIRECT:
+            text = f"{me['subject']} {verb} {_dative(who)}{rest}"
+        else:
+            text = f"{me['subject']} {verb} {nominative(who, False)}{rest}"
+    else:
+        text = re.sub(r"(?i)\bpour\s+moi\b", f"pour {nominative(who, False)}", text)
+        first = _FIRST_POSSESSIVE.search(text)
+        if first:
+            det = first["det"].casefold()
+            noun = first["noun"]
+            article = "l'" if det != "mes" and starts_with_vowel(noun) else f"{_ARTICLE[det]} "
+            text = f"{text[: first.start()]}{article}{noun} {genitive(who)}{text[first.end() :]}"
+    text = retell_pronouns(text)
+    return text[:1].upper() + text[1:] if initial else text
+
+
+def retell(clause: str, who: Speaker, initial: bool, objects: bool = True) -> str | None:
+    """``clause`` told about ``who`` in the third person, or None when unsure."""
+    try:
+        together = _WE_HEAD.match(clause)
+        if together:
+            return _retell_we(together, who, initial)
+        possessed = _POSSESSIVE_HEAD.match(clause)
+        if possessed:
+            return _retell_possessed(possessed, who, initial)
+        first = _FIRST_TIME.match(clause)
+        if first:
+            inner = _HEAD.match(first["clause"])
+            if inner is None:
+                return None
+            told = _retell_head(inner, who, initial=False)
+            que = "qu'" if starts_with_vowel(told) else "que "
+            head = first["head"]
+            return f"{head[:1].upper() if initial else head[:1]}{head[1:]}{que}{told}"
+        head_match = _HEAD.match(clause)
+        if head_match is None:
+            return _retell_object(clause, who, initial) if objects else None
+        return _retell_head(head_match, who, initial)
+    except Unsure:
+        return None
+
+
+def third_person(clause: str, who: Speaker) -> str | None:
+    """ "J'aime la randonnée" said by the user: "L'utilisateur aime la randonnée"."""
+    return retell(clause, who, initial=True)
