@@ -21,6 +21,7 @@ _PORTRAIT_CATEGORIES = {"preference", "identity"}
 
 
 def last_seen(fact: Fact) -> datetime:
+    """When the fact was last said or recalled, in the world's time (what TTLs count from)."""
     moments = [fact.first_observed_at, fact.last_verified_at, fact.last_recalled_at]
     return max(m for m in moments if m is not None)
 
@@ -36,8 +37,13 @@ def is_past_ttl(fact: Fact, ttl_days: Mapping[str, float], now: datetime) -> str
 
 
 def strength_at(fact: Fact, now: datetime, stability_days: float) -> float:
-    """Retention on the forgetting curve; each recall adds one `stability_days` to S."""
-    elapsed = max((now - last_seen(fact)).total_seconds(), 0.0) / 86_400
+    """Retention on the forgetting curve; each recall adds one `stability_days` to S.
+
+    The clock starts when memory last met the fact: seen, recalled, or learned
+    (`recorded_at`), so history imported today is not born forgotten.
+    """
+    met = max(last_seen(fact), fact.recorded_at)
+    elapsed = max((now - met).total_seconds(), 0.0) / 86_400
     stability = stability_days * (1 + fact.recall_count)
     return round(math.exp(-elapsed / stability), 4)
 

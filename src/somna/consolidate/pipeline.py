@@ -51,6 +51,7 @@ from somna.model import (
     Verdict,
     lifecycle,
     utc,
+    word_overlap,
 )
 from somna.model.lifecycle import Change
 from somna.store import Eligibility, FactFilter, Store, Writer
@@ -58,7 +59,8 @@ from somna.store import Eligibility, FactFilter, Store, Writer
 __all__ = ["Consolidator", "worker_name"]
 
 ACTOR = "consolidation"
-_NEIGHBOURS = 2  # at most this many neighbours of one candidate go to the judge
+_NEIGHBOURS = 1  # the closest neighbour of the same subject is the one worth judging
+_SAME_WORDING = 0.8  # word overlap from which a pair is a duplicate without asking the model
 _VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
 
 
@@ -276,7 +278,7 @@ class Consolidator:
     def _judge(
         self, profile_id: str, candidates: list[_Candidate], run: Run, now: datetime
     ) -> None:
-        """Find each candidate's close neighbours of the same subject; judge all pairs in one call."""
+        """Find each candidate's closest neighbour of its subject; judge all pairs in one call."""
         floor = self.settings.judge_floor
         with self.store.read(profile_id) as tx:
             for candidate in candidates:
@@ -294,7 +296,14 @@ class Consolidator:
                     n for n in tx.get_facts(near) if n.subject.casefold() == fact.subject.casefold()
                 ]
                 candidate.neighbours = same_subject[:_NEIGHBOURS]
-        pairs: list[tuple[_Candidate, Fact]] = [(c, n) for c in candidates for n in c.neighbours]
+        pairs: list[tuple[_Candidate, Fact]] = []
+        for candidate in candidates:
+            for neighbour in candidate.neighbours:
+                # The cheap pass first: the same words in another order need no model.
+                if word_overlap(candidate.fact.text, neighbour.text) >= _SAME_WORDING:
+                    candidate.verdicts[neighbour.id] = Verdict.DUPLICATE
+                else:
+                    pairs.append((candidate, neighbour))
         if not pairs:
             return
         request = JudgeRequest(

@@ -27,6 +27,11 @@ __all__ = ["Retrieval"]
 CANDIDATES = 50
 """How many candidates each signal contributes before fusion."""
 _SUMMARY_KINDS = (SummaryKind.SESSION, SummaryKind.DAY)
+SUMMARY_CONFIDENCE = 0.5
+SUMMARY_STRENGTH = 0.5
+"""A summary is weighed like an ordinary fact: neither trusted more nor fresher than one."""
+SUMMARY_SHARE = 4
+"""At most one result in four is a summary: they give context, facts give answers."""
 
 
 @dataclass
@@ -137,8 +142,8 @@ class Retrieval:
                 )
             elif summary is not None:
                 results.append(self._weigh_summary(summary, rrf_score, signals.of(item), eligible))
-        results.sort(key=lambda r: (-r.score, r.id))
-        chosen = results[:k]
+        results.sort(key=lambda r: (-r.score, r.kind, r.text, r.id))
+        chosen = _cap_summaries(results, k)
         self.usage.record(profile, [r.fact for r in chosen if r.fact is not None], now)
         return chosen
 
@@ -194,11 +199,32 @@ class Retrieval:
     ) -> Recalled:
         start = summary.period_start or summary.created_at
         recent = recency(start, eligible.at, self.weights.half_life_days)
-        score = blend(rrf_score, self.weights, recent=recent, confidence=1.0, strength=1.0)
+        score = blend(
+            rrf_score,
+            self.weights,
+            recent=recent,
+            confidence=SUMMARY_CONFIDENCE,
+            strength=SUMMARY_STRENGTH,
+        )
         signals = {**found, "rrf": round(rrf_score, 6), "recency": round(recent, 4)}
         return Recalled(
             "summary", summary.text, score, signals, start, summary.created_at, summary=summary
         )
+
+
+def _cap_summaries(ranked: list[Recalled], k: int) -> list[Recalled]:
+    """The first `k` results, with at most k // SUMMARY_SHARE summaries (at least one)."""
+    room = max(1, k // SUMMARY_SHARE)
+    chosen: list[Recalled] = []
+    for item in ranked:
+        if item.kind == "summary":
+            if room == 0:
+                continue
+            room -= 1
+        chosen.append(item)
+        if len(chosen) == k:
+            break
+    return chosen
 
 
 def _eligibility(as_of: datetime | None, now: datetime) -> Eligibility:

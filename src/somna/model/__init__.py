@@ -21,6 +21,7 @@ from somna.model.entities import (
     text_hash,
     utc,
     utcnow,
+    word_overlap,
 )
 from somna.model.enums import (
     ACTIVE_STATUSES,
@@ -66,4 +67,5 @@ __all__ = [
     "text_hash",
     "utc",
     "utcnow",
+    "word_overlap",
 ]

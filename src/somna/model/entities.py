@@ -48,6 +48,7 @@ __all__ = [
     "text_hash",
     "utc",
     "utcnow",
+    "word_overlap",
 ]
 
 MAX_FACT_CHARS = 500
@@ -97,6 +98,14 @@ def normalize_text(text: str) -> str:
 def fold_text(text: str) -> str:
     """Case and whitespace folded: how quotes are compared with what was said (invariant 5)."""
     return " ".join(text.split()).casefold()
+
+
+def word_overlap(a: str, b: str) -> float:
+    """Jaccard similarity of two texts' normalised word sets, from 0 (none shared) to 1."""
+    left, right = set(normalize_text(a).split()), set(normalize_text(b).split())
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
 
 
 def text_hash(text: str) -> str:

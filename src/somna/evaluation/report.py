@@ -1,0 +1,150 @@
+"""What an evaluation returns: figures per category and overall, and every question's detail.
+
+Plain Pydantic models: `report.model_dump_json()` is the JSON the CLI writes with
+`--json`, and `LocomoReport.model_validate_json` reads it back. Recall figures are
+fractions between 0 and 1, keyed by k; None where no question could be scored.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = [
+    "CATEGORY_NAMES",
+    "ConsolidationFigures",
+    "ConversationFigures",
+    "Distribution",
+    "GroupFigures",
+    "LocomoReport",
+    "QuestionResult",
+    "RecalledItem",
+]
+
+CATEGORY_NAMES: dict[int, str] = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
+"""LoCoMo's question categories, as its README numbers them."""
+
+
+class _Figures(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Distribution(_Figures):
+    """Mean, median, 95th percentile and maximum of a measure over the questions."""
+
+    count: int
+    mean: float | None
+    p50: float | None
+    p95: float | None
+    max: float | None
+
+
+class RecalledItem(_Figures):
+    """One result of recall for a question, and what it stands for in the benchmark.
+
+    `turns` are the benchmark turns (dia_ids) behind a fact's evidence; `sessions`
+    the session keys behind a fact or a summary (a day digest: its sessions').
+    """
+
+    rank: int
+    kind: str
+    summary_kind: str | None = None
+    id: str
+    text: str
+    score: float
+    turns: list[str]
+    sessions: list[str]
+
+
+class QuestionResult(_Figures):
+    """One question: its evidence, what recall returned, and its scores.
+
+    `evidence` holds the question's turns found in the conversation; `unknown_evidence`
+    the ids it names that the conversation does not have. A question without evidence
+    is not scored: its recall figures are empty.
+    """
+
+    conversation: str
+    number: int
+    category: int
+    question: str
+    answer: str | None
+    evidence: list[str]
+    evidence_sessions: list[str]
+    unknown_evidence: list[str]
+    covered_evidence: list[str]
+    """The evidence turns behind at least one active fact after consolidation."""
+    expired_evidence: list[str]
+    """The evidence turns behind expired facts only: what category TTLs took away."""
+    evidence_recall: dict[int, float]
+    session_recall: dict[int, float]
+    latency_ms: float
+    context_tokens: int
+    recalled: list[RecalledItem]
+
+
+class GroupFigures(_Figures):
+    """Averages over the scored questions of one category, or of all of them."""
+
+    questions: int
+    scored: int
+    evidence_recall: dict[int, float | None]
+    session_recall: dict[int, float | None]
+    coverage: float | None
+    """The mean share of a question's evidence turns behind an active fact: recall's ceiling."""
+    expired: float | None
+    """The mean share of a question's evidence turns behind expired facts only."""
+
+
+class ConsolidationFigures(_Figures):
+    """What the consolidation of one conversation did, from its run."""
+
+    llm: str
+    seconds: float
+    sessions: int
+    facts_added: int
+    facts_reinforced: int
+    facts_superseded: int
+    facts_disputed: int
+    facts_rejected: int
+    facts_expired: int
+    llm_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class ConversationFigures(_Figures):
+    """One conversation file: what was ingested, what memory holds, its questions."""
+
+    path: str
+    profile: str
+    sessions: int
+    turns: int
+    sessions_already_stored: int
+    questions: int
+    facts_stored: int
+    facts_active: int
+    facts_expired: int
+    session_summaries: int
+    day_digests: int
+    facts_per_turn: float
+    """Active facts per ingested turn."""
+    consolidation: ConsolidationFigures | None
+
+
+class LocomoReport(_Figures):
+    """The whole evaluation: settings, figures per category and overall, and the details."""
+
+    k_values: list[int]
+    categories: list[int]
+    conversations: list[ConversationFigures]
+    by_category: dict[int, GroupFigures]
+    overall: GroupFigures
+    latency_ms: Distribution
+    context_tokens: Distribution
+    questions: list[QuestionResult]
