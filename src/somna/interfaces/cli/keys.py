@@ -60,6 +60,8 @@ def create_key(
 ) -> None:
     """Create an API key and print its secret, once: it is not stored and cannot be shown again.
 
+    A profile key reaches only the profiles named; an admin key reaches all of them.
+
     Example:
 
         somna keys create --profile alice --profile bob --name "support bot"
@@ -83,6 +85,8 @@ def create_key(
 @keys.command("list")
 def list_keys(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = None) -> None:
     """List every API key, revoked ones included; secrets are never shown.
+
+    Each key shows its profiles, whether it is an admin key, and when it was revoked.
 
     Example:
 
@@ -117,6 +121,8 @@ def revoke_key(
     db: DbOption = None,
 ) -> None:
     """Revoke an API key: requests with it are refused from now on.
+
+    The key stays listed, marked revoked; create a new one to replace it.
 
     Example:
 
