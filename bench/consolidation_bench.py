@@ -83,7 +83,7 @@ _MESSAGE_LINE = re.compile(
     r"^\[(?P<index>\d+)\] (?P<speaker>.+?)(?: \((?P<day>\d{4}-\d{2}-\d{2})\))?: (?P<content>.*)$"
 )
 _PAIR = re.compile(
-    r"^#(?P<id>\d+) new: (?P<new>.*)\n\s+existing(?: \(since (?P<since>[\d-]+)\))?: (?P<old>.*)$",
+    r"^#(?P<id>\d+) new: (?P<new>.*)\n\s+old(?: \((?P<since>[\d-]+)\))?: (?P<old>.*)$",
     re.MULTILINE,
 )
 

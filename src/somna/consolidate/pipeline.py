@@ -61,6 +61,9 @@ __all__ = ["Consolidator", "worker_name"]
 ACTOR = "consolidation"
 _NEIGHBOURS = 1  # the closest neighbour of the same subject is the one worth judging
 _SAME_WORDING = 0.8  # word overlap from which a pair is a duplicate without asking the model
+_ONE_OFF = frozenset({"event"})
+"""Categories of dated happenings: two of them never supersede or contradict each other, so
+only the cheap duplicate pass looks at their neighbours and the model is not asked."""
 _VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
 
 
@@ -302,7 +305,7 @@ class Consolidator:
                 # The cheap pass first: the same words in another order need no model.
                 if word_overlap(candidate.fact.text, neighbour.text) >= _SAME_WORDING:
                     candidate.verdicts[neighbour.id] = Verdict.DUPLICATE
-                else:
+                elif candidate.fact.category not in _ONE_OFF:
                     pairs.append((candidate, neighbour))
         if not pairs:
             return

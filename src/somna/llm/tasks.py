@@ -178,8 +178,8 @@ class Judgements(_Output):
 def _render_judge(request: JudgeRequest) -> dict[str, str]:
     lines = []
     for pair in request.pairs:
-        since = f" (since {pair.existing_since})" if pair.existing_since else ""
-        lines.append(f"#{pair.pair_id} new: {pair.new}\n   existing{since}: {pair.existing}")
+        since = f" ({pair.existing_since})" if pair.existing_since else ""
+        lines.append(f"#{pair.pair_id} new: {pair.new}\n   old{since}: {pair.existing}")
     return {"pairs": "\n".join(lines)}
 
 
