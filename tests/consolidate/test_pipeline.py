@@ -381,3 +381,40 @@ def test_the_night_writes_a_day_digest_and_refreshes_the_portrait(
     clock.advance(days=1)
     m.consolidate()
     assert len(m.summaries("alice", SummaryKind.PORTRAIT)) == 1  # unchanged: not rewritten
+
+
+def test_a_negated_twin_goes_to_the_judge_not_the_duplicate_shortcut(
+    alice: Memory, clock: Clock
+) -> None:
+    alice.add_fact("alice", "The user does like meat.")
+    denial = fact("The user does not like meat.", "I don't like meat")
+    llm = ScriptedLLM(proposing(denial), judge_all("contradicts"))
+    m = with_llm(alice, llm)
+    chat(m, "dinner", "Honestly, I don't like meat.")
+    clock.advance(hours=4)
+    run = m.consolidate()
+    assert llm.calls_of("judge") == 1 and run.facts_disputed == 2
+
+
+def test_the_same_words_reinforce_without_asking_the_model(alice: Memory, clock: Clock) -> None:
+    alice.add_fact("alice", "The user likes green tea a lot.")
+    same = fact("A lot, the user likes green tea.", "I like green tea a lot")
+    llm = ScriptedLLM(proposing(same), judge_all("distinct"))
+    m = with_llm(alice, llm)
+    chat(m, "tea", "I like green tea a lot.")
+    clock.advance(hours=4)
+    run = m.consolidate()
+    assert llm.calls_of("judge") == 0 and run.facts_reinforced == 1
+
+
+def test_one_off_events_are_not_sent_to_the_judge(alice: Memory, clock: Clock) -> None:
+    alice.add_fact("alice", "The user went to a jazz concert in Lyon.", category="event")
+    trip = fact(
+        "The user went to a rock concert in Lyon.", "I went to a rock concert", category="event"
+    )
+    llm = ScriptedLLM(proposing(trip), judge_all("supersedes"))
+    m = with_llm(alice, llm)
+    chat(m, "weekend", "I went to a rock concert in Lyon!")
+    clock.advance(hours=4)
+    run = m.consolidate()
+    assert llm.calls_of("judge") == 0 and (run.facts_added, run.facts_superseded) == (1, 0)

@@ -50,6 +50,7 @@ from somna.model import (
     SummaryKind,
     Verdict,
     lifecycle,
+    normalize_text,
     utc,
     word_overlap,
 )
@@ -60,7 +61,7 @@ __all__ = ["Consolidator", "worker_name"]
 
 ACTOR = "consolidation"
 _NEIGHBOURS = 1  # the closest neighbour of the same subject is the one worth judging
-_SAME_WORDING = 0.8  # word overlap from which a pair is a duplicate without asking the model
+_SAME_WORDING = 0.9  # word overlap from which a pair is a duplicate without asking the model
 _ONE_OFF = frozenset({"event"})
 """Categories of dated happenings: two of them never supersede or contradict each other, so
 only the cheap duplicate pass looks at their neighbours and the model is not asked."""
@@ -303,7 +304,7 @@ class Consolidator:
         for candidate in candidates:
             for neighbour in candidate.neighbours:
                 # The cheap pass first: the same words in another order need no model.
-                if word_overlap(candidate.fact.text, neighbour.text) >= _SAME_WORDING:
+                if _same_wording(candidate.fact.text, neighbour.text):
                     candidate.verdicts[neighbour.id] = Verdict.DUPLICATE
                 elif candidate.fact.category not in _ONE_OFF:
                     pairs.append((candidate, neighbour))
@@ -476,6 +477,23 @@ class Consolidator:
                     )
                 )
         return digests
+
+
+_NEGATIONS = frozenset(
+    {
+        "not", "no", "never", "nor", "cannot", "t", "don", "doesn", "didn", "isn", "wasn",
+        "aren", "weren", "won", "can", "ne", "n", "pas", "plus", "jamais", "rien", "aucun",
+    }
+)  # fmt: skip
+"""Words (as `normalize_text` leaves them: "don't" is "don t") that flip a statement."""
+
+
+def _same_wording(a: str, b: str) -> bool:
+    """Nearly the same words, and not one of them negating the other: a duplicate for sure."""
+    if word_overlap(a, b) < _SAME_WORDING:
+        return False
+    differing = set(normalize_text(a).split()) ^ set(normalize_text(b).split())
+    return not differing & _NEGATIONS
 
 
 def _day(value: str | None) -> datetime | None:
