@@ -27,6 +27,7 @@ from somna.model import (
 )
 from somna.model.lifecycle import Change
 from somna.store.base import Eligibility, FactFilter
+from somna.store.checks import check_change, require_facts
 from somna.store.postgres.queries import (
     FLOAT4_ARRAY_OID,
     Float4ArrayLoader,
@@ -352,38 +353,13 @@ class PostgresScope(SessionQueries, SummaryQueries):
             self._bump_revision()
 
     def _check(self, change: Change) -> None:
-        """Refuse a change that would break history (invariant 4) or cross profiles (7)."""
-        with_events = {event.fact_id for event in change.events}
-        for fact in change.facts:
-            if fact.profile_id != self._profile_id:
-                raise InvalidInputError(
-                    f"Fact {fact.id!r} belongs to profile {fact.profile_id!r}, not "
-                    f"{self._profile_id!r}."
-                )
-            if fact.id not in with_events:
-                raise StoreError(f"Refusing to change fact {fact.id!r} without a history event.")
-        for conflict in change.conflicts:
-            if conflict.profile_id != self._profile_id:
-                raise InvalidInputError(
-                    f"Conflict {conflict.id!r} does not belong to profile {self._profile_id!r}."
-                )
-        in_change = {fact.id for fact in change.facts}
-        referenced = {e.fact_id for e in change.evidence} | with_events
-        referenced |= {c.fact_a for c in change.conflicts} | {c.fact_b for c in change.conflicts}
-        outside = sorted(referenced - in_change)
+        outside = check_change(change, self._profile_id)
         if outside:
-            known = {
-                row["id"]
-                for row in self._cur.execute(
-                    "SELECT id FROM facts WHERE profile_id = %s AND id = ANY(%s)",
-                    (self._profile_id, outside),
-                ).fetchall()
-            }
-            missing = [i for i in outside if i not in known]
-            if missing:
-                raise InvalidInputError(
-                    f"Profile {self._profile_id!r} has no fact with id {missing[0]!r}."
-                )
+            found = self._cur.execute(
+                "SELECT id FROM facts WHERE profile_id = %s AND id = ANY(%s)",
+                (self._profile_id, outside),
+            ).fetchall()
+            require_facts(self._profile_id, outside, (row["id"] for row in found))
 
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
         params = fact_params(fact)

@@ -41,12 +41,15 @@ from somna.model import (
     utc,
 )
 from somna.model.lifecycle import Change
-from somna.store.base import Eligibility, FactFilter, NewMessage
+from somna.store.base import Eligibility, FactFilter, NewMessage, SourceCursor
+from somna.store.checks import check_change, require_facts
 from somna.store.migrations import load_migrations
 from somna.store.sqlite.rows import (
     FACT_COLUMNS,
     conflict_from_row,
     conflict_params,
+    cursor_from_row,
+    cursor_params,
     event_from_row,
     evidence_from_row,
     fact_from_row,
@@ -285,6 +288,16 @@ class SQLiteStore:
             ).fetchall()
         return [run_from_row(row) for row in rows]
 
+    def source_cursors(self, source: str) -> list[SourceCursor]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT * FROM source_cursors c WHERE source = ? AND (purged_at IS NULL OR "
+                "segment = (SELECT max(segment) FROM source_cursors d WHERE d.source = c.source "
+                "AND d.key = c.key)) ORDER BY key, segment, profile_id",
+                (source,),
+            ).fetchall()
+        return [cursor_from_row(row) for row in rows]
+
     # -- scopes -----------------------------------------------------------------------
 
     @contextmanager
@@ -388,6 +401,14 @@ class SQLiteStore:
             )
         self._indexes[profile_id] = index
         return index
+
+
+def _moved(cursor: SourceCursor) -> str:
+    return (
+        f"The cursor of {cursor.key!r} (segment {cursor.segment}) in {cursor.source!r} moved "
+        "since it was read: another import of that source ran at the same time. Nothing was "
+        "written; run the import again."
+    )
 
 
 def _parse(value: str | None) -> datetime | None:
@@ -816,6 +837,32 @@ class _Scope:
             ],
         )
 
+    def save_source_cursor(self, cursor: SourceCursor, *, expected_last_row_id: int | None) -> None:
+        if cursor.profile_id != self._profile_id:
+            raise InvalidInputError(
+                f"A cursor of profile {cursor.profile_id!r} cannot be saved in profile "
+                f"{self._profile_id!r}."
+            )
+        params = cursor_params(cursor)
+        if expected_last_row_id is None:
+            saved = self._conn.execute(
+                "INSERT OR IGNORE INTO source_cursors (profile_id, source, key, segment, "
+                "session_key, after_row_id, last_row_id, last_change_seen_at, purged_at) VALUES "
+                "(:profile_id, :source, :key, :segment, :session_key, :after_row_id, "
+                ":last_row_id, :last_change_seen_at, :purged_at)",
+                params,
+            ).rowcount
+        else:
+            saved = self._conn.execute(
+                "UPDATE source_cursors SET session_key = :session_key, last_row_id = "
+                ":last_row_id, last_change_seen_at = :last_change_seen_at, purged_at = :purged_at "
+                "WHERE profile_id = :profile_id AND source = :source AND key = :key "
+                "AND segment = :segment AND last_row_id = :expected",
+                {**params, "expected": expected_last_row_id},
+            ).rowcount
+        if not saved:
+            raise ConflictStateError(_moved(cursor))
+
     # -- writes -------------------------------------------------------------------------
 
     def apply(self, change: Change) -> None:
@@ -861,39 +908,13 @@ class _Scope:
             self._bump_revision()
 
     def _check(self, change: Change) -> None:
-        """Refuse a change that would break history (invariant 4) or cross profiles (7)."""
-        with_events = {event.fact_id for event in change.events}
-        for fact in change.facts:
-            if fact.profile_id != self._profile_id:
-                raise InvalidInputError(
-                    f"Fact {fact.id!r} belongs to profile {fact.profile_id!r}, not "
-                    f"{self._profile_id!r}."
-                )
-            if fact.id not in with_events:
-                raise StoreError(f"Refusing to change fact {fact.id!r} without a history event.")
-        for conflict in change.conflicts:
-            if conflict.profile_id != self._profile_id:
-                raise InvalidInputError(
-                    f"Conflict {conflict.id!r} does not belong to profile {self._profile_id!r}."
-                )
-        in_change = {fact.id for fact in change.facts}
-        referenced = {e.fact_id for e in change.evidence} | with_events
-        referenced |= {c.fact_a for c in change.conflicts} | {c.fact_b for c in change.conflicts}
-        outside = sorted(referenced - in_change)
+        outside = check_change(change, self._profile_id)
         if outside:
-            known = {
-                row[0]
-                for row in self._conn.execute(
-                    f"SELECT id FROM facts WHERE profile_id = ? AND id IN "
-                    f"({_placeholders(outside)})",
-                    (self._profile_id, *outside),
-                )
-            }
-            missing = [i for i in outside if i not in known]
-            if missing:
-                raise InvalidInputError(
-                    f"Profile {self._profile_id!r} has no fact with id {missing[0]!r}."
-                )
+            found = self._conn.execute(
+                f"SELECT id FROM facts WHERE profile_id = ? AND id IN ({_placeholders(outside)})",
+                (self._profile_id, *outside),
+            )
+            require_facts(self._profile_id, outside, (row[0] for row in found))
 
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
         params = fact_params(fact)
