@@ -16,8 +16,8 @@ from somna.llm.tasks import (
     EXTRACT,
     JUDGE,
     CandidateFact,
-    JudgeRequest,
     Judgements,
+    JudgeRequest,
     SessionDigest,
     SessionTranscript,
 )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -418,3 +417,19 @@ def test_one_off_events_are_not_sent_to_the_judge(alice: Memory, clock: Clock) -
     clock.advance(hours=4)
     run = m.consolidate()
     assert llm.calls_of("judge") == 0 and (run.facts_added, run.facts_superseded) == (1, 0)
+
+
+def test_a_polling_run_without_hygiene_records_nothing_when_idle(
+    alice: Memory, clock: Clock
+) -> None:
+    m = with_llm(alice, ScriptedLLM(proposing(TEA)), ttl_days={"intent": 1})
+    plan = m.add_fact("alice", "Wants to call the bank today.", category="intent").fact
+    clock.advance(days=2)
+    idle = m.consolidate(hygiene=False)
+    assert (idle.sessions_seen, idle.facts_expired) == (0, 0) and m.runs() == []
+    assert m.get("alice", plan.id).status is FactStatus.UNVERIFIED
+    chat(m, "morning", "I always pick tea over coffee.")
+    clock.advance(hours=4)
+    busy = m.consolidate(hygiene=False)  # the profile it worked on is tidied
+    assert (busy.sessions_consolidated, busy.facts_expired) == (1, 1)
+    assert [r.id for r in m.runs()] == [busy.id]

@@ -75,9 +75,7 @@ def test_rendered_inputs_are_compact() -> None:
     assert extract.user.endswith("[0] Caroline: I love hiking.\n[1] assistant: Nice!")
     assert '"2026-05-03"' not in extract.user and "of 2026-05-03" in extract.user
     judge = render_prompt(JUDGE, SAMPLES[JUDGE.name])
-    assert "#1 new: Caroline lives in Berlin.\n   old (2025-02-01): Caroline lives" in (
-        judge.user
-    )
+    assert "#1 new: Caroline lives in Berlin.\n   old (2025-02-01): Caroline lives" in (judge.user)
     rewrite = render_prompt(REWRITE, SAMPLES[REWRITE.name])
     assert "user: Tell me about my sister Emma." in rewrite.user
     assert rewrite.user.endswith("Message: Where does she live now?")

@@ -50,7 +50,7 @@ def test_disputed_facts_never_come_back_from_search_until_resolved(alice: Memory
 def test_each_resolution_keeps_the_right_facts(
     alice: Memory, resolution: str, kept: set[str]
 ) -> None:
-    a, b, conflict_id = contradiction(alice, "Is vegetarian.", "Eats steak every week.")
+    _, _, conflict_id = contradiction(alice, "Is vegetarian.", "Eats steak every week.")
     pair = alice.resolve_conflict("alice", conflict_id, resolution)
     assert pair.conflict.status is ConflictStatus.RESOLVED
     assert pair.conflict.resolution is Resolution(resolution)
@@ -125,7 +125,7 @@ def test_a_third_contradicting_fact_opens_its_own_pair(alice: Memory) -> None:
 
 
 def test_retiring_a_fact_settles_its_other_pairs_for_the_other_side(alice: Memory) -> None:
-    a, b, first_id = contradiction(alice, "Lives in Paris.", "Lives in Lyon.")
+    a, _, first_id = contradiction(alice, "Lives in Paris.", "Lives in Lyon.")
     c = alice.add_fact("alice", "Lives in Nice.").fact
     second = alice.resolve("alice", c.id, a.id, "contradicts").conflict
     assert second is not None

@@ -50,7 +50,7 @@ def test_fact_text_whitespace_is_collapsed() -> None:
 def test_text_hash_ignores_case_punctuation_and_spacing() -> None:
     assert text_hash("Prefers tea to coffee.") == text_hash("  prefers TEA to coffee")
     assert text_hash("Prefers tea to coffee.") != text_hash("Prefers coffee to tea.")
-    assert normalize_text("Ｔｅａ, please!") == "tea please"
+    assert normalize_text("\uff34\uff45\uff41, please!") == "tea please"
 
 
 def test_status_type_and_resolution_are_closed_enums() -> None:

@@ -120,28 +120,37 @@ class Consolidator:
         dry_run: bool = False,
         owner: str | None = None,
         progress: Callable[[Session], None] | None = None,
+        hygiene: bool = True,
     ) -> Run:
-        """Consolidate the due sessions of one profile, or of all; returns the run's account."""
+        """Consolidate the due sessions of one profile, or of all; returns the run's account.
+
+        Without `hygiene` (a worker polling often), a profile's hygiene runs only
+        when one of its sessions was consolidated, and a run that found nothing
+        to do is not recorded.
+        """
         at = utc(now) if now is not None else utc(self.clock())
         idle = self.settings.idle_hours if idle_hours is None else idle_hours
         run = Run(profile_id=profile, started_at=utc(self.clock()), dry_run=dry_run)
         worker = owner or worker_name()
         profiles = [profile] if profile else [p.id for p in self.store.list_profiles()]
-        if not dry_run:
+        record = not dry_run and hygiene
+        if record:
             self.store.save_run(run)
         try:
             for profile_id in profiles:
                 remaining = None if limit is None else limit - run.sessions_seen
                 if remaining is not None and remaining <= 0:
                     break
-                self._run_profile(profile_id, run, at, idle, remaining, dry_run, worker, progress)
+                self._run_profile(
+                    profile_id, run, at, idle, remaining, dry_run, worker, progress, hygiene
+                )
             run.status = "succeeded" if not run.sessions_failed else "partial"
         except BaseException:
             run.status = "failed"
             raise
         finally:
             run.finished_at = utc(self.clock())
-            if not dry_run:
+            if record or (not dry_run and run.sessions_seen):
                 self.store.save_run(run)
         return run
 
@@ -157,6 +166,7 @@ class Consolidator:
         dry_run: bool,
         worker: str,
         progress: Callable[[Session], None] | None,
+        hygiene: bool,
     ) -> None:
         profile = self.store.get_profile(profile_id)
         if profile is None:
@@ -193,7 +203,7 @@ class Consolidator:
                         tx.release_session(session.id, worker)
             if progress is not None:
                 progress(session)
-        if not dry_run:
+        if not dry_run and (hygiene or touched_days):
             self._hygiene(profile, run, now, touched_days)
 
     # -- reading a session: model calls, outside any transaction -----------------------

@@ -70,6 +70,7 @@ from somna.model import (
 from somna.model.lifecycle import Change
 from somna.recall import render_context
 from somna.sources import Conversation
+from somna.sources.n8n import N8nImport, N8nReport, N8nTable, ProfileFrom
 from somna.store import Eligibility, FactFilter, NewMessage, Reader, Store, open_store
 
 if TYPE_CHECKING:
@@ -281,6 +282,31 @@ class Memory:
             report.sessions += 1
             report.messages += len(conversation.turns)
         return report
+
+    def import_n8n(
+        self,
+        table: N8nTable,
+        *,
+        idle_hours: float | None = None,
+        profile_from: ProfileFrom | None = None,
+        source: str | None = None,
+        purge: bool = False,
+    ) -> N8nReport:
+        """Import the new rows of an n8n / LangChain chat table, cut into sessions.
+
+        Rows are stamped when first seen; a burst followed by `idle_hours` of
+        silence is one session. With `purge`, the rows of sessions already
+        consolidated and archived are deleted from the chat table.
+        """
+        importer = N8nImport(
+            self.store,
+            table,
+            idle_hours=self.settings.idle_hours if idle_hours is None else idle_hours,
+            clock=self.now,
+            profile_from=profile_from,
+            source=source,
+        )
+        return importer.run(purge=purge)
 
     def window(self, profile: str, session_key: str, n: int = 15) -> builtins.list[Message]:
         """The last `n` messages of the conversation, oldest first: the short thread."""
@@ -727,6 +753,7 @@ class Memory:
         limit: int | None = None,
         dry_run: bool = False,
         progress: Callable[[Session], None] | None = None,
+        hygiene: bool = True,
     ) -> Run:
         """The nightly job: turn the conversations quiet for `idle_hours` into facts.
 
@@ -734,7 +761,8 @@ class Memory:
         configured LLM once, its facts verified against their quotes, reconciled
         with what the profile already knows, and written in one transaction with
         its summary; its messages move to the archive. `dry_run` calls the model
-        and reports what would change, writing nothing.
+        and reports what would change, writing nothing. `hygiene=False` (for a
+        worker polling often) tidies only the profiles it consolidated.
         """
         if profile is not None:
             self.get_profile(profile)
@@ -750,6 +778,7 @@ class Memory:
             limit=limit,
             dry_run=dry_run,
             progress=progress,
+            hygiene=hygiene,
         )
 
     def runs(self, limit: int = 20) -> builtins.list[Run]:

@@ -7,9 +7,26 @@
 from __future__ import annotations
 
 from somna.errors import ConfigurationError
-from somna.store.base import Eligibility, FactFilter, NewMessage, Reader, Store, Writer
+from somna.store.base import (
+    Eligibility,
+    FactFilter,
+    NewMessage,
+    Reader,
+    SourceCursor,
+    Store,
+    Writer,
+)
 
-__all__ = ["Eligibility", "FactFilter", "NewMessage", "Reader", "Store", "Writer", "open_store"]
+__all__ = [
+    "Eligibility",
+    "FactFilter",
+    "NewMessage",
+    "Reader",
+    "SourceCursor",
+    "Store",
+    "Writer",
+    "open_store",
+]
 
 
 def open_store(url: str) -> Store:

@@ -42,6 +42,7 @@ __all__ = [
     "FactFilter",
     "NewMessage",
     "Reader",
+    "SourceCursor",
     "Store",
     "Writer",
 ]
@@ -85,6 +86,27 @@ class NewMessage:
     content: str
     created_at: datetime
     meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SourceCursor:
+    """How far Somna has read one conversation of an external chat table, and where it went.
+
+    One cursor per segment: rows `after_row_id < id <= last_row_id` of the source's
+    conversation `key` became the Somna session `session_key` of `profile_id`.
+    `last_change_seen_at` is when Somna first saw the segment's newest row;
+    `purged_at`, when its rows were deleted from the source. See `somna.sources.n8n`.
+    """
+
+    source: str
+    key: str
+    segment: int
+    profile_id: str
+    session_key: str
+    after_row_id: int
+    last_row_id: int
+    last_change_seen_at: datetime
+    purged_at: datetime | None = None
 
 
 class Reader(Protocol):
@@ -216,6 +238,16 @@ class Writer(Reader, Protocol):
         """
         ...
 
+    def save_source_cursor(self, cursor: SourceCursor, *, expected_last_row_id: int | None) -> None:
+        """Record a source cursor of this profile, in this transaction (with what it imported).
+
+        `expected_last_row_id=None` adds a new segment; otherwise the segment is
+        updated only while its `last_row_id` is still the one expected. Either way
+        a cursor that moved meanwhile (another import of the same source) raises
+        `ConflictStateError`, so no source row is ever imported twice.
+        """
+        ...
+
 
 class Store(Protocol):
     @property
@@ -252,6 +284,11 @@ class Store(Protocol):
 
     def list_runs(self, limit: int = 20) -> list[Run]:
         """The latest runs, newest first."""
+        ...
+
+    def source_cursors(self, source: str) -> list[SourceCursor]:
+        """The cursors of one source, across profiles, by key then segment: the latest
+        segment of every key, and every segment not purged yet."""
         ...
 
     def read(self, profile_id: str) -> AbstractContextManager[Reader]: ...

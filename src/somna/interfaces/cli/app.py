@@ -23,12 +23,13 @@ from somna.interfaces.cli.context import (
 from somna.interfaces.cli.demo import demo
 from somna.interfaces.cli.evaluate import app as evaluate
 from somna.interfaces.cli.facts import facts
-from somna.interfaces.cli.ingest import ingest
+from somna.interfaces.cli.ingest import ingest_app
 from somna.interfaces.cli.keys import keys
 from somna.interfaces.cli.profiles import profiles
 from somna.interfaces.cli.recall import context, recall
 from somna.interfaces.cli.schedule import schedule
 from somna.interfaces.cli.serve import mcp, serve
+from somna.interfaces.cli.worker import worker
 
 __all__ = ["app", "main"]
 
@@ -37,6 +38,7 @@ _ORDER = (
     "profiles",
     "ingest",
     "consolidate",
+    "worker",
     "facts",
     "conflicts",
     "search",
@@ -71,8 +73,9 @@ app = typer.Typer(
 app.add_typer(profiles)
 app.add_typer(facts)
 app.add_typer(conflicts)
-app.command("ingest")(ingest)
+app.add_typer(ingest_app)
 app.command("consolidate")(consolidate)
+app.command("worker")(worker)
 app.command("runs")(runs)
 app.command("summaries")(summaries)
 app.command("schedule")(schedule)

@@ -1,7 +1,14 @@
-"""`somna ingest FILE…`: import existing chat histories (JSON Lines, LoCoMo) as sessions.
+"""`somna ingest FILE…` and `somna ingest n8n`: import existing chat histories as sessions.
 
-Every file is read and checked before anything is written: one bad line stops
-the whole import with the file and line named, and the database is untouched.
+Files (JSON Lines, LoCoMo): every file is read and checked before anything is
+written; one bad line stops the whole import with the file and line named, and
+the database is untouched.
+
+n8n: the new rows of an n8n / LangChain Postgres chat table, incrementally
+(`somna.sources.n8n`); malformed rows are skipped and counted.
+
+`ingest_app` is the `ingest` group: a first argument that is not a subcommand
+(`n8n`) is a file, so `somna ingest chats.jsonl` still reads files.
 """
 
 from __future__ import annotations
@@ -15,15 +22,32 @@ from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
+from typer.core import TyperGroup
 
 from somna.errors import InvalidInputError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.context import DbOption, JsonOption, open_memory, reported
 from somna.memory import Ingested
 from somna.model import Profile, utcnow
-from somna.sources import Conversation, read_jsonl, read_locomo
+from somna.sources import (
+    DEFAULT_TABLE,
+    Conversation,
+    N8nReport,
+    N8nTable,
+    ProfileFrom,
+    read_jsonl,
+    read_locomo,
+)
 
-__all__ = ["Format", "detect_format", "ingest", "read_conversations"]
+__all__ = [
+    "Format",
+    "detect_format",
+    "ingest",
+    "ingest_app",
+    "ingest_n8n",
+    "n8n_line",
+    "read_conversations",
+]
 
 _JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 
@@ -178,3 +202,160 @@ def ingest(
         )
     else:
         render.say(_report(len(conversations), len(files), done))
+
+
+# -- n8n ------------------------------------------------------------------------------
+
+
+def n8n_line(report: N8nReport, purged: bool) -> str:
+    """One line about an n8n import: what was read, added, skipped and purged."""
+    if report.rows == 0:
+        line = f"No new rows in {report.source}."
+    else:
+        added = (
+            f"added {render.plural(report.messages, 'message')} to "
+            f"{render.plural(report.sessions, 'session')} ({report.new_sessions} new)"
+        )
+        created = f"created {render.plural(report.profiles, 'profile')}"
+        skipped = f"skipped {render.plural(report.skipped_rows, 'malformed row')}"
+        if report.skipped:
+            reasons = ", ".join(f"{n} {why}" for why, n in sorted(report.skipped.items()))
+            skipped += f" ({reasons})"
+        line = (
+            f"Read {render.plural(report.rows, 'new row')} of {report.source}: "
+            f"{added}, {created}, {skipped}."
+        )
+    if purged:
+        line += (
+            f" Purged {render.plural(report.purged_rows, 'row')} of "
+            f"{render.plural(report.purged_sessions, 'archived session')} from the source."
+        )
+    return line
+
+
+def ingest_n8n(
+    ctx: typer.Context,
+    dsn: Annotated[
+        str,
+        typer.Option(
+            "--dsn",
+            metavar="DSN",
+            envvar="SOMNA_N8N_DSN",
+            help="The Postgres database of the chat table (a URL or key=value string; also "
+            "SOMNA_N8N_DSN). It may be another database than Somna's own.",
+            show_default=False,
+        ),
+    ],
+    table: Annotated[
+        str,
+        typer.Option("--table", metavar="NAME", help="The chat table, NAME or SCHEMA.NAME."),
+    ] = DEFAULT_TABLE,
+    profile_from: Annotated[
+        str,
+        typer.Option(
+            "--profile-from",
+            metavar="session|fixed:NAME",
+            help="session: one profile per n8n session id; fixed:NAME: every session into "
+            "the profile NAME. Profiles are created as needed.",
+        ),
+    ] = "session",
+    idle_hours: Annotated[
+        float | None,
+        typer.Option(
+            "--idle-hours",
+            metavar="H",
+            min=0,
+            help="Rows after this long without a new one open the next session (default: "
+            "SOMNA_IDLE_HOURS, 3; use the value that consolidation uses).",
+            show_default=False,
+        ),
+    ] = None,
+    purge_source: Annotated[
+        bool,
+        typer.Option(
+            "--purge-source",
+            help="Then delete from the chat table the rows of the sessions Somna has archived "
+            "(consolidated), one transaction per session. Off by default: the table is only "
+            "read.",
+        ),
+    ] = False,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            metavar="NAME",
+            help="The table's name in Somna's cursors (default n8n:DATABASE/SCHEMA.TABLE); "
+            "give one to each n8n instance when two share database and table names.",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Import the new rows of an n8n (or LangChain) Postgres chat table; run it on a schedule.
+
+    Reads the table n8n's Postgres chat memory keeps (id, session_id, message),
+    only the rows above what was imported before, and stamps each with the time
+    Somna first sees it. The rows of one session id are cut into sessions
+    <session_id>#1, #2, …: a burst followed by --idle-hours of silence is one
+    session, later rows open the next. Malformed rows are skipped and counted.
+    Run it more often than --idle-hours (every few minutes), then consolidate
+    (`somna worker` or `somna consolidate`); --purge-source then deletes what
+    was consolidated from the chat table.
+
+    Example:
+
+        somna ingest n8n --dsn postgresql://n8n@db.internal/n8n
+        somna ingest n8n --dsn "$N8N_DSN" --profile-from fixed:support
+        somna ingest n8n --dsn "$N8N_DSN" --purge-source --json
+    """
+    with reported():
+        mapping = ProfileFrom.parse(profile_from)
+    with open_memory(ctx, db) as memory, N8nTable(dsn, table) as chat:
+        report = memory.import_n8n(
+            chat, idle_hours=idle_hours, profile_from=mapping, source=source, purge=purge_source
+        )
+    if as_json:
+        render.print_json({**render.to_data(report), "skipped_rows": report.skipped_rows})
+    else:
+        render.say(n8n_line(report, purge_source))
+
+
+# -- the group --------------------------------------------------------------------------
+
+
+class _IngestGroup(TyperGroup):
+    """`ingest n8n …` runs the subcommand; `ingest FILE…` runs the hidden `files` command."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # a click Context
+        first = args[0] if args else None
+        if first not in self.commands and first not in ctx.help_option_names:
+            args = ["files", *args]
+        return super().parse_args(ctx, args)
+
+
+ingest_app = typer.Typer(
+    name="ingest",
+    cls=_IngestGroup,
+    no_args_is_help=False,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+ingest_app.command("files", hidden=True)(ingest)
+ingest_app.command("n8n")(ingest_n8n)
+
+
+@ingest_app.callback()
+def ingest_group() -> None:
+    """Import chat histories: files (JSON Lines, LoCoMo), or the new rows of an n8n table.
+
+    `somna ingest FILE…` reads files, each checked before anything is written
+    (see `somna ingest files --help`); `somna ingest n8n` reads an n8n or
+    LangChain Postgres chat table incrementally. Then run `somna consolidate`.
+
+    Example:
+
+        somna ingest chats.jsonl --profile alice
+        somna ingest conv-26.json --format locomo --json
+        somna ingest n8n --dsn postgresql://n8n@db.internal/n8n
+    """

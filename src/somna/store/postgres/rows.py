@@ -18,6 +18,7 @@ from somna.model import (
     Session,
     Summary,
 )
+from somna.store.base import SourceCursor
 
 __all__ = [
     "CONFLICT_COLUMNS",
@@ -29,6 +30,7 @@ __all__ = [
     "SUMMARY_COLUMNS",
     "conflict_from_row",
     "conflict_params",
+    "cursor_from_row",
     "event_from_row",
     "evidence_from_row",
     "fact_from_row",
@@ -175,3 +177,7 @@ def run_from_row(row: dict[str, Any]) -> Run:
 
 def key_from_row(row: dict[str, Any]) -> ApiKey:
     return ApiKey.model_validate(row)
+
+
+def cursor_from_row(row: dict[str, Any]) -> SourceCursor:
+    return SourceCursor(**row)

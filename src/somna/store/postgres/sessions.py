@@ -1,4 +1,4 @@
-"""The conversation side of a Postgres scope: sessions, messages, leases and the archive."""
+"""The conversation side of a Postgres scope: sessions, messages, leases, archive, cursors."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 from psycopg import Cursor
 
-from somna.errors import ConflictStateError
+from somna.errors import ConflictStateError, InvalidInputError
 from somna.model import Message, Session, SessionStatus, new_id
-from somna.store.base import NewMessage
+from somna.store.base import NewMessage, SourceCursor
 from somna.store.postgres.rows import MESSAGE_COLUMNS, jsonb, message_from_row, session_from_row
 
 __all__ = ["SessionQueries"]
@@ -194,3 +194,36 @@ class SessionQueries:
             (self._profile_id, now),
         ).rowcount
         return int(purged)
+
+    # -- source cursors -----------------------------------------------------------------
+
+    def save_source_cursor(self, cursor: SourceCursor, *, expected_last_row_id: int | None) -> None:
+        if cursor.profile_id != self._profile_id:
+            raise InvalidInputError(
+                f"A cursor of profile {cursor.profile_id!r} cannot be saved in profile "
+                f"{self._profile_id!r}."
+            )
+        params = {**vars(cursor), "expected": expected_last_row_id}
+        if expected_last_row_id is None:
+            saved = self._cur.execute(
+                "INSERT INTO source_cursors (profile_id, source, key, segment, session_key, "
+                "after_row_id, last_row_id, last_change_seen_at, purged_at) VALUES "
+                "(%(profile_id)s, %(source)s, %(key)s, %(segment)s, %(session_key)s, "
+                "%(after_row_id)s, %(last_row_id)s, %(last_change_seen_at)s, %(purged_at)s) "
+                "ON CONFLICT DO NOTHING",
+                params,
+            ).rowcount
+        else:
+            saved = self._cur.execute(
+                "UPDATE source_cursors SET session_key = %(session_key)s, last_row_id = "
+                "%(last_row_id)s, last_change_seen_at = %(last_change_seen_at)s, purged_at = "
+                "%(purged_at)s WHERE profile_id = %(profile_id)s AND source = %(source)s "
+                "AND key = %(key)s AND segment = %(segment)s AND last_row_id = %(expected)s",
+                params,
+            ).rowcount
+        if not saved:
+            raise ConflictStateError(
+                f"The cursor of {cursor.key!r} (segment {cursor.segment}) in {cursor.source!r} "
+                "moved since it was read: another import of that source ran at the same time. "
+                "Nothing was written; run the import again."
+            )

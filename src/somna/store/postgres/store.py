@@ -33,9 +33,16 @@ from somna.errors import (
     StoreError,
 )
 from somna.model import ApiKey, Profile, Run
+from somna.store.base import SourceCursor
 from somna.store.migrations import load_migrations
 from somna.store.postgres.caches import IndexCache
-from somna.store.postgres.rows import jsonb, key_from_row, profile_from_row, run_from_row
+from somna.store.postgres.rows import (
+    cursor_from_row,
+    jsonb,
+    key_from_row,
+    profile_from_row,
+    run_from_row,
+)
 from somna.store.postgres.scope import PostgresScope
 
 __all__ = ["PostgresStore", "VectorMode"]
@@ -293,6 +300,20 @@ class PostgresStore:
                 .fetchall()
             )
         return [run_from_row(row) for row in rows]
+
+    def source_cursors(self, source: str) -> list[SourceCursor]:
+        with self._connection() as conn:
+            rows = (
+                conn.cursor(row_factory=dict_row)
+                .execute(
+                    "SELECT * FROM source_cursors c WHERE source = %s AND (purged_at IS NULL OR "
+                    "segment = (SELECT max(segment) FROM source_cursors d WHERE d.source = "
+                    "c.source AND d.key = c.key)) ORDER BY key, segment, profile_id",
+                    (source,),
+                )
+                .fetchall()
+            )
+        return [cursor_from_row(row) for row in rows]
 
     # -- scopes -----------------------------------------------------------------------
 

@@ -20,11 +20,14 @@ from somna.model import (
     Summary,
     utc,
 )
+from somna.store.base import SourceCursor
 
 __all__ = [
     "FACT_COLUMNS",
     "conflict_from_row",
     "conflict_params",
+    "cursor_from_row",
+    "cursor_params",
     "event_from_row",
     "evidence_from_row",
     "fact_from_row",
@@ -132,3 +135,32 @@ def key_from_row(row: sqlite3.Row) -> ApiKey:
     data["profiles"] = json.loads(data["profiles"])
     data["admin"] = bool(data["admin"])
     return ApiKey.model_validate(data)
+
+
+def cursor_params(cursor: SourceCursor) -> dict[str, Any]:
+    return {
+        "profile_id": cursor.profile_id,
+        "source": cursor.source,
+        "key": cursor.key,
+        "segment": cursor.segment,
+        "session_key": cursor.session_key,
+        "after_row_id": cursor.after_row_id,
+        "last_row_id": cursor.last_row_id,
+        "last_change_seen_at": ts(cursor.last_change_seen_at),
+        "purged_at": ts(cursor.purged_at),
+    }
+
+
+def cursor_from_row(row: sqlite3.Row) -> SourceCursor:
+    purged = row["purged_at"]
+    return SourceCursor(
+        source=row["source"],
+        key=row["key"],
+        segment=row["segment"],
+        profile_id=row["profile_id"],
+        session_key=row["session_key"],
+        after_row_id=row["after_row_id"],
+        last_row_id=row["last_row_id"],
+        last_change_seen_at=utc(datetime.fromisoformat(row["last_change_seen_at"])),
+        purged_at=None if purged is None else utc(datetime.fromisoformat(purged)),
+    )
