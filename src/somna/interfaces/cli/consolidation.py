@@ -17,7 +17,13 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, JsonOption, ProfileArg, open_memory
+from somna.interfaces.cli.context import (
+    DbOption,
+    IdleHoursOption,
+    JsonOption,
+    ProfileArg,
+    open_memory,
+)
 from somna.model import Run, Session, SummaryKind
 
 __all__ = [
@@ -135,16 +141,7 @@ def consolidate(
         bool,
         typer.Option("--dry-run", help="Call the model and count, but write nothing."),
     ] = False,
-    idle_hours: Annotated[
-        float | None,
-        typer.Option(
-            "--idle-hours",
-            metavar="H",
-            min=0,
-            help="A session is due once quiet this long (default: SOMNA_IDLE_HOURS, 3).",
-            show_default=False,
-        ),
-    ] = None,
+    idle_hours: IdleHoursOption = None,
     limit: Annotated[
         int | None,
         typer.Option("--limit", metavar="N", min=1, help="At most this many sessions."),

@@ -27,6 +27,7 @@ __all__ = [
     "AsOfOption",
     "CliState",
     "DbOption",
+    "IdleHoursOption",
     "JsonOption",
     "MemoryFactory",
     "ProfileArg",
@@ -84,6 +85,16 @@ DbOption = Annotated[
         "--db",
         metavar="PATH",
         help="The database to use (overrides SOMNA_DB and the global --db).",
+        show_default=False,
+    ),
+]
+IdleHoursOption = Annotated[
+    float | None,
+    typer.Option(
+        "--idle-hours",
+        metavar="H",
+        min=0,
+        help="A session is due once quiet this long (default: SOMNA_IDLE_HOURS, 3).",
         show_default=False,
     ),
 ]

@@ -30,7 +30,7 @@ import typer
 from somna.errors import SomnaError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import run_line
-from somna.interfaces.cli.context import CliState, DbOption, open_memory
+from somna.interfaces.cli.context import CliState, DbOption, IdleHoursOption, open_memory
 
 __all__ = ["StopSignals", "run_worker", "worker"]
 
@@ -127,16 +127,7 @@ def worker(
             help="How long to sleep after a run that did not fill its batch.",
         ),
     ] = 60.0,
-    idle_hours: Annotated[
-        float | None,
-        typer.Option(
-            "--idle-hours",
-            metavar="H",
-            min=0,
-            help="A session is due once quiet this long (default: SOMNA_IDLE_HOURS, 3).",
-            show_default=False,
-        ),
-    ] = None,
+    idle_hours: IdleHoursOption = None,
     batch: Annotated[
         int,
         typer.Option(
