@@ -26,3 +26,4 @@ bench: $(STAMP)
 	$(PY) bench/recall_bench.py
 	$(PY) bench/consolidation_bench.py
 	$(PY) bench/http_bench.py
+	$(PY) bench/pg_vector_bench.py

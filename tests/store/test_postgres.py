@@ -10,11 +10,13 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import numpy as np
 import psycopg
 import pytest
+from pgvector.psycopg import register_vector
 
 from somna.errors import (
     ConfigurationError,
@@ -33,7 +35,7 @@ from somna.model import (
     lifecycle,
 )
 from somna.model.lifecycle import Change
-from somna.store import FactFilter, NewMessage, open_store
+from somna.store import Eligibility, FactFilter, NewMessage, open_store
 from somna.store.migrations import load_migrations
 from somna.store.postgres import PostgresStore
 from tests.store.pg_servers import ServerKind, TestServers
@@ -431,3 +433,259 @@ def test_a_writer_that_waits_too_long_for_its_profile_fails_instead_of_hanging(d
             pass
     finally:
         store.close()
+
+
+# -- HNSW indexes of large profiles (pgvector mode) ---------------------------------------
+
+pgvector_only = pytest.mark.parametrize("kind", ["pgvector"], indirect=True)
+HNSW_THRESHOLD = 50
+DIM = 32
+EXPIRED_AT = NOW - timedelta(days=1)
+FUTURE = NOW + timedelta(days=30)
+
+
+@pytest.fixture
+def hnsw(dsn: str) -> Iterator[PostgresStore]:
+    """A pgvector store that indexes profiles of more than 50 searchable facts."""
+    store = PostgresStore(dsn, hnsw_threshold=HNSW_THRESHOLD)
+    if store._hnsw is None:  # only when SOMNA_TEST_PG_DSN names another server
+        store.close()
+        pytest.skip("needs pgvector 0.8 or later")
+    for profile in ("big", "other", "small"):
+        store.create_profile(Profile(id=profile))
+    yield store
+    store.close()
+
+
+class Loaded:
+    """What a profile was given: each fact's vector and whether a present search may find it."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.vectors: list[np.ndarray] = []
+        self.eligible: list[bool] = []
+
+    def exact(self, query: np.ndarray, k: int) -> list[str]:
+        """The true top k of the eligible facts, by inner product, computed here."""
+        matrix = np.stack(self.vectors)
+        scores = np.where(self.eligible, matrix @ query, -np.inf)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [self.ids[i] for i in order if self.eligible[i]]
+
+
+def unit_vectors(rng: np.random.Generator, n: int, dim: int = DIM) -> np.ndarray:
+    vectors = rng.standard_normal((n, dim)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # type: ignore[no-any-return]
+
+
+def load(
+    store: PostgresStore,
+    profile: str,
+    rng: np.random.Generator,
+    kinds: list[str],
+    dim: int = DIM,
+    into: Loaded | None = None,
+) -> Loaded:
+    """Stores one fact per entry of `kinds`: "active", "retired", "superseded", "future"
+    (valid from after NOW), "ended" (valid time over) or "expired" (expires_at passed)."""
+    loaded = into or Loaded()
+    start = len(loaded.ids)
+    facts, vectors = [], unit_vectors(rng, len(kinds), dim)
+    for n, kind in enumerate(kinds, start):
+        fields: dict[str, Any] = {}
+        if kind in ("retired", "superseded"):
+            fields["status"] = FactStatus(kind)
+        elif kind == "future":
+            fields["valid_from"] = FUTURE
+        elif kind == "ended":
+            fields["valid_to"] = EXPIRED_AT
+        elif kind == "expired":
+            fields["expires_at"] = EXPIRED_AT
+        facts.append(fact(profile=profile, text=f"Fact number {n} of {profile}.", **fields))
+        loaded.eligible.append(kind == "active")
+    created = [
+        lifecycle.create(f, vector=v.tolist(), actor="test")
+        for f, v in zip(facts, vectors, strict=True)
+    ]
+    with store.write(profile) as tx:  # one change of them all: the quickest way in
+        tx.apply(
+            Change(
+                facts=facts,
+                vectors={k: v for change in created for k, v in change.vectors.items()},
+                events=[event for change in created for event in change.events],
+            )
+        )
+    loaded.ids.extend(f.id for f in facts)
+    loaded.vectors.extend(vectors)
+    assert len(loaded.ids) == start + len(kinds)
+    return loaded
+
+
+def mixed(rng: np.random.Generator, n: int, active: float) -> list[str]:
+    """n kinds of fact, `active` of them active and the rest spread over the others."""
+    others = ["retired", "superseded", "future", "ended", "expired"]
+    return ["active" if rng.random() < active else str(rng.choice(others)) for _ in range(n)]
+
+
+@pgvector_only
+def test_hnsw_searches_stay_in_the_profile_find_only_eligible_facts_and_recall_exact(
+    hnsw: PostgresStore,
+) -> None:
+    rng = np.random.default_rng(7)
+    big = load(hnsw, "big", rng, mixed(rng, 400, active=0.6))
+    other = load(hnsw, "other", rng, mixed(rng, 150, active=0.8), dim=48)
+    load(hnsw, "small", rng, ["active"] * 30)
+    assert hnsw.ensure_vector_index("big") is not None
+    assert hnsw.ensure_vector_index("other") is not None  # another dimension, its own index
+    assert hnsw.ensure_vector_index("small") is None  # 30 facts: exact is enough
+    hits = []
+    for profile, loaded, dim in (("big", big, DIM), ("other", other, 48)):
+        eligible = {i for i, ok in zip(loaded.ids, loaded.eligible, strict=True) if ok}
+        for query in unit_vectors(rng, 25, dim):
+            with hnsw.read(profile) as tx:
+                found = tx.vector_search(query, now_eligible(), 10)
+            ids = [i for i, _ in found]
+            assert len(ids) == 10 and set(ids) <= eligible  # no retired, superseded, future...
+            scores = [s for _, s in found]
+            assert scores == sorted(scores, reverse=True)
+            by_id = dict(zip(loaded.ids, loaded.vectors, strict=True))
+            assert scores == pytest.approx([float(by_id[i] @ query) for i in ids], abs=1e-5)
+            hits.append(len(set(ids) & set(loaded.exact(query, 10))) / 10)
+    assert np.mean(hits) >= 0.95
+    assert hnsw.vector_searches["hnsw"] == 50 and hnsw.vector_searches["hnsw-short"] == 0
+    with hnsw.read("small") as tx:
+        assert len(tx.vector_search(unit_vectors(rng, 1)[0], now_eligible(), 10)) == 10
+    assert hnsw.vector_searches["exact"] == 1
+
+
+@pgvector_only
+@pytest.mark.parametrize("filtered", ["retired", "superseded", "future"])
+def test_a_selective_filter_does_not_starve_an_hnsw_search(
+    dsn: str, hnsw: PostgresStore, filtered: str
+) -> None:
+    rng = np.random.default_rng(11)
+    kinds = ["active" if n % 20 == 0 else filtered for n in range(1200)]  # 5% eligible
+    big = load(hnsw, "big", rng, kinds)
+    name = hnsw.ensure_vector_index("big")
+    assert name is not None
+    narrow = PostgresStore(dsn, hnsw_threshold=HNSW_THRESHOLD, hnsw_ef_search=10)
+    try:
+        hits = []
+        for query in unit_vectors(rng, 20):
+            with narrow.read("big") as tx:
+                ids = [i for i, _ in tx.vector_search(query, now_eligible(), 10)]
+            assert len(ids) == 10 and all(big.eligible[big.ids.index(i)] for i in ids)
+            hits.append(len(set(ids) & set(big.exact(query, 10))) / 10)
+        assert narrow.vector_searches == {"hnsw": 20}  # never rescued by the exact rerun
+        assert np.mean(hits) >= 0.95
+    finally:
+        narrow.close()
+    if filtered == "retired":
+        return  # retired facts are not even in the index
+    # The pitfall itself: the same scan without iterative scans finds too few.
+    with psycopg.connect(dsn) as conn:
+        conn.execute("SET hnsw.ef_search = 10")
+        conn.execute("SET hnsw.iterative_scan = off")
+        register_vector(conn)
+        rows = conn.execute(
+            f"SELECT f.id FROM facts f WHERE f.profile_id = 'big' AND vector_dims(f.embedding) "
+            f"= {DIM} AND f.status IN ('superseded', 'unverified', 'verified') AND f.status IN "
+            f"('unverified', 'verified') AND f.valid_from <= %s ORDER BY f.embedding::vector("
+            f"{DIM}) <#> %s LIMIT 10",
+            (NOW, unit_vectors(rng, 1)[0]),
+        ).fetchall()
+        assert len(rows) < 10
+
+
+@pgvector_only
+def test_explain_shows_the_hnsw_index_on_a_large_profile_only(
+    dsn: str, hnsw: PostgresStore
+) -> None:
+    rng = np.random.default_rng(3)
+    load(hnsw, "big", rng, ["active"] * 200)
+    load(hnsw, "small", rng, ["active"] * 20)
+    name = hnsw.ensure_vector_index("big")
+    assert name is not None and name.startswith("facts_hnsw_")
+    query = unit_vectors(rng, 1)[0]
+    for eligible in (now_eligible(), Eligibility(at=T0, now=NOW, include_superseded=True)):
+        with hnsw.read("big") as tx:
+            assert f"Index Scan using {name}" in tx.vector_search_plan(query, eligible, 10)
+        with hnsw.read("small") as tx:
+            plan = tx.vector_search_plan(query, eligible, 10)
+            assert "hnsw" not in plan and "Sort" in plan
+    exact = PostgresStore(dsn, hnsw_threshold=None)  # HNSW searches turned off
+    try:
+        with exact.read("big") as tx:
+            assert "hnsw" not in tx.vector_search_plan(query, now_eligible(), 10)
+    finally:
+        exact.close()
+
+
+@pgvector_only
+def test_a_search_of_a_large_profile_builds_its_index_and_new_facts_are_found(
+    hnsw: PostgresStore,
+) -> None:
+    rng = np.random.default_rng(5)
+    big = load(hnsw, "big", rng, ["active"] * 120)
+    load(hnsw, "small", rng, ["active"] * 40)
+    for profile in ("big", "small"):
+        with hnsw.read(profile) as tx:
+            tx.vector_search(unit_vectors(rng, 1)[0], now_eligible(), 5)
+    assert hnsw._hnsw is not None and hnsw._hnsw.wait(timeout=60)
+    assert hnsw.vector_searches == {"exact": 2}
+    query = unit_vectors(rng, 1)[0]
+    with hnsw.read("big") as tx:
+        assert "Index Scan using facts_hnsw_" in tx.vector_search_plan(query, now_eligible(), 5)
+        assert [i for i, _ in tx.vector_search(query, now_eligible(), 5)] == big.exact(query, 5)
+    with hnsw.read("small") as tx:
+        assert "hnsw" not in tx.vector_search_plan(query, now_eligible(), 5)
+    assert hnsw.vector_searches["hnsw"] == 1
+    # The index follows writes, seen by the writing transaction itself, then by all.
+    newest = fact(profile="big", text="The newest fact.")
+    with hnsw.write("big") as tx:
+        tx.apply(lifecycle.create(newest, vector=query.tolist(), actor="test"))
+        assert tx.vector_search(query, now_eligible(), 5)[0][0] == newest.id
+    with hnsw.read("big") as tx:
+        assert tx.vector_search(query, now_eligible(), 5)[0][0] == newest.id
+        stored = tx.get_fact(newest.id)
+    assert stored is not None
+    with hnsw.write("big") as tx:
+        tx.apply(lifecycle.retire(stored, at=NOW, actor="test", reason="test"))
+    with hnsw.read("big") as tx:
+        assert newest.id not in [i for i, _ in tx.vector_search(query, now_eligible(), 5)]
+    assert hnsw.vector_searches["hnsw"] == 4 and hnsw.vector_searches["hnsw-short"] == 0
+
+
+@pgvector_only
+def test_an_interrupted_build_is_redone_and_erasing_drops_the_index(
+    dsn: str, hnsw: PostgresStore
+) -> None:
+    rng = np.random.default_rng(9)
+    big = load(hnsw, "big", rng, ["active"] * 100)
+    name = hnsw.ensure_vector_index("big")
+    assert name is not None
+    with psycopg.connect(dsn, autocommit=True) as conn:  # as a cancelled build leaves it
+        conn.execute(
+            "UPDATE pg_index SET indisvalid = false WHERE indexrelid = %s::regclass", (name,)
+        )
+    query = unit_vectors(rng, 1)[0]
+    with hnsw.read("big") as tx:  # an invalid index is not searched: exact it is
+        assert [i for i, _ in tx.vector_search(query, now_eligible(), 5)] == big.exact(query, 5)
+    assert hnsw.vector_searches == {"exact": 1}
+    assert hnsw._hnsw is not None and hnsw._hnsw.wait(timeout=60)  # that search asked again
+    with hnsw.read("big") as tx:
+        assert [i for i, _ in tx.vector_search(query, now_eligible(), 5)] == big.exact(query, 5)
+    assert hnsw.vector_searches["hnsw"] == 1
+    hnsw.erase_profile("big")
+    assert hnsw._hnsw.wait(timeout=60)
+    with psycopg.connect(dsn) as conn:
+        assert conn.execute("SELECT to_regclass(%s)", (name,)).fetchone() == (None,)
+    assert hnsw.ensure_vector_index("small") is None  # a profile without facts
+
+
+def test_hnsw_settings_are_checked_before_connecting() -> None:
+    nowhere = "postgresql://somna@127.0.0.1:1/somna"
+    with pytest.raises(ConfigurationError, match="hnsw_threshold"):
+        PostgresStore(nowhere, hnsw_threshold=-1)
+    with pytest.raises(ConfigurationError, match="hnsw_ef_search"):
+        PostgresStore(nowhere, hnsw_ef_search=1001)

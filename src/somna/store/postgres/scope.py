@@ -28,6 +28,7 @@ from somna.model import (
 from somna.model.lifecycle import Change
 from somna.store.base import Eligibility, FactFilter
 from somna.store.checks import check_change, require_facts
+from somna.store.postgres.hnsw import count_sql, search_settings, search_sql
 from somna.store.postgres.queries import (
     FLOAT4_ARRAY_OID,
     Float4ArrayLoader,
@@ -90,6 +91,7 @@ class PostgresScope(SessionQueries, SummaryQueries):
         summaries_rev: int,
         text_config: str,
         embedding_dim: int | None,
+        hnsw: bool = False,
     ) -> None:
         self._store = store
         self._cur = cursor
@@ -100,12 +102,18 @@ class PostgresScope(SessionQueries, SummaryQueries):
         self._summaries_dirty = False
         self._text_config = text_config
         self._dim = embedding_dim
+        self._hnsw_valid = hnsw  # the profile's HNSW index was valid when this scope began
         self.patches: list[tuple[Fact, np.ndarray | None]] = []
         """What this scope wrote to facts, to patch a cached vector index after commit."""
 
     @property
     def profile_id(self) -> str:
         return self._profile_id
+
+    @property
+    def embedding_dim(self) -> int | None:
+        """The dimension of the profile's embeddings; None until its first fact."""
+        return self._dim
 
     @property
     def cursor(self) -> Cursor[dict[str, Any]]:
@@ -261,18 +269,71 @@ class PostgresScope(SessionQueries, SummaryQueries):
                 f"in {vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
             )
         query = np.asarray(vector, dtype=np.float32)
-        if self._store.vector_mode == "pgvector":
-            where, params = eligibility_sql(eligible)
-            # Exact: every eligible fact of the profile is scored. Vectors are unit
-            # length, so the inner product is the cosine, as in `VectorIndex`.
-            rows = self._cur.execute(
-                "SELECT f.id, -(f.embedding <#> %(vector)s) AS score FROM facts f "
-                f"WHERE f.profile_id = %(profile)s AND {where} "
-                "ORDER BY score DESC, f.id LIMIT %(limit)s",
-                {"vector": query, "profile": self._profile_id, "limit": limit, **params},
-            ).fetchall()
-            return [(row["id"], float(row["score"])) for row in rows]
-        return self._store._cache.search(self._index(), query, eligible, limit)
+        if self._store.vector_mode != "pgvector":
+            return self._store._cache.search(self._index(), query, eligible, limit)
+        if self._uses_hnsw():
+            rows = self._vector_rows(query, eligible, limit, hnsw=True)
+            if len(rows) == limit:
+                self._store._counted_search("hnsw")
+                return rows
+            # Fewer than asked: the scan met `hnsw.max_scan_tuples` before enough
+            # eligible facts, or there are fewer than `limit`. Exact says which.
+            self._store._counted_search("hnsw-short")
+        else:
+            self._store._counted_search("exact")
+        rows = self._vector_rows(query, eligible, limit, hnsw=False)
+        self._consider_hnsw()
+        return rows
+
+    def vector_search_plan(self, vector: np.ndarray, eligible: Eligibility, limit: int) -> str:
+        """The plan of the query `vector_search` would run first (EXPLAIN, without costs)."""
+        if self._store.vector_mode != "pgvector" or self._dim is None:
+            return ""
+        query = np.asarray(vector, dtype=np.float32)
+        sql, params = self._vector_query(query, eligible, limit, hnsw=self._uses_hnsw())
+        rows = self._cur.execute(f"EXPLAIN (COSTS OFF) {sql}", params).fetchall()
+        return "\n".join(row["QUERY PLAN"] for row in rows)
+
+    def _uses_hnsw(self) -> bool:
+        return self._hnsw_valid and self._store._hnsw_searches
+
+    def _vector_query(
+        self, query: np.ndarray, eligible: Eligibility, limit: int, *, hnsw: bool
+    ) -> tuple[str, dict[str, Any]]:
+        where, params = eligibility_sql(eligible)
+        params.update(vector=query, profile=self._profile_id, limit=limit)
+        if hnsw:
+            assert self._store._hnsw is not None and self._dim is not None
+            self._cur.execute(*search_settings(self._store._hnsw.ef_search, limit))
+            return search_sql(self._dim, where), params
+        # Exact: every eligible fact of the profile is scored. Vectors are unit
+        # length, so the inner product is the cosine, as in `VectorIndex`.
+        return (
+            "SELECT f.id, -(f.embedding <#> %(vector)s) AS score FROM facts f "
+            f"WHERE f.profile_id = %(profile)s AND {where} "
+            "ORDER BY score DESC, f.id LIMIT %(limit)s"
+        ), params
+
+    def _vector_rows(
+        self, query: np.ndarray, eligible: Eligibility, limit: int, *, hnsw: bool
+    ) -> list[tuple[str, float]]:
+        sql, params = self._vector_query(query, eligible, limit, hnsw=hnsw)
+        rows = self._cur.execute(sql, params).fetchall()
+        return [(row["id"], float(row["score"])) for row in rows]
+
+    def _consider_hnsw(self) -> None:
+        """Now and then, counts the profile's facts: past the threshold, an index is built."""
+        hnsw = self._store._hnsw
+        if self._hnsw_valid or not self._store._hnsw_searches or hnsw is None or self._dim is None:
+            return
+        if not hnsw.should_count(self._profile_id, self._revision, self._dim):
+            return
+        assert hnsw.threshold is not None
+        row = self._cur.execute(
+            count_sql(), {"profile": self._profile_id, "stop": hnsw.threshold + 1}
+        ).fetchone()
+        count = int(row["n"]) if row else 0
+        hnsw.counted(self._profile_id, self._revision, self._dim, count)
 
     def _index(self) -> VectorIndex:
         """The profile's in-process index at this transaction's `facts_rev` (array mode)."""

@@ -7,13 +7,16 @@ profile queue (as SQLite's BEGIN IMMEDIATE makes every writer queue) while
 writers of different profiles run side by side.
 
 Embeddings live in a pgvector `vector` column when the extension is there
-(`vector_mode == "pgvector"`, exact search in SQL), or in a `real[]` column
+(`vector_mode == "pgvector"`, searched in SQL: exactly, or through an HNSW index
+of its own once a profile is large, see `hnsw.py`), or in a `real[]` column
 searched in process by a `VectorIndex` cached per profile
 (`vector_mode == "array"`), invalidated through the profile's `facts_rev`.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, Literal
@@ -36,6 +39,7 @@ from somna.model import ApiKey, Profile, Run
 from somna.store.base import SourceCursor
 from somna.store.migrations import load_migrations
 from somna.store.postgres.caches import IndexCache
+from somna.store.postgres.hnsw import HnswIndexes, index_name, index_prefix
 from somna.store.postgres.rows import (
     cursor_from_row,
     jsonb,
@@ -73,6 +77,14 @@ class PostgresStore:
     `pool_size` bounds the connections this store holds; `cached_profiles` bounds
     the profiles whose vectors it keeps in memory in array mode; a write waits at
     most `lock_timeout` seconds for its profile, then fails with `StoreError`.
+
+    In pgvector mode (pgvector 0.8 or later), a profile with more than
+    `hnsw_threshold` searchable facts gets an HNSW index, built in the background
+    after a search finds it that large, and searched with `hnsw_ef_search`
+    candidates (or the search's limit, when larger); `hnsw_threshold=None` keeps
+    every search exact. `vector_searches` counts the searches by the way they
+    went: "exact", "hnsw", or "hnsw-short" (an index scan that came back short,
+    redone exactly).
     """
 
     def __init__(
@@ -83,9 +95,22 @@ class PostgresStore:
         text_config: str = "simple",
         cached_profiles: int = 64,
         lock_timeout: float = 30.0,
+        hnsw_threshold: int | None = 20_000,
+        hnsw_ef_search: int = 100,
     ) -> None:
         if pool_size < 1:
             raise ConfigurationError(f"pool_size must be at least 1, not {pool_size}.")
+        if hnsw_threshold is not None and hnsw_threshold < 0:
+            raise ConfigurationError(
+                f"hnsw_threshold must be a number of facts or None, not {hnsw_threshold}."
+            )
+        if not 1 <= hnsw_ef_search <= 1000:
+            raise ConfigurationError(
+                f"hnsw_ef_search must be between 1 and 1000, not {hnsw_ef_search}."
+            )
+        self.hnsw_threshold = hnsw_threshold
+        self.vector_searches: Counter[str] = Counter()
+        self._searches_lock = threading.Lock()
         self.lock_timeout = lock_timeout
         self._location = _location(dsn)
         self._cache = IndexCache(max_profiles=cached_profiles)
@@ -101,6 +126,7 @@ class PostgresStore:
             with psycopg.connect(dsn, **extra) as conn:
                 self._migrate(conn)
                 self.vector_mode: VectorMode = _detect_vector_mode(conn)
+                hnsw = self.vector_mode == "pgvector" and _has_iterative_scans(conn)
                 config = _canonical_text_config(conn, text_config)
         except psycopg.Error as exc:
             reason = str(exc).strip().rstrip(".")
@@ -113,6 +139,12 @@ class PostgresStore:
                 f"{self._location}; use 'simple' or a language such as 'english' or 'french'."
             )
         self.text_config: str = config
+        self._hnsw = (
+            HnswIndexes(dsn, extra, threshold=hnsw_threshold, ef_search=hnsw_ef_search)
+            if hnsw
+            else None
+        )
+        """The HNSW index builder, where the server's pgvector can search them (0.8+)."""
         self._pool: ConnectionPool[Connection[Any]] = ConnectionPool(
             dsn,
             min_size=1,
@@ -168,7 +200,42 @@ class PostgresStore:
             return _applied_version(conn)
 
     def close(self) -> None:
+        if self._hnsw is not None:
+            self._hnsw.close()
         self._pool.close()
+
+    # -- HNSW indexes (pgvector mode) -------------------------------------------------
+
+    @property
+    def _hnsw_searches(self) -> bool:
+        """Whether searches of large profiles go through their HNSW index."""
+        return self._hnsw is not None and self.hnsw_threshold is not None
+
+    def ensure_vector_index(self, profile_id: str, *, force: bool = False) -> str | None:
+        """Builds the profile's HNSW index now, if it has more searchable facts than
+        `hnsw_threshold` (or `force`), and returns its name; None when it has none
+        (array mode, pgvector before 0.8, a small profile, over 2,000 dimensions).
+
+        Searches ask for it in the background anyway; this is for operations,
+        benchmarks and tests. It may take minutes on a large profile, and waits for
+        transactions older than itself: never call it inside one of this store's scopes.
+        """
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT embedding_dim FROM profiles WHERE id = %s", (profile_id,)
+            ).fetchone()
+        if row is None:
+            raise ProfileNotFoundError(profile_id)
+        if self._hnsw is None or row[0] is None:
+            return None
+        try:
+            return self._hnsw.ensure(profile_id, int(row[0]), force=force)
+        except psycopg.Error as exc:
+            raise _translate(exc) from exc
+
+    def _counted_search(self, path: str) -> None:
+        with self._searches_lock:
+            self.vector_searches[path] += 1
 
     @contextmanager
     def _connection(self) -> Iterator[Connection[Any]]:
@@ -233,6 +300,18 @@ class PostgresStore:
             counts["profiles"] = cursor.execute(
                 "DELETE FROM profiles WHERE id = %s", (profile_id,)
             ).rowcount
+            dim = scope.embedding_dim
+            indexed = (
+                self._hnsw is not None
+                and dim is not None
+                and cursor.execute(
+                    "SELECT to_regclass(%s) IS NOT NULL AS found", (index_name(profile_id, dim),)
+                ).fetchone()
+                == {"found": True}
+            )
+        if indexed and self._hnsw is not None and dim is not None:
+            # Outside the transaction, as it was built: DROP INDEX CONCURRENTLY.
+            self._hnsw.request(("drop", profile_id, dim))
         self._cache.forget(profile_id)
         return counts
 
@@ -335,10 +414,18 @@ class PostgresStore:
                 cursor.execute(_BEGIN_WRITE if write else _BEGIN_READ)
                 # The write lock of the profile: writers of one profile take turns.
                 lock = " FOR NO KEY UPDATE" if write else ""
+                # Whether the profile's HNSW index is there and valid, in the same round trip.
+                hnsw = (
+                    "(SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = "
+                    "to_regclass(%s::text || embedding_dim::text))"
+                    if self._hnsw_searches
+                    else "NULL::boolean"
+                )
+                params = (index_prefix(profile_id), profile_id)
                 row = cursor.execute(
-                    "SELECT facts_rev, summaries_rev, text_config, embedding_dim FROM profiles "
-                    f"WHERE id = %s{lock}",
-                    (profile_id,),
+                    "SELECT facts_rev, summaries_rev, text_config, embedding_dim, "
+                    f"{hnsw} AS hnsw FROM profiles WHERE id = %s{lock}",
+                    params if self._hnsw_searches else params[1:],
                 ).fetchone()
                 if row is None:
                     raise ProfileNotFoundError(profile_id)
@@ -350,6 +437,7 @@ class PostgresStore:
                     summaries_rev=row["summaries_rev"],
                     text_config=row["text_config"],
                     embedding_dim=row["embedding_dim"],
+                    hnsw=bool(row["hnsw"]),
                 )
                 yield scope
                 cursor.execute("COMMIT")
@@ -393,6 +481,18 @@ def _detect_vector_mode(conn: Connection[Any]) -> VectorMode:
         "WHERE a.attrelid = 'facts'::regclass AND a.attname = 'embedding'"
     ).fetchone()
     return "pgvector" if row and row[0] == "vector" else "array"
+
+
+def _has_iterative_scans(conn: Connection[Any]) -> bool:
+    """Whether the database's pgvector is 0.8 or later (iterative HNSW index scans)."""
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if row is None:
+        return False
+    try:
+        version = tuple(int(part) for part in str(row[0]).split(".")[:2])
+    except ValueError:
+        return False
+    return version >= (0, 8)
 
 
 def _canonical_text_config(conn: Connection[Any], name: str) -> str | None:
