@@ -1,0 +1,73 @@
+"""SQL pieces the SQLite store and its scopes share."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+
+from somna.errors import StoreError
+from somna.store.base import Eligibility
+from somna.store.sqlite.rows import ts
+
+__all__ = ["MUTABLE", "eligibility_sql", "fts_query", "parse_ts", "placeholders", "statements"]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Columns a fact may change in place; a change of wording or meaning is a new version.
+MUTABLE = (
+    "status",
+    "confidence",
+    "valid_from",
+    "valid_to",
+    "superseded_at",
+    "superseded_by",
+    "retired_at",
+    "last_verified_at",
+    "expires_at",
+    "last_recalled_at",
+    "recall_count",
+    "strength",
+)
+
+
+def placeholders(values: Sequence[object]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+def fts_query(text: str) -> str:
+    """A user's words as an FTS5 query that matches any of them; never an FTS syntax error."""
+    words = dict.fromkeys(word.casefold() for word in _WORD.findall(text))
+    return " OR ".join(f'"{word}"' for word in words)
+
+
+def eligibility_sql(eligible: Eligibility, alias: str = "f") -> tuple[str, list[object]]:
+    statuses = sorted(s.value for s in eligible.statuses)
+    sql = (
+        f"{alias}.status IN ({placeholders(statuses)}) AND {alias}.valid_from <= ? "
+        f"AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)"
+    )
+    params: list[object] = [*statuses, ts(eligible.at), ts(eligible.at)]
+    if not eligible.include_superseded:
+        sql += f" AND ({alias}.expires_at IS NULL OR {alias}.expires_at > ?)"
+        params.append(ts(eligible.now))
+    return sql, params
+
+
+def parse_ts(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def statements(script: str) -> Iterator[str]:
+    """Split a script into complete statements (triggers keep their inner semicolons)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip():
+                yield pending
+            pending = ""
+    if pending.strip() and not all(
+        line.strip().startswith("--") or not line.strip() for line in pending.splitlines()
+    ):
+        raise StoreError(f"A migration ends with an incomplete statement: {pending.strip()!r}")
