@@ -10,7 +10,7 @@ from datetime import datetime
 
 import numpy as np
 
-from somna.errors import FactNotFoundError
+from somna.memory.lookups import fetch_fact
 from somna.model import Conflict, ConflictStatus, Fact, FactStatus, Resolution, lifecycle
 from somna.model.lifecycle import Change
 from somna.store import Reader
@@ -18,13 +18,6 @@ from somna.store import Reader
 __all__ = ["UNSETTLED", "settle_conflict"]
 
 UNSETTLED = (ConflictStatus.OPEN, ConflictStatus.DEFERRED)
-
-
-def _fact(tx: Reader, fact_id: str) -> Fact:
-    fact = tx.get_fact(fact_id)
-    if fact is None:
-        raise FactNotFoundError(fact_id, tx.profile_id)
-    return fact
 
 
 def settle_conflict(
@@ -38,7 +31,7 @@ def settle_conflict(
     actor: str,
 ) -> Change:
     """The change that settles `conflict` as `resolution` (with its correction, if any)."""
-    a, b = _fact(tx, conflict.fact_a), _fact(tx, conflict.fact_b)
+    a, b = fetch_fact(tx, conflict.fact_a), fetch_fact(tx, conflict.fact_b)
     winners = {Resolution.A_TRUE: [a], Resolution.B_TRUE: [b]}.get(resolution, [])
     losers = [f for f in (a, b) if f not in winners]
     change = Change()
@@ -68,7 +61,7 @@ def settle_conflict(
             settled[other.id] = lifecycle.settle(
                 other, Resolution.B_TRUE if loser_is_a else Resolution.A_TRUE, at=now, actor=actor
             )
-            survivor = _fact(tx, other.fact_b if loser_is_a else other.fact_a)
+            survivor = fetch_fact(tx, other.fact_b if loser_is_a else other.fact_a)
             survivors[survivor.id] = survivor
     for survivor in survivors.values():
         unsettled = [

@@ -12,24 +12,22 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import ValidationError
 
 from somna.config import Settings
 from somna.embed import Embedder, create_embedder
 from somna.errors import (
     AuthenticationError,
-    ConflictNotFoundError,
     ConflictStateError,
-    FactNotFoundError,
     InvalidInputError,
     NotFoundError,
     ProfileNotFoundError,
 )
 from somna.memory.conflicts import UNSETTLED, settle_conflict
+from somna.memory.inputs import as_enum, as_list, checked, parse_message
+from somna.memory.lookups import fetch_conflict, fetch_fact
 from somna.memory.results import (
     Added,
     ConflictPair,
@@ -55,7 +53,6 @@ from somna.model import (
     Message,
     Profile,
     Resolution,
-    Role,
     Run,
     Session,
     Summary,
@@ -71,7 +68,7 @@ from somna.model.lifecycle import Change
 from somna.recall import render_context
 from somna.sources import Conversation
 from somna.sources.n8n import N8nImport, N8nReport, N8nTable, ProfileFrom
-from somna.store import Eligibility, FactFilter, NewMessage, Reader, Store, open_store
+from somna.store import Eligibility, FactFilter, Reader, Store, open_store
 
 if TYPE_CHECKING:
     from somna.llm import LLM
@@ -80,31 +77,6 @@ __all__ = ["DEFER", "Memory"]
 
 DEFER = "defer"
 """Pass as the resolution of `resolve_conflict` to postpone a conflict."""
-
-_CANDIDATES = 50  # how many candidates each search signal contributes before fusion
-_T = TypeVar("_T")
-_E = TypeVar("_E", bound=Enum)
-
-
-def _checked(build: Callable[[], _T]) -> _T:
-    """Run a model constructor, turning validation errors into one readable sentence."""
-    try:
-        return build()
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        field = ".".join(str(part) for part in problem["loc"]) or "value"
-        message = str(problem.get("ctx", {}).get("error") or problem["msg"])
-        raise InvalidInputError(f"Invalid {field}: {message.rstrip('.')}.") from exc
-
-
-def _enum(kind: type[_E], value: object, what: str) -> _E:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(member.value for member in kind)
-        raise InvalidInputError(
-            f"The {what} {value!r} is not valid; use one of: {allowed}."
-        ) from None
 
 
 class Memory:
@@ -176,7 +148,7 @@ class Memory:
     def create_profile(
         self, profile: str, name: str | None = None, settings: Mapping[str, Any] | None = None
     ) -> Profile:
-        created = _checked(
+        created = checked(
             lambda: Profile(
                 id=profile,
                 name=name or profile,
@@ -213,46 +185,11 @@ class Memory:
         if len(session_key) > 256:
             raise InvalidInputError("A session key must be at most 256 characters.")
         now = self.now()
-        parsed = [self._message(item, now) for item in messages]
+        parsed = [parse_message(item, now) for item in messages]
         if not parsed:
             raise InvalidInputError("There are no messages to add.")
         with self.store.write(profile) as tx:
             return tx.add_messages(session_key, parsed)
-
-    @staticmethod
-    def _message(item: Mapping[str, Any] | tuple[str, str] | Message, now: datetime) -> NewMessage:
-        if isinstance(item, Message):
-            return NewMessage(item.role, item.content, item.created_at, dict(item.meta))
-        role: object
-        content: object
-        at: object = None
-        meta: dict[str, Any] = {}
-        if isinstance(item, tuple):
-            role, content = item
-        else:
-            role, content = item.get("role"), item.get("content")
-            at = item.get("at", item.get("created_at"))
-            meta = dict(item.get("meta") or {})
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidInputError("Every message needs non-empty text content.")
-        when = (
-            now
-            if at is None
-            else _checked(
-                lambda: (
-                    Message.model_validate(
-                        {
-                            "session_id": "-",
-                            "seq": 0,
-                            "role": "user",
-                            "content": "-",
-                            "created_at": at,
-                        }
-                    ).created_at
-                )
-            )
-        )
-        return NewMessage(_enum(Role, role, "message role"), content, when, meta)
 
     def ingest(self, conversations: Iterable[Conversation]) -> Ingested:
         """Import conversations read from a source; profiles are created as needed.
@@ -341,10 +278,10 @@ class Memory:
         least `neighbor_floor`, for the caller to judge with `resolve`.
         """
         now = self.now()
-        fact = _checked(
+        fact = checked(
             lambda: Fact(
                 profile_id=profile,
-                type=_enum(FactType, type, "fact type"),
+                type=as_enum(FactType, type, "fact type"),
                 category=category,
                 subject=subject or DEFAULT_SUBJECT,
                 predicate=predicate,
@@ -367,7 +304,7 @@ class Memory:
         evidence = (
             []
             if quote is None
-            else [_checked(lambda: Evidence(fact_id=fact.id, quote=quote, observed_at=now))]
+            else [checked(lambda: Evidence(fact_id=fact.id, quote=quote, observed_at=now))]
         )
         vector = self._embed(fact.text)
         with self.store.write(profile) as tx:
@@ -396,12 +333,12 @@ class Memory:
         - contradicts: both are disputed and a conflict pair is opened for a person;
         - distinct: nothing changes.
         """
-        judged = _enum(Verdict, verdict, "verdict")
+        judged = as_enum(Verdict, verdict, "verdict")
         if new == existing:
             raise InvalidInputError("A fact cannot be judged against itself.")
         now = self.now()
         with self.store.write(profile) as tx:
-            fresh, old = self._fact(tx, new), self._fact(tx, existing)
+            fresh, old = fetch_fact(tx, new), fetch_fact(tx, existing)
             if judged is Verdict.DISTINCT:
                 return Outcome([fresh, old])
             if judged is Verdict.CONTRADICTS:
@@ -434,7 +371,7 @@ class Memory:
 
     def get(self, profile: str, fact_id: str) -> Fact:
         with self.store.read(profile) as tx:
-            return self._fact(tx, fact_id)
+            return fetch_fact(tx, fact_id)
 
     def list(
         self,
@@ -454,14 +391,14 @@ class Memory:
         With `as_of`, the facts that were true at that time (valid time), which
         may include facts superseded since.
         """
-        flt = _checked(
+        flt = checked(
             lambda: FactFilter(
                 types=None
                 if type is None
-                else [_enum(FactType, t, "fact type") for t in _many(type)],
+                else [as_enum(FactType, t, "fact type") for t in as_list(type)],
                 statuses=None
                 if status is None
-                else [_enum(FactStatus, s, "fact status") for s in _many(status)],
+                else [as_enum(FactStatus, s, "fact status") for s in as_list(status)],
                 category=category,
                 subject=subject,
                 text=text,
@@ -499,9 +436,9 @@ class Memory:
             )
         now = self.now()
         with self.store.read(profile) as tx:
-            old = self._fact(tx, fact_id)
+            old = fetch_fact(tx, fact_id)
         self._require(old, ACTIVE_STATUSES, "correct")
-        new = _checked(
+        new = checked(
             lambda: Fact.model_validate(
                 {
                     **old.model_dump(
@@ -529,10 +466,10 @@ class Memory:
         )
         vector = self._embed(new.text)
         with self.store.write(profile) as tx:
-            current = self._fact(tx, fact_id)
+            current = fetch_fact(tx, fact_id)
             self._require(current, ACTIVE_STATUSES, "correct")
             tx.apply(lifecycle.correct(current, new, vector=vector.tolist(), at=now, actor=actor))
-            return self._fact(tx, new.id)
+            return fetch_fact(tx, new.id)
 
     def delete(
         self, profile: str, fact_id: str, *, actor: str = "user", reason: str = "deleted"
@@ -540,7 +477,7 @@ class Memory:
         """Retire a fact: it leaves recall and lists, and stays in history. Nothing is destroyed."""
         now = self.now()
         with self.store.write(profile) as tx:
-            fact = self._fact(tx, fact_id)
+            fact = fetch_fact(tx, fact_id)
             if fact.status is FactStatus.RETIRED:
                 raise ConflictStateError(f"Fact {fact_id!r} is already retired.")
             change = lifecycle.retire(fact, at=now, actor=actor, reason=reason)
@@ -550,7 +487,7 @@ class Memory:
     def history(self, profile: str, fact_id: str) -> History:
         """The version chain around a fact (what Somna believed when) and all its events."""
         with self.store.read(profile) as tx:
-            fact = self._fact(tx, fact_id)
+            fact = fetch_fact(tx, fact_id)
             chain = [fact]
             while chain[0] is not None:
                 before = tx.predecessors(chain[0].id)
@@ -571,7 +508,7 @@ class Memory:
         self, profile: str, status: ConflictStatus | str = ConflictStatus.OPEN
     ) -> builtins.list[ConflictPair]:
         """Conflicts waiting for a person. `open` includes deferred ones whose delay is over."""
-        wanted = _enum(ConflictStatus, status, "conflict status")
+        wanted = as_enum(ConflictStatus, status, "conflict status")
         now = self.now()
         with self.store.read(profile) as tx:
             if wanted is ConflictStatus.OPEN:
@@ -605,18 +542,18 @@ class Memory:
         choice = (
             DEFER
             if resolution == DEFER
-            else _enum(Resolution, resolution, "resolution (or 'defer')")
+            else as_enum(Resolution, resolution, "resolution (or 'defer')")
         )
         if (choice is Resolution.CORRECTED) != (correction is not None):
             raise InvalidInputError(
                 "Give a correction text with the 'corrected' resolution, and only with it."
             )
         with self.store.read(profile) as tx:
-            pair = self._pair(tx, self._conflict(tx, conflict_id))
+            pair = self._pair(tx, fetch_conflict(tx, conflict_id))
         correction_fact, vector = None, None
         if correction is not None:
             a = pair.fact_a
-            correction_fact = _checked(
+            correction_fact = checked(
                 lambda: Fact(
                     profile_id=profile,
                     type=a.type,
@@ -633,7 +570,7 @@ class Memory:
             )
             vector = self._embed(correction_fact.text)
         with self.store.write(profile) as tx:
-            conflict = self._conflict(tx, conflict_id)
+            conflict = fetch_conflict(tx, conflict_id)
             if conflict.status is ConflictStatus.RESOLVED:
                 raise ConflictStateError(f"Conflict {conflict_id!r} is already resolved.")
             if choice == DEFER:
@@ -653,7 +590,7 @@ class Memory:
                     tx, conflict, choice, correction_fact, vector, now=now, actor=actor
                 )
             tx.apply(change)
-            return self._pair(tx, self._conflict(tx, conflict_id))
+            return self._pair(tx, fetch_conflict(tx, conflict_id))
 
     # -- erasure, export, keys --------------------------------------------------------
 
@@ -789,7 +726,7 @@ class Memory:
         self, profile: str, kind: SummaryKind | str = SummaryKind.SESSION, limit: int = 20
     ) -> builtins.list[Summary]:
         """The profile's summaries of one kind (session, day, portrait), newest first."""
-        wanted = _enum(SummaryKind, kind, "summary kind")
+        wanted = as_enum(SummaryKind, kind, "summary kind")
         with self.store.read(profile) as tx:
             return tx.summaries(wanted, limit=limit)
 
@@ -827,7 +764,7 @@ class Memory:
         window of `session_key`.
         """
         self._check_query(query, k)
-        wanted = None if types is None else [_enum(FactType, t, "fact type") for t in types]
+        wanted = None if types is None else [as_enum(FactType, t, "fact type") for t in types]
         if query_rewrite if query_rewrite is not None else self.settings.query_rewrite:
             query = self._rewrite(profile, query, session_key)
         return self._retrieval.recall(
@@ -907,26 +844,12 @@ class Memory:
         facts = {f.id: f for f in tx.get_facts([i for i, _ in near])}
         return [Similar(facts[i], score) for i, score in near if i in facts]
 
-    @staticmethod
-    def _fact(tx: Reader, fact_id: str) -> Fact:
-        fact = tx.get_fact(fact_id)
-        if fact is None:
-            raise FactNotFoundError(fact_id, tx.profile_id)
-        return fact
-
-    @staticmethod
-    def _conflict(tx: Reader, conflict_id: str) -> Conflict:
-        conflict = tx.get_conflict(conflict_id)
-        if conflict is None:
-            raise ConflictNotFoundError(conflict_id, tx.profile_id)
-        return conflict
-
     def _pair(self, tx: Reader, conflict: Conflict) -> ConflictPair:
         correction = None
         if conflict.correction_fact_id:
             correction = tx.get_fact(conflict.correction_fact_id)
         return ConflictPair(
-            conflict, self._fact(tx, conflict.fact_a), self._fact(tx, conflict.fact_b), correction
+            conflict, fetch_fact(tx, conflict.fact_a), fetch_fact(tx, conflict.fact_b), correction
         )
 
     @staticmethod
@@ -942,10 +865,3 @@ class Memory:
 
 def _hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _many(value: object) -> builtins.list[object]:
-    """One value or several, as a list (a string counts as one value)."""
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        return [value]
-    return builtins.list(value)
