@@ -9,7 +9,6 @@ commands and the demo are in test_cli_consolidation.py.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -28,6 +27,7 @@ from somna.interfaces.cli import app
 from somna.interfaces.cli.context import CliState
 from somna.memory import Memory
 from somna.model import FactStatus
+from tests.interfaces.cli_support import assert_one_line_error, data, ok
 
 Invoke = Callable[..., Result]
 
@@ -67,29 +67,9 @@ def stored(db: Path, embedder: BundledEmbedder) -> Iterator[Memory]:
     memory.close()
 
 
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
-
-
 def add(somna: Invoke, text: str, *options: str) -> dict[str, Any]:
     added: dict[str, Any] = data(somna("facts", "add", "alice", text, *options, "--json"))
     return added
-
-
-def assert_one_line_error(result: Result, code: int, *fragments: str) -> None:
-    assert result.exit_code == code, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("Error: ")
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 # -- database and profiles ------------------------------------------------------------

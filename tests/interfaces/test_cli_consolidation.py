@@ -32,6 +32,7 @@ from somna.llm.tasks import SessionDigest, SessionTranscript
 from somna.memory import Memory
 from somna.model import FactStatus, FactType, Run, Session
 from tests.consolidate.scripted import ScriptedLLM, fact
+from tests.interfaces.cli_support import assert_one_line_error, data, ok
 
 Invoke = Callable[..., Result]
 
@@ -120,25 +121,6 @@ def chat(tmp_path: Path) -> Path:
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return path
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def assert_one_line_error(result: Result, code: int, *fragments: str) -> None:
-    assert result.exit_code == code, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("Error: ")
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 def ingested(somna: Invoke, chat: Path) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -22,6 +21,7 @@ from somna.embed import BundledEmbedder
 from somna.interfaces.cli.context import CliState
 from somna.memory import Memory
 from somna.sources import N8nTable
+from tests.interfaces.cli_support import assert_one_line_error, data, ok
 from tests.scale.somna_cli import build_app
 from tests.sources.n8n_rows import MALFORMED, N8nChat
 from tests.store.pg_servers import TestServers
@@ -54,25 +54,6 @@ def somna(embedder: BundledEmbedder, clock: Clock, db: str) -> Invoke:
     app = build_app()
     state = CliState(memory_factory=factory)
     return lambda *args: CliRunner().invoke(app, [*args, "--db", db], obj=state)
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def assert_one_line_error(result: Result, code: int, *fragments: str) -> None:
-    assert result.exit_code == code, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("Error: ")
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 def source_name(chat: N8nChat) -> str:
