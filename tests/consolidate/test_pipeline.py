@@ -84,7 +84,7 @@ def test_invariant_5_a_fact_without_a_verbatim_quote_is_rejected_and_counted(
     folded = fact("Prefers tea to coffee.", "  i ALWAYS pick   tea over coffee ")
     m = with_llm(
         alice,
-        ScriptedLLM(lambda t: SessionDigest(summary="s", facts=[invented, paraphrased, folded])),
+        ScriptedLLM(lambda t: SessionDigest(summary="", facts=[invented, paraphrased, folded])),
     )
     chat(m, "morning", "Honestly, I always pick tea over coffee!")
     clock.advance(hours=4)
@@ -197,6 +197,7 @@ def test_a_failed_model_call_fails_the_session_and_writes_nothing(
     assert (run.sessions_failed, run.sessions_consolidated, run.status) == (1, 0, "partial")
     assert "model server is down" in run.failures[0]["error"]
     assert all_facts(m, "alice") == [] and len(m.window("alice", "morning")) == 1
+    clock.advance(minutes=1)  # the next run, not the same one, takes it again
     fixed = with_llm(alice, ScriptedLLM(proposing(TEA)))
     assert fixed.consolidate().sessions_consolidated == 1
 
@@ -368,7 +369,8 @@ def test_the_night_writes_a_day_digest_and_refreshes_the_portrait(
     alice: Memory, clock: Clock
 ) -> None:
     identity = fact("Works as a nurse.", "I work as a nurse", type="persona", category="identity")
-    m = with_llm(alice, ScriptedLLM(proposing(TEA, identity, summary="Talked about work.")))
+    told = "The user talked about work and tea."
+    m = with_llm(alice, ScriptedLLM(proposing(TEA, identity, summary=told)))
     chat(m, "morning", "I work as a nurse.", "Nice!", at=clock.now.isoformat())
     chat(m, "evening", "I always pick tea over coffee.", at=clock.now.isoformat())
     clock.advance(hours=4)

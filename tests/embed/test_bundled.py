@@ -56,6 +56,7 @@ def test_similar_sentences_are_closer(bundled: BundledEmbedder) -> None:
     assert float(also_tea @ tea) > float(also_tea @ linux) + 0.3
 
 
+@pytest.mark.slow  # 150 texts through the model twice
 def test_batch_equals_one_by_one(bundled: BundledEmbedder) -> None:
     # Varied lengths and more than one internal batch, so padding and reordering both matter.
     texts = [" ".join(["word"] * (i % 37)) + f" number {i}" for i in range(150)] + TEXTS

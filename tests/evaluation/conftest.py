@@ -14,9 +14,11 @@ become facts:
 
 The other turns are questions, pleasantries or not in the first person. Memory then
 holds 5 facts, 3 session summaries and 1 day digest (at most 10 with an older
-pipeline that also digests single-session days): fewer than 10 items, so recall with
-k = 10 returns every one of them, and evidence recall@10 of a question is the share of
-its evidence turns among the five above.
+pipeline that also digests single-session days), and recall with k = 10 returns every
+fact (and one summary), so evidence recall@10 of a question is the share of its evidence
+turns among the five above. Sessions of four turns keep at most two items each: three
+of the five turns are stored as observations (the whole turn retold), the others as the
+typed facts above, and no other turn gives an item.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ from somna.interfaces.cli.context import CliState
 from somna.interfaces.cli.evaluate import app
 from somna.memory import Memory
 
+pytestmark = pytest.mark.slow  # a LoCoMo evaluation
+
 Invoke = Callable[..., Result]
 
 
@@ -108,3 +110,20 @@ def test_the_help_asks_for_a_fresh_database() -> None:
     result = CliRunner().invoke(app, ["locomo", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     assert "fresh database" in result.stdout and "Example:" in result.stdout
+
+
+def test_eval_locomo_prints_the_raw_turn_baseline_beside_memory(
+    somna_eval: Invoke, tiny_locomo: Path
+) -> None:
+    result = somna_eval("locomo", str(tiny_locomo), "--baseline", "turns", "--k", "20")
+    assert result.exit_code == 0, result.output
+    assert "turns@20" in result.stdout and "Recall by conversation" in result.stdout
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line.strip()}
+    assert rows["all"][4] == "100.0%"  # turns@20: twelve turns, all of them found
+    assert "in context" in result.stdout and "observations" in result.stdout
+
+
+def test_eval_locomo_refuses_an_unknown_baseline(somna_eval: Invoke, tiny_locomo: Path) -> None:
+    result = somna_eval("locomo", str(tiny_locomo), "--baseline", "chunks")
+    assert result.exit_code == 2
+    assert "the only baseline is 'turns'" in result.output

@@ -1,7 +1,7 @@
 """`evaluate_locomo` end to end on the tiny conversation of conftest.py, scored by hand.
 
 The real `Memory`: SQLite under tmp_path, the bundled embedder, the rules extractor.
-Every fact and summary of the tiny conversation fits in the first 10 results, so
+Every fact of the tiny conversation fits in the first 10 results, so
 recall@10 is known by hand (see conftest.py); at k = 5 only what the ranking cannot
 change is asserted.
 """
@@ -20,6 +20,8 @@ from somna.embed import BundledEmbedder
 from somna.errors import InvalidInputError
 from somna.evaluation import LocomoReport, evaluate_locomo, read_locomo_questions
 from somna.memory import Memory
+
+pytestmark = pytest.mark.slow  # a LoCoMo evaluation
 
 FACT_TURNS = {"D1:1", "D1:3", "D2:1", "D2:3", "D3:1"}
 RECALL_AT_10 = {0: 1.0, 1: 1.0, 2: 0.5, 3: 0.0, 4: 1.0}
@@ -72,10 +74,18 @@ def test_recalled_facts_are_traced_to_the_turns_they_quote(report: LocomoReport)
     summaries = [item for item in first.recalled if item.kind == "summary"]
     assert {turn for item in facts for turn in item.turns} == FACT_TURNS
     assert all(len(item.turns) == 1 for item in facts)
-    assert {item.summary_kind for item in summaries} == {"session", "day"}
-    day = next(item for item in summaries if item.summary_kind == "day")
-    assert day.sessions == ["session_1", "session_2"]
+    assert len(summaries) == 1  # one result in ten at most is a summary
     assert [item.rank for item in first.recalled] == list(range(1, len(first.recalled) + 1))
+
+
+def test_a_day_digest_stands_for_the_sessions_of_its_day(
+    tmp_path: Path, embedder: BundledEmbedder, tiny_locomo: Path
+) -> None:
+    with Memory(settings=Settings(db=str(tmp_path / "wide.db")), embedder=embedder) as memory:
+        report = evaluate_locomo(memory, [tiny_locomo], k_values=[40])
+    days = [item for q in report.questions for item in q.recalled if item.summary_kind == "day"]
+    assert days
+    assert all(item.sessions == ["session_1", "session_2"] for item in days)
 
 
 def test_malformed_and_unknown_evidence_ids_are_normalised(report: LocomoReport) -> None:
@@ -241,3 +251,52 @@ def test_read_locomo_questions_keeps_file_order_and_normalises(tiny_locomo: Path
     assert questions[2].evidence == ("D2:3", "D2:4")
     assert questions[5].answer is None  # adversarial questions have no `answer`
     assert questions[6].answer == "2022" and questions[6].evidence == ()
+
+
+def test_the_raw_turn_baseline_is_scored_beside_memory(memory: Memory, tiny_locomo: Path) -> None:
+    report = evaluate_locomo(memory, [tiny_locomo], k_values=[1, 20], baseline=True)
+    scored = [q for q in report.questions if q.evidence]
+    # Twelve turns: the first 20 turns are all of them, so the index finds every evidence turn.
+    assert all(q.baseline_recall[20] == 1.0 for q in scored)
+    assert report.overall.baseline_recall[20] == 1.0
+    assert all(q.baseline_recall[1] in {0.0, 0.5, 1.0} for q in scored)
+    (conversation,) = report.conversations
+    assert conversation.figures is not None
+    assert conversation.figures.baseline_recall == report.overall.baseline_recall
+
+
+def test_without_the_baseline_no_baseline_figures(report: LocomoReport) -> None:
+    assert report.overall.baseline_recall == {}
+    assert all(q.baseline_recall == {} for q in report.questions)
+
+
+def test_extraction_is_measured_against_the_reference_observations(
+    memory: Memory, tiny_locomo: Path
+) -> None:
+    data = json.loads(tiny_locomo.read_text(encoding="utf-8"))
+    data["session_1_observation"] = {
+        "Ann": [["Ann loves hiking.", "D1:1"], ["Ann works as a nurse.", "D1:3"]],
+        "Ben": [["Ben asks about weekends.", "D1:2"]],
+    }
+    data["session_3_observation"] = {"Ben": [["Ben mentions the weather.", ["D3:4"]]]}
+    tiny_locomo.write_text(json.dumps(data), encoding="utf-8")
+    (conversation,) = evaluate_locomo(memory, [tiny_locomo]).conversations
+    assert conversation.observations == 4
+    assert conversation.observation_recall == pytest.approx(2 / 4)  # D1:1 and D1:3 gave facts
+    assert conversation.items_per_turn == round(5 / 12, 4)
+
+
+def test_context_blocks_are_measured(report: LocomoReport) -> None:
+    assert report.overall.context_facts is not None
+    assert 0 < report.overall.context_facts <= 5
+    first = report.questions[0]  # "What does Ann love doing in the mountains?"
+    assert first.context_evidence and first.context_facts >= 1
+    assert report.overall.context_with_evidence == pytest.approx(
+        sum(q.context_evidence for q in report.questions if q.evidence) / 5
+    )
+
+
+def test_every_stored_fact_is_counted_under_the_rule_that_made_it(report: LocomoReport) -> None:
+    (conversation,) = report.conversations
+    assert sum(r.items for r in conversation.rules.values()) == conversation.facts_stored
+    assert conversation.rules["observation"].items == 3  # see conftest.py

@@ -34,13 +34,13 @@ def transcript(
 def digest_json(**overrides: Any) -> str:
     """A valid EXTRACT answer as a model would write it."""
     value: dict[str, Any] = {
-        "summary": "Caroline said she loves hiking.",
+        "summary": "Odile said she loves hiking.",
         "facts": [
             {
                 "type": "fact",
                 "category": "preference",
-                "subject": "Caroline",
-                "text": "Caroline loves hiking.",
+                "subject": "Odile",
+                "text": "Odile loves hiking.",
                 "quote": "I love hiking.",
                 "message_index": 0,
                 "valid_from": None,
@@ -57,7 +57,7 @@ def typical_transcript() -> SessionTranscript:
     lines = [
         (
             "user",
-            "Caroline",
+            "Odile",
             "Hi! I just got back from a long weekend in the mountains with my sister Emma.",
         ),
         (
@@ -67,7 +67,7 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "It was great. We hiked for three days and the weather was perfect the whole time.",
         ),
         (
@@ -77,7 +77,7 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "We did the lake loop, about fifteen kilometres a day, with two nights in huts.",
         ),
         (
@@ -87,7 +87,7 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Second one. I love hiking, it clears my head after long shifts at the hospital.",
         ),
         (
@@ -97,13 +97,13 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "I work as a nurse in the paediatric ward at St. Mary's, mostly night shifts.",
         ),
         ("assistant", None, "Night shifts are tough. Do you get enough rest between them?"),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Not really, which is why I decided to ask for a transfer to day shifts next month.",
         ),
         (
@@ -113,13 +113,13 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Yes, she agreed in principle. The paperwork should be done by the end of May.",
         ),
         ("assistant", None, "Great news. Is there anything I can help you prepare for the change?"),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Maybe a sleep schedule. Also, always answer me in short bullet points please.",
         ),
         (
@@ -129,13 +129,13 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Thanks. By the way, I'm going to run a half marathon in September with Emma.",
         ),
         ("assistant", None, "Exciting! Have you started training, or are you planning a program?"),
         (
             "user",
-            "Caroline",
+            "Odile",
             "We start next week, three runs a week, and a long run every Sunday morning.",
         ),
         (
@@ -145,7 +145,7 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Will do. I don't like running on treadmills, so it will all be outdoors.",
         ),
         (
@@ -153,17 +153,17 @@ def typical_transcript() -> SessionTranscript:
             None,
             "Outdoor running is more varied anyway. Do you have good shoes for it?",
         ),
-        ("user", "Caroline", "I bought new trail shoes last month, they are comfortable so far."),
+        ("user", "Odile", "I bought new trail shoes last month, they are comfortable so far."),
         ("assistant", None, "Perfect. Let me know when you want the sleep schedule drafted."),
         (
             "user",
-            "Caroline",
+            "Odile",
             "One more thing: my sister Emma lives in Lyon and visits every other month.",
         ),
         ("assistant", None, "Nice. Does she run too, or is the half marathon her first race?"),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Her first. She works at a bakery, so she trains early in the morning before work.",
         ),
         (
@@ -173,7 +173,7 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Good idea, we will try a shared spreadsheet with our weekly distances and times.",
         ),
         (
@@ -183,7 +183,7 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Later. For now I need to sort out the transfer forms and my holiday dates.",
         ),
         (
@@ -193,14 +193,14 @@ def typical_transcript() -> SessionTranscript:
         ),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Yes please, Friday afternoon would be ideal, after my last night shift.",
         ),
         ("assistant", None, "Done: a reminder on Friday afternoon about the transfer forms."),
         (
             "user",
-            "Caroline",
+            "Odile",
             "Tomorrow maybe for the sleep schedule. Good night, and thanks for the help today!",
         ),
     ]
-    return transcript(*lines, user="Caroline")
+    return transcript(*lines, user="Odile")

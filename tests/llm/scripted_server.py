@@ -12,8 +12,10 @@ An answer is ``Script(status, body, delay)``:
 - ``body`` a ``dict``: sent as the JSON body, as is.
 
 ``delay`` seconds pass before the answer (a client timeout shorter than that sees a
-timeout). An empty queue answers HTTP 418 "the script is exhausted", which no client
-retries. Other test packages reuse it with::
+timeout). When the queue is empty, ``responder`` (a function of the request body that
+returns a `Script`) answers, so a test can play a whole server's behaviour (see
+`tests.llm.local_servers`); without one, HTTP 418 "the script is exhausted", which no
+client retries. ``GET /v1/models`` lists ``models``. Other test packages reuse it with::
 
     from tests.llm.scripted_server import ScriptedChatServer, serve
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -82,6 +84,10 @@ class ScriptedChatServer(ThreadingHTTPServer):
         self._script: deque[Script] = deque()
         self._lock = threading.Lock()
         self.closing = threading.Event()
+        self.responder: Callable[[dict[str, Any]], Script] | None = None
+        self.models: list[dict[str, Any]] = [
+            {"id": "scripted-model", "object": "model", "created": 0, "owned_by": "tests"}
+        ]
 
     @property
     def url(self) -> str:
@@ -110,6 +116,8 @@ class ScriptedChatServer(ThreadingHTTPServer):
             self.requests.append(body)
             self.headers.append(headers)
             item = self._script.popleft() if self._script else None
+        if item is None and self.responder is not None:
+            item = self.responder(body)
         if item is None:
             item = Script(418, "the script is exhausted")
         if isinstance(item.body, dict):
@@ -136,6 +144,12 @@ class _Handler(BaseHTTPRequestHandler):
         if item.delay and self.server.closing.wait(item.delay):
             return
         self._send(item.status, raw)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/") in ("/v1/models", "/models"):
+            self._send(200, json.dumps({"object": "list", "data": self.server.models}).encode())
+        else:
+            self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}).encode())
 
     def _send(self, status: int, raw: bytes) -> None:
         try:

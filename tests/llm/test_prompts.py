@@ -21,29 +21,44 @@ from somna.llm import (
     Task,
     render_prompt,
 )
+from somna.llm.check import PROBE, ProbeWord
+from somna.llm.conversation import (
+    CONVERSATION_TASKS,
+    REPHRASE,
+    THREAD_SUMMARY,
+    FoldRequest,
+    RephraseRequest,
+)
 from somna.llm.prompt import INPUT_MARKER, load_prompt
 from tests.llm.helpers import transcript, typical_transcript
 
 SAMPLES: dict[str, BaseModel] = {
     EXTRACT.name: transcript(
-        ("user", "Caroline", "I love hiking."), ("assistant", None, "Nice!"), user="Caroline"
+        ("user", "Odile", "I love hiking."), ("assistant", None, "Nice!"), user="Odile"
     ),
     JUDGE.name: JudgeRequest(
         pairs=[
             {
                 "pair_id": 1,
-                "new": "Caroline lives in Berlin.",
-                "existing": "Caroline lives in Paris.",
+                "new": "Odile lives in Berlin.",
+                "existing": "Odile lives in Paris.",
                 "existing_since": "2025-02-01",
             },
-            {"pair_id": 2, "new": "Caroline likes tea.", "existing": "Caroline hates tea."},
+            {"pair_id": 2, "new": "Odile likes tea.", "existing": "Odile hates tea."},
         ]
     ),
     REWRITE.name: RewriteRequest(
         query="Where does she live now?",
         window=[{"role": "user", "content": "Tell me about my sister Emma."}],
     ),
+    THREAD_SUMMARY.name: FoldRequest(
+        previous="The user asked for a trip plan.",
+        turns=[{"role": "user", "content": "Make it three days, not two."}],
+    ),
+    REPHRASE.name: RephraseRequest(query="Where does she live now?"),
+    PROBE.name: ProbeWord(word="lantern"),
 }
+ALL_TASKS = (*TASKS, *CONVERSATION_TASKS, PROBE)
 _PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_]")
 
 
@@ -54,13 +69,13 @@ def _tokens(text: str) -> float:
 def test_every_task_has_its_prompt_file() -> None:
     folder = resources.files("somna.llm").joinpath("prompts")
     names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".md"))
-    assert names == sorted(task.prompt for task in TASKS)
-    for task in TASKS:
+    assert names == sorted(task.prompt for task in ALL_TASKS)
+    for task in ALL_TASKS:
         text = folder.joinpath(task.prompt).read_text(encoding="utf-8")
         assert text.count(INPUT_MARKER) == 1
 
 
-@pytest.mark.parametrize("task", TASKS, ids=lambda task: task.name)
+@pytest.mark.parametrize("task", ALL_TASKS, ids=lambda task: task.name)
 def test_prompts_render_with_no_placeholder_left(task: Task[BaseModel, BaseModel]) -> None:
     prompt = render_prompt(task, SAMPLES[task.name])
     assert not _PLACEHOLDER.search(prompt.system)
@@ -72,10 +87,10 @@ def test_prompts_render_with_no_placeholder_left(task: Task[BaseModel, BaseModel
 
 def test_rendered_inputs_are_compact() -> None:
     extract = render_prompt(EXTRACT, SAMPLES[EXTRACT.name])
-    assert extract.user.endswith("[0] Caroline: I love hiking.\n[1] assistant: Nice!")
+    assert extract.user.endswith("[0] Odile: I love hiking.\n[1] assistant: Nice!")
     assert '"2026-05-03"' not in extract.user and "of 2026-05-03" in extract.user
     judge = render_prompt(JUDGE, SAMPLES[JUDGE.name])
-    assert "#1 new: Caroline lives in Berlin.\n   old (2025-02-01): Caroline lives" in (judge.user)
+    assert "#1 new: Odile lives in Berlin.\n   old (2025-02-01): Odile lives" in (judge.user)
     rewrite = render_prompt(REWRITE, SAMPLES[REWRITE.name])
     assert "user: Tell me about my sister Emma." in rewrite.user
     assert rewrite.user.endswith("Message: Where does she live now?")

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import pytest
 
-from somna.llm import EXTRACT, RulesLLM, SessionDigest
+from somna.llm import SessionDigest
+from somna.llm.rules.extract import typed_facts
 from somna.model import FactType
 from tests.llm.helpers import transcript
 
 
 def _said(content: str, speaker: str = "Camille") -> SessionDigest:
-    """What ``speaker`` said to Jon, both users (as in a conversation between two people)."""
-    session = transcript(("user", "Jon", "Hi there!"), ("user", speaker, content), user=speaker)
-    return RulesLLM().structured(EXTRACT, session).value
+    """What ``speaker`` said to Tariq, both users (as in a conversation between two people)."""
+    session = transcript(("user", "Tariq", "Hi there!"), ("user", speaker, content), user=speaker)
+    typed, _, _ = typed_facts(session)  # observations have their own tests
+    return SessionDigest(summary="", facts=[fact for _, fact in typed])
 
 
 @pytest.mark.parametrize(
@@ -25,8 +27,8 @@ def _said(content: str, speaker: str = "Camille") -> SessionDigest:
     [
         # preferences and values
         (
-            "Wow, I'm really into pottery these days!",
-            "Camille is really into pottery these days.",
+            "Wow, I'm really into woodworking these days!",
+            "Camille is really into woodworking these days.",
             "preference",
         ),
         (
@@ -78,7 +80,11 @@ def _said(content: str, speaker: str = "Camille") -> SessionDigest:
         # plans
         ("I'm thinking about getting a dog.", "Camille is thinking about getting a dog.", "plan"),
         ("I'm planning to visit Japan.", "Camille is planning to visit Japan.", "plan"),
-        ("Gonna start a pottery class.", "Camille is going to start a pottery class.", "decision"),
+        (
+            "Gonna start a woodworking class.",
+            "Camille is going to start a woodworking class.",
+            "decision",
+        ),
         ("I wanna open a bakery.", "Camille wants to open a bakery.", "plan"),
         (
             "I'm off to go swimming with the kids.",
@@ -101,15 +107,15 @@ def _said(content: str, speaker: str = "Camille") -> SessionDigest:
         ("Been practicing my routines.", "Camille has been practicing their routines.", "event"),
         ("Just got a new bike!", "Camille just got a new bike.", "event"),
         ("I'm learning the piano.", "Camille is learning the piano.", "event"),
-        ("I haven't tried pottery yet.", "Camille has not tried pottery yet.", "event"),
+        ("I haven't tried woodworking yet.", "Camille has not tried woodworking yet.", "event"),
         (
-            "It was my first time going camping!",
-            "It was Camille's first time going camping.",
+            "It was my first time going sailing!",
+            "It was Camille's first time going sailing.",
             "event",
         ),
         (
-            "I made this bowl in my pottery class.",
-            "Camille made a bowl in their pottery class.",
+            "I made this bowl in my woodworking class.",
+            "Camille made a bowl in their woodworking class.",
             "event",
         ),
         (
@@ -121,8 +127,8 @@ def _said(content: str, speaker: str = "Camille") -> SessionDigest:
         ("I play clarinet.", "Camille plays clarinet.", "activity"),
         # "we", when the message says who
         (
-            "We went camping with my kids last week.",
-            "Camille and their family went camping with their kids last week.",
+            "We went sailing with my kids last week.",
+            "Camille and their family went sailing with their kids last week.",
             "event",
         ),
         (
@@ -162,7 +168,7 @@ def test_english_conversation_states_facts(said: str, text: str, category: str) 
     [
         # leading interjections go, trailing chatter and a closing question too
         (
-            "Hey Mel! I went to a concert yesterday, it was so fun!",
+            "Hey Bram! I went to a concert yesterday, it was so fun!",
             "Camille went to a concert yesterday.",
         ),
         ("I ran a 5k last weekend; it was tough.", "Camille ran a 5k last weekend."),
@@ -179,15 +185,15 @@ def test_english_conversation_states_facts(said: str, text: str, category: str) 
             "Camille lost their job at the bakery this month.",
         ),
         (
-            "I'm keen on counseling - I'd love to help people.",
-            "Camille is keen on counseling.",
+            "I'm keen on nursing - I'd love to help people.",
+            "Camille is keen on nursing.",
         ),
         (
             "Taking your advice, I'm rewriting my business plan.",
             "Camille is rewriting their business plan.",
         ),
         (
-            "I've had some tough times with my business, Jon.",
+            "I've had some tough times with my business, Tariq.",
             "Camille has had some tough times with their business.",
         ),
         (
@@ -229,7 +235,7 @@ def test_english_clauses_are_cut_out_of_chatter(said: str, text: str) -> None:
         "I'm so excited!",
         "Been playing long?",
         "Did you know I went to Paris - it was great?",
-        "I'd love to go camping with my kids.",
+        "I'd love to go sailing with my kids.",
         "If I had time I would paint more.",
         "Maybe I'll try yoga.",
         "I think I'll start running.",
@@ -257,15 +263,15 @@ def test_a_sentence_that_only_shares_a_french_word_is_read_in_english() -> None:
 
 def test_both_speakers_of_a_conversation_are_read_and_named() -> None:
     session = transcript(
-        ("user", "Melanie", "Hey Caroline! I painted a lake sunrise last year."),
-        ("user", "Caroline", "Wow! I just joined a new activist group."),
-        ("user", "Melanie", "Do you like it?"),
-        user="Melanie",
+        ("user", "Bramwell", "Hey Odile! I painted a harbour at dawn last year."),
+        ("user", "Odile", "Wow! I just joined a new activist group."),
+        ("user", "Bramwell", "Do you like it?"),
+        user="Bramwell",
     )
-    facts = RulesLLM().structured(EXTRACT, session).value.facts
+    facts = [fact for _, fact in typed_facts(session)[0]]
     assert [(fact.subject, fact.text, fact.message_index) for fact in facts] == [
-        ("Melanie", "Melanie painted a lake sunrise last year.", 0),
-        ("Caroline", "Caroline just joined a new activist group.", 1),
+        ("Bramwell", "Bramwell painted a harbour at dawn last year.", 0),
+        ("Odile", "Odile just joined a new activist group.", 1),
     ]
 
 
@@ -273,7 +279,7 @@ def test_both_speakers_of_a_conversation_are_read_and_named() -> None:
     ("said", "text", "category"),
     [
         (
-            "Coucou Mel ! J'ai repeint ma cuisine hier.",
+            "Coucou Bram ! J'ai repeint ma cuisine hier.",
             "Camille a repeint sa cuisine hier.",
             "event",
         ),
@@ -293,8 +299,8 @@ def test_both_speakers_of_a_conversation_are_read_and_named() -> None:
             "event",
         ),
         (
-            "C'était la première fois que je faisais du camping.",
-            "C'était la première fois que Camille faisait du camping.",
+            "C'était la première fois que je faisais de la voile.",
+            "C'était la première fois que Camille faisait de la voile.",
             "event",
         ),
         (
@@ -335,8 +341,8 @@ def test_both_speakers_of_a_conversation_are_read_and_named() -> None:
         ("La poterie me détend.", "La poterie détend Camille.", "preference"),
         ("La danse est ma passion.", "La danse est la passion de Camille.", "preference"),
         (
-            "Pour moi, l'adoption est une façon de donner de l'amour.",
-            "Pour Camille, l'adoption est une façon de donner de l'amour.",
+            "Pour moi, le bénévolat est une façon de donner de l'amour.",
+            "Pour Camille, le bénévolat est une façon de donner de l'amour.",
             "preference",
         ),
         (
@@ -388,7 +394,7 @@ def test_french_conversation_states_facts(said: str, text: str, category: str) -
         "On pourrait aller au cinéma.",
         "J'espère que tu vas bien.",
         "Je pense que c'est bien.",
-        "Tu as fait du camping ?",
+        "Tu as fait de la voile ?",
         "Je suis tellement contente !",
         "Je me suis demandé pourquoi.",
         "N'abandonne jamais !",

@@ -6,112 +6,115 @@ import pytest
 
 from somna.errors import LLMError
 from somna.llm import EXTRACT, LLM, REWRITE, RewriteRequest, RulesLLM, SessionDigest, Task
+from somna.llm.rules.extract import typed_facts
 from somna.llm.tasks import RewrittenQuery
 from somna.model import FactType
 from tests.llm.helpers import SESSION_DATE, transcript, typical_transcript
 
 
 def _facts(content: str, *, speaker: str | None = None, user: str = "user") -> SessionDigest:
-    return RulesLLM().structured(EXTRACT, transcript(("user", speaker, content), user=user)).value
+    """What the typed rules find in one message (observations have their own tests)."""
+    typed, _, _ = typed_facts(transcript(("user", speaker, content), user=user))
+    return SessionDigest(summary="", facts=[fact for _, fact in typed])
 
 
 @pytest.mark.parametrize(
     ("speaker", "said", "text", "category", "type_"),
     [
-        ("Caroline", "I love hiking.", "Caroline loves hiking.", "preference", FactType.FACT),
+        ("Odile", "I love hiking.", "Odile loves hiking.", "preference", FactType.FACT),
         (None, "I love hiking.", "The user loves hiking.", "preference", FactType.FACT),
         (
-            "Caroline",
+            "Odile",
             "I don't like spicy food.",
-            "Caroline does not like spicy food.",
+            "Odile does not like spicy food.",
             "preference",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "I'm a big fan of jazz!",
-            "Caroline is a big fan of jazz.",
+            "Odile is a big fan of jazz.",
             "preference",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "My favorite color is blue.",
-            "Caroline's favorite color is blue.",
+            "Odile's favorite color is blue.",
             "preference",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "I work as a nurse at the city hospital.",
-            "Caroline works as a nurse at the city hospital.",
+            "Odile works as a nurse at the city hospital.",
             "identity",
             FactType.PERSONA,
         ),
-        ("Caroline", "I'm a nurse.", "Caroline is a nurse.", "identity", FactType.PERSONA),
+        ("Odile", "I'm a nurse.", "Odile is a nurse.", "identity", FactType.PERSONA),
         (None, "I live in Berlin.", "The user lives in Berlin.", "identity", FactType.PERSONA),
         (None, "My name is Sam.", "The user's name is Sam.", "identity", FactType.PERSONA),
         (
-            "Caroline",
+            "Odile",
             "My sister Emma lives in Lyon.",
-            "Caroline's sister Emma lives in Lyon.",
+            "Odile's sister Emma lives in Lyon.",
             "relationship",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "I'm married to John.",
-            "Caroline is married to John.",
+            "Odile is married to John.",
             "relationship",
             FactType.FACT,
         ),
-        ("Caroline", "I have two kids.", "Caroline has two kids.", "relationship", FactType.FACT),
+        ("Odile", "I have two kids.", "Odile has two kids.", "relationship", FactType.FACT),
         (
-            "Caroline",
+            "Odile",
             "I decided to quit my job.",
-            "Caroline decided to quit their job.",
+            "Odile decided to quit their job.",
             "decision",
             FactType.FACT,
         ),
         (
-            "Caroline",
-            "I'm going to start a pottery class.",
-            "Caroline is going to start a pottery class.",
+            "Odile",
+            "I'm going to start a woodworking class.",
+            "Odile is going to start a woodworking class.",
             "decision",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "I plan to visit Japan in April.",
-            "Caroline plans to visit Japan in April.",
+            "Odile plans to visit Japan in April.",
             "plan",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "Next week I'm starting a new job.",
-            "Caroline is starting a new job next week.",
+            "Odile is starting a new job next week.",
             "plan",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "Last week I went to Paris with my husband.",
-            "Caroline went to Paris with their husband last week.",
+            "Odile went to Paris with their husband last week.",
             "event",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "I just finished my first marathon!",
-            "Caroline just finished their first marathon.",
+            "Odile just finished their first marathon.",
             "event",
             FactType.FACT,
         ),
         (
-            "Caroline",
+            "Odile",
             "Always answer in French.",
-            "Caroline wants the assistant to always answer in French.",
+            "Odile wants the assistant to always answer in French.",
             "instruction",
             FactType.INSTRUCTION,
         ),
@@ -137,9 +140,9 @@ def _facts(content: str, *, speaker: str | None = None, user: str = "user") -> S
             FactType.INSTRUCTION,
         ),
         (
-            "Caroline",
+            "Odile",
             "Call me Caro.",
-            "Caroline wants to be called Caro.",
+            "Odile wants to be called Caro.",
             "instruction",
             FactType.INSTRUCTION,
         ),
@@ -338,7 +341,7 @@ def test_french_statements_become_facts(
     ],
 )
 def test_sentences_that_are_not_facts(said: str) -> None:
-    assert _facts(said, speaker="Caroline").facts == []
+    assert _facts(said, speaker="Odile").facts == []
 
 
 def test_the_assistant_and_other_roles_state_no_facts_about_the_user() -> None:
@@ -346,8 +349,8 @@ def test_the_assistant_and_other_roles_state_no_facts_about_the_user() -> None:
         ("assistant", None, "I love hiking too. I work as a travel guide. Always drink water."),
         ("system", None, "I am a helpful assistant."),
         ("assistant", None, "J'adore la randonnée. Je suis un assistant."),
-        ("user", "Caroline", "Hello!"),
-        user="Caroline",
+        ("user", "Odile", "Hello!"),
+        user="Odile",
     )
     assert RulesLLM().structured(EXTRACT, session).value.facts == []
 
@@ -357,16 +360,14 @@ def test_quotes_are_verbatim_slices_of_their_message() -> None:
         "Well,   I\u2019m a nurse.\nMy sister Emma lives in Lyon; I love hiking and I hate running!"
         " Dr. Smith said I\u2019m fine. Ma sœur habite à Lyon."
     )
-    session = transcript(
-        ("user", "Caroline", "Hi."), ("user", "Caroline", content), user="Caroline"
-    )
-    facts = RulesLLM().structured(EXTRACT, session).value.facts
+    session = transcript(("user", "Odile", "Hi."), ("user", "Odile", content), user="Odile")
+    facts = [fact for _, fact in typed_facts(session)[0]]
     assert [fact.text for fact in facts] == [
-        "Caroline is a nurse.",
-        "Caroline's sister Emma lives in Lyon.",
-        "Caroline loves hiking.",
-        "Caroline hates running.",
-        "La sœur de Caroline habite à Lyon.",
+        "Odile is a nurse.",
+        "Odile's sister Emma lives in Lyon.",
+        "Odile loves hiking.",
+        "Odile hates running.",
+        "La sœur d'Odile habite à Lyon.",
     ]
     for fact in facts:
         assert fact.message_index == 1
@@ -376,10 +377,10 @@ def test_quotes_are_verbatim_slices_of_their_message() -> None:
 
 
 def test_clauses_of_one_sentence_are_told_apart() -> None:
-    digest = _facts("I love pizza and my wife loves sushi.", speaker="Caroline")
+    digest = _facts("I love pizza and my wife loves sushi.", speaker="Odile")
     assert [fact.text for fact in digest.facts] == [
-        "Caroline loves pizza.",
-        "Caroline's wife loves sushi.",
+        "Odile loves pizza.",
+        "Odile's wife loves sushi.",
     ]
     digest = _facts("J'aime le ski et ma femme adore la voile.", speaker="Marc")
     assert [fact.text for fact in digest.facts] == [
@@ -394,7 +395,7 @@ def test_a_session_in_english_and_french_is_read_per_message() -> None:
         ("user", None, "J'aime aussi la voile."),
         ("user", None, "Et je travaille chez Airbus."),
     )
-    facts = RulesLLM().structured(EXTRACT, session).value.facts
+    facts = [fact for _, fact in typed_facts(session)[0]]
     assert [fact.text for fact in facts] == [
         "The user loves hiking.",
         "L'utilisateur aime aussi la voile.",
@@ -419,22 +420,21 @@ def test_extraction_is_deterministic() -> None:
 def test_typical_session_gives_summary_and_facts() -> None:
     session = typical_transcript()
     digest = RulesLLM().structured(EXTRACT, session).value
-    texts = [fact.text for fact in digest.facts]
-    assert "Caroline loves hiking." in texts
+    texts = [fact.text for _, fact in typed_facts(session)[0]]
+    assert "Odile loves hiking." in texts
     assert (
-        "Caroline works as a nurse in the paediatric ward at St. Mary's, mostly night shifts."
-        in texts
+        "Odile works as a nurse in the paediatric ward at St. Mary's, mostly night shifts." in texts
     )
-    assert "Caroline does not like running on treadmills." in texts
-    assert "Caroline bought new trail shoes last month." in texts  # ", they are…" cut off
-    assert "Caroline wants the assistant to always answer Caroline in short bullet points." in texts
+    assert "Odile does not like running on treadmills." in texts
+    assert "Odile bought new trail shoes last month." in texts  # ", they are…" cut off
+    assert "Odile wants the assistant to always answer Odile in short bullet points." in texts
     for fact in digest.facts:
         message = session.messages[fact.message_index or 0]
         assert message.role.value == "user"
         assert fact.quote in message.content
-    sentences = [part for part in digest.summary.split("Caroline: ")[1:] if part]
+    sentences = [part for part in digest.summary.split("Odile: ")[1:] if part]
     assert 3 <= len(sentences) <= 5
-    assert digest.summary.startswith("Caroline: ")
+    assert digest.summary.startswith("Odile: ")
 
 
 def test_empty_session_gives_empty_digest() -> None:

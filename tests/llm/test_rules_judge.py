@@ -9,27 +9,27 @@ from somna.model import Verdict
 
 CASES = [
     # duplicate
-    ("Caroline loves hiking.", "caroline loves hiking", Verdict.DUPLICATE),
+    ("Odile loves hiking.", "odile loves hiking", Verdict.DUPLICATE),
     (
         "The user really loves hiking in the Swiss Alps every summer.",
         "The user loves hiking in the Swiss Alps every summer.",
         Verdict.DUPLICATE,
     ),
-    ("Caroline lives in Paris, France.", "Caroline lives in Paris.", Verdict.DUPLICATE),
+    ("Odile lives in Paris, France.", "Odile lives in Paris.", Verdict.DUPLICATE),
     ("L'utilisateur aime la randonnée.", "l'utilisateur aime la randonnée !", Verdict.DUPLICATE),
     ("Camille habite à Lyon.", "Camille habite maintenant à Lyon.", Verdict.DUPLICATE),
     # supersedes: same subject, same one-value slot, another value
-    ("Caroline lives in Berlin.", "Caroline lives in Paris.", Verdict.SUPERSEDES),
-    ("Caroline moved to Berlin.", "Caroline lives in Paris.", Verdict.SUPERSEDES),
-    ("Caroline works at Google.", "Caroline works at Microsoft.", Verdict.SUPERSEDES),
-    ("Caroline works as a teacher.", "Caroline works as a nurse.", Verdict.SUPERSEDES),
+    ("Odile lives in Berlin.", "Odile lives in Paris.", Verdict.SUPERSEDES),
+    ("Odile moved to Berlin.", "Odile lives in Paris.", Verdict.SUPERSEDES),
+    ("Odile works at Google.", "Odile works at Microsoft.", Verdict.SUPERSEDES),
+    ("Odile works as a teacher.", "Odile works as a nurse.", Verdict.SUPERSEDES),
     (
-        "Caroline's favorite color is green.",
-        "Caroline's favorite color is blue.",
+        "Odile's favorite color is green.",
+        "Odile's favorite color is blue.",
         Verdict.SUPERSEDES,
     ),
     ("The user is 35 years old.", "The user is 34 years old.", Verdict.SUPERSEDES),
-    ("Caroline no longer lives in Paris.", "Caroline lives in Paris.", Verdict.SUPERSEDES),
+    ("Odile no longer lives in Paris.", "Odile lives in Paris.", Verdict.SUPERSEDES),
     ("L'utilisateur habite à Marseille.", "L'utilisateur habite à Lyon.", Verdict.SUPERSEDES),
     ("Camille travaille chez Airbus.", "Camille travaille chez Renault.", Verdict.SUPERSEDES),
     (
@@ -40,9 +40,9 @@ CASES = [
     ("L'utilisateur a 35 ans.", "L'utilisateur a 34 ans.", Verdict.SUPERSEDES),
     ("L'utilisateur n'habite plus à Lyon.", "L'utilisateur habite à Lyon.", Verdict.SUPERSEDES),
     # contradicts: one negates the other
-    ("Caroline likes tea.", "Caroline does not like tea.", Verdict.CONTRADICTS),
-    ("Caroline doesn't like tea.", "Caroline likes tea.", Verdict.CONTRADICTS),
-    ("Caroline is not vegetarian.", "Caroline is vegetarian.", Verdict.CONTRADICTS),
+    ("Odile likes tea.", "Odile does not like tea.", Verdict.CONTRADICTS),
+    ("Odile doesn't like tea.", "Odile likes tea.", Verdict.CONTRADICTS),
+    ("Odile is not vegetarian.", "Odile is vegetarian.", Verdict.CONTRADICTS),
     ("The user has a dog.", "The user does not have a dog.", Verdict.CONTRADICTS),
     ("L'utilisateur aime le café.", "L'utilisateur n'aime pas le café.", Verdict.CONTRADICTS),
     (
@@ -52,10 +52,10 @@ CASES = [
     ),
     ("Camille est végétarienne.", "Camille n'est pas végétarienne.", Verdict.CONTRADICTS),
     # distinct
-    ("Caroline loves hiking.", "Caroline works as a nurse.", Verdict.DISTINCT),
-    ("Emma lives in Berlin.", "Caroline lives in Paris.", Verdict.DISTINCT),
-    ("Caroline's favorite food is pizza.", "Caroline's favorite color is blue.", Verdict.DISTINCT),
-    ("Caroline likes tea.", "Caroline does not like coffee.", Verdict.DISTINCT),
+    ("Odile loves hiking.", "Odile works as a nurse.", Verdict.DISTINCT),
+    ("Emma lives in Berlin.", "Odile lives in Paris.", Verdict.DISTINCT),
+    ("Odile's favorite food is pizza.", "Odile's favorite color is blue.", Verdict.DISTINCT),
+    ("Odile likes tea.", "Odile does not like coffee.", Verdict.DISTINCT),
     ("L'utilisateur aime le café.", "L'utilisateur travaille chez Airbus.", Verdict.DISTINCT),
     ("Camille habite à Lyon.", "Emma habite à Marseille.", Verdict.DISTINCT),
 ]

@@ -72,9 +72,34 @@ def test_validate_reply_names_what_is_wrong() -> None:
     assert validate_reply(EXTRACT, session, digest_json()).facts[0].confidence == 0.9
     with pytest.raises(ReplyShapeError, match="the reply is empty"):
         validate_reply(EXTRACT, session, "  ")
-    bad_date = digest_json(facts=[{**json.loads(digest_json())["facts"][0], "valid_from": "soon"}])
-    with pytest.raises(ReplyShapeError, match=r"facts\.0\.valid_from"):
-        validate_reply(EXTRACT, session, bad_date)
+    with pytest.raises(ReplyShapeError, match=r"facts: Field required"):
+        validate_reply(EXTRACT, session, '{"summary": "Odile spoke."}')
+
+
+def test_facts_are_validated_one_by_one_and_mended_where_possible() -> None:
+    session = transcript(("user", None, "I love hiking."))
+    good = json.loads(digest_json())["facts"][0]
+    answer = digest_json(
+        facts=[
+            {**good, "confidence": 100, "valid_from": "YYYY-MM-DD"},
+            {**good, "confidence": 1.4, "valid_from": "soon"},
+            {**good, "confidence": -2},
+            {**good, "text": ""},
+            {**good, "type": "mood", "text": "Odile is moody."},
+            "Odile loves hiking.",
+        ]
+    )
+    digest = validate_reply(EXTRACT, session, answer)
+    assert [(f.confidence, f.valid_from) for f in digest.facts] == [
+        (1.0, None),
+        (1.0, None),
+        (0.0, None),
+    ]
+    assert [r.text for r in digest.rejected] == ["", "Odile is moody.", "Odile loves hiking."]
+    assert "text: Value error, it is empty" in digest.rejected[0].reason
+    assert digest.rejected[1].reason.startswith("type: Input should be")
+    assert "rejected" not in json.dumps(strict_schema(SessionDigest))
+    assert "rejected" not in digest.model_dump()
 
 
 def test_dates_are_normalised_and_empty_ones_are_null() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 
@@ -105,6 +106,44 @@ CASES: dict[str, tuple[Callable[[Memory], object], type[SomnaError], str]] = {
         InvalidInputError,
         "created_at",
     ),
+    "message dated far in the future": (
+        lambda m: m.add_messages(
+            "alice", "chat", [{"role": "user", "content": "hi", "at": "9999-12-31T00:00:00Z"}]
+        ),
+        InvalidInputError,
+        "more than 1 day ahead of now",
+    ),
+    "fact of zero-width characters": (
+        lambda m: m.add_fact("alice", "\u200b\u200d\ufeff"),
+        InvalidInputError,
+        "visible characters",
+    ),
+    "fact of NUL characters": (lambda m: m.add_fact("alice", "\x00\x00"), InvalidInputError, "NUL"),
+    "fact with a NUL inside": (
+        lambda m: m.add_fact("alice", "Likes\x00 tea."),
+        InvalidInputError,
+        "NUL",
+    ),
+    "quote of control characters": (
+        lambda m: m.add_fact("alice", "Likes tea.", quote="\x01\x02\u200b"),
+        InvalidInputError,
+        "visible characters",
+    ),
+    "message of control characters": (
+        lambda m: m.add_messages("alice", "chat", [("user", "\x01\x7f\u200b\u2060")]),
+        InvalidInputError,
+        "visible characters",
+    ),
+    "session key with a NUL": (
+        lambda m: m.add_messages("alice", "chat\x00", [("user", "hi")]),
+        InvalidInputError,
+        "A session key must not contain NUL",
+    ),
+    "message with a NUL": (
+        lambda m: m.add_messages("alice", "chat", [("user", "hi\x00")]),
+        InvalidInputError,
+        "NUL",
+    ),
     "valid_to before valid_from": (
         lambda m: m.add_fact(
             "alice",
@@ -132,3 +171,9 @@ def test_bad_input_raises_a_clear_error_and_changes_nothing(alice: Memory, case:
         after["bob"] = before["bob"] = None  # type: ignore[assignment]
     assert after == before
     assert alice.window("alice", "chat") == sessions
+
+
+def test_a_message_a_little_ahead_of_the_clock_is_kept(alice: Memory) -> None:
+    ahead = alice.now() + timedelta(hours=23)
+    session = alice.add_messages("alice", "chat", [{"role": "user", "content": "hi", "at": ahead}])
+    assert session.last_message_at == ahead

@@ -52,8 +52,9 @@ def test_disputed_superseded_retired_and_expired_facts_never_come_back(
     alice.add_fact("alice", "Drinks mint tea this week.", expires_at=clock.now + timedelta(hours=1))
     clock.advance(hours=2)
     recalled = alice.recall("alice", "what tea does she drink?", k=10)
-    assert [r.text for r in recalled if r.kind == "fact"] == ["Drinks black tea without milk."]
-    assert all(r.fact.status.is_active for r in recalled if r.fact)  # type: ignore[union-attr]
+    facts = [r.fact for r in recalled if r.fact is not None]
+    assert [fact.text for fact in facts] == ["Drinks black tea without milk."]
+    assert facts[0].status.is_active
 
 
 def test_as_of_answers_both_sides_of_a_change(alice: Memory, clock: Clock) -> None:
@@ -128,7 +129,7 @@ def test_recall_finds_conversation_summaries(alice: Memory, clock: Clock) -> Non
 def test_the_context_block_lists_dated_facts_and_marks_unverified_ones(alice: Memory) -> None:
     alice.add_fact("alice", "Is allergic to peanuts.", valid_from=datetime(2026, 4, 2, tzinfo=UTC))
     alice.add_fact("alice", "Is vegetarian.", verified=True)
-    block = alice.context("alice", "what should I cook for her?")
+    block = alice.context("alice", "any food allergies or diet, like vegetarian?")
     lines = block.splitlines()
     assert lines[0] == HEADER
     assert "- [2026-04-02] Is allergic to peanuts. (unverified)" in lines
@@ -142,7 +143,7 @@ def test_the_portrait_comes_first_when_it_fits(alice: Memory, clock: Clock) -> N
             Summary(profile_id="alice", kind=SummaryKind.PORTRAIT, text="A nurse who cycles."),
             None,
         )
-    block = alice.context("alice", "dinner ideas")
+    block = alice.context("alice", "vegetarian dinner ideas")
     assert block.splitlines()[:2] == ["About this user: A nurse who cycles.", HEADER]
 
 
@@ -178,6 +179,7 @@ def test_query_rewrite_with_the_rules_provider_leaves_the_query_unchanged(alice:
 
 def test_a_recalled_fact_is_active(alice: Memory) -> None:
     alice.add_fact("alice", "Is allergic to peanuts.")
-    assert all(
-        r.fact.status is FactStatus.UNVERIFIED for r in alice.recall("alice", "peanuts") if r.fact
-    )
+    facts = [r.fact for r in alice.recall("alice", "peanuts") if r.fact is not None]
+    assert [(fact.text, fact.status) for fact in facts] == [
+        ("Is allergic to peanuts.", FactStatus.UNVERIFIED)
+    ]

@@ -212,4 +212,6 @@ def test_sigint_twice_stops_a_run_in_the_middle(db: str) -> None:
     assert worker.returncode == 0, err
     assert runs_logged(out) == [] and out == "Stopped.\n"
     with Memory(settings=Settings(db=db)) as memory:
-        assert [(r.status, r.sessions_consolidated) for r in memory.runs()] == [("failed", 0)]
+        assert [(r.status, r.sessions_consolidated) for r in memory.runs()] == [("interrupted", 0)]
+        with memory.store.read("alice") as tx:
+            assert [s.lease_owner for s in tx.sessions()] == [None] * 3  # leases given back

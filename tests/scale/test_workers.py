@@ -25,6 +25,8 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
+from somna.config import Settings
+from somna.memory import Memory
 from somna.model import Profile, Role, utcnow
 from somna.store import NewMessage
 from somna.store.postgres import PostgresStore
@@ -191,6 +193,12 @@ def test_a_killed_workers_sessions_are_taken_again_after_its_lease(fleet: Fleet)
         leased,
     )
     assert retaken == [(session, True) for session in leased]
-    assert fleet.query(
-        "SELECT status, (body->>'sessions_consolidated')::int FROM runs WHERE finished_at IS NULL"
-    ) == [("running", 0)]  # the killed worker's run, never finished
+    killed = (
+        "SELECT status, (body->>'sessions_consolidated')::int FROM runs "
+        "WHERE body->>'owner' LIKE %s"
+    )
+    assert fleet.query(killed, owner) in ([("running", 0)], [("abandoned", 0)])
+    # The next recorded run on this host sees that process gone and marks its run abandoned.
+    with Memory(settings=Settings(db=fleet.url)) as memory:
+        memory.consolidate(idle_hours=0)
+    assert fleet.query(killed, owner) == [("abandoned", 0)]

@@ -7,6 +7,7 @@ are always two databases here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -117,9 +118,62 @@ def test_profile_mappings() -> None:
     assert made.startswith("33-6-12-34-56-78-") and made != "+33 6 12 34 56 78"
     assert ProfileFrom.parse("session").profile_for("+++").startswith("n8n-")
     assert str(ProfileFrom.parse("fixed:bob")) == "fixed:bob"
-    for bad in ("user", "fixed:", "fixed:no spaces"):
+    for bad in ("user", "fixed:", "fixed:no spaces", "session:all"):
         with pytest.raises(InvalidInputError):
             ProfileFrom.parse(bad)
+
+
+def test_the_node_name_n8n_appends_to_a_session_id_is_dropped_unless_asked() -> None:
+    session, full = ProfileFrom.parse("session"), ProfileFrom.parse("session:full")
+    assert session.profile_for("user-anna__Postgres_Chat_Memory") == "user-anna"
+    assert session.profile_for("user-anna__Memory") == "user-anna"
+    assert session.profile_for("a__b__Chat_Memory_2") == "a__b"  # only the last part is the node
+    assert full.profile_for("user-anna__Postgres_Chat_Memory") == "user-anna__Postgres_Chat_Memory"
+    assert str(full) == "session:full" and str(session) == "session"
+    for kept in ("user__42", "user_anna", "user-anna__", "__Memory"):  # not a node-name suffix
+        assert session.profile_for(kept) == full.profile_for(kept)
+
+
+def test_one_user_keeps_one_profile_when_the_memory_node_is_renamed(
+    memory: Memory, chat: N8nChat, table: N8nTable
+) -> None:
+    chat.say("user-anna__Postgres_Chat_Memory", ("human", "I live in Lyon."))
+    chat.say("user-anna__Chat_Memory", ("human", "I work as a nurse."))
+    report = importer(memory, table).run()
+    assert (report.profiles, report.sessions) == (1, 2)
+    assert [p.id for p in memory.list_profiles()] == ["user-anna"]
+    assert memory.get_profile("user-anna").name == "user-anna"
+    assert keys(memory, "user-anna") == {
+        "user-anna__Postgres_Chat_Memory#1": ["I live in Lyon."],
+        "user-anna__Chat_Memory#1": ["I work as a nurse."],
+    }
+
+
+def test_session_full_keeps_the_node_name_in_the_profile(
+    memory: Memory, chat: N8nChat, table: N8nTable
+) -> None:
+    chat.say("user-anna__Postgres_Chat_Memory", ("human", "I live in Lyon."))
+    importer(memory, table, "session:full").run()
+    assert [p.id for p in memory.list_profiles()] == ["user-anna__Postgres_Chat_Memory"]
+
+
+def test_an_agent_turn_keeps_its_tool_rows_and_marks_the_tool_call(
+    memory: Memory, chat: N8nChat, table: N8nTable
+) -> None:
+    """AI Agent 3.x writes four rows per turn; all are kept, the tool traffic marked."""
+    chat.say("user-1", ("human", "What do I drink?"))
+    call = {
+        "type": "ai",
+        "content": 'Calling search_my_memory with input: {"query": "drinks"}',
+        "tool_calls": [{"name": "search_my_memory", "args": {"query": "drinks"}, "id": "c1"}],
+    }
+    chat.raw("user-1", f"'{json.dumps(call)}'::jsonb")
+    chat.raw("user-1", f"'{json.dumps({'type': 'tool', 'content': '[]'})}'::jsonb")
+    chat.say("user-1", ("ai", "I do not know yet."))
+    importer(memory, table).run()
+    window = memory.window("user-1", "user-1#1")
+    assert [m.role for m in window] == [Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT]
+    assert [bool(m.meta.get("tool_call")) for m in window] == [False, True, False, False]
 
 
 # -- import -----------------------------------------------------------------------------

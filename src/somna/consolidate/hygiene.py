@@ -12,9 +12,16 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from somna.model import Fact, FactStatus, FactType, Summary
+from somna.model import Fact, FactStatus, FactType, Summary, Verdict
 
-__all__ = ["decayed", "digest_text", "is_past_ttl", "portrait_text", "strength_at"]
+__all__ = [
+    "decayed",
+    "digest_text",
+    "expiring_after",
+    "is_past_ttl",
+    "portrait_text",
+    "strength_at",
+]
 
 _PORTRAIT_FACTS = 12
 _PORTRAIT_CATEGORIES = {"preference", "identity"}
@@ -34,6 +41,40 @@ def is_past_ttl(fact: Fact, ttl_days: Mapping[str, float], now: datetime) -> str
     if days is not None and last_seen(fact) + timedelta(days=days) <= now:
         return f"not seen for {days:g} days, the time to live of {fact.category!r} facts"
     return None
+
+
+def expiring_after(
+    active: Sequence[Fact],
+    planned: Sequence[tuple[Fact, Mapping[str, Verdict]]],
+    ttl_days: Mapping[str, float],
+    now: datetime,
+) -> int:
+    """How many facts hygiene would expire once `planned` is written: a dry run's count.
+
+    `active` are the profile's active facts now; `planned` the facts the run's sessions
+    proposed, each with its verdicts on neighbours. As the real run does: a known text or
+    a duplicate reinforces (seen now, so it stays), a supersede or a contradiction takes
+    the neighbour out of the active facts, and a contradicted new fact is disputed.
+    """
+    live = {f.id: f for f in active}
+    by_text = {(f.type, f.subject, f.text_hash): f.id for f in active}
+    for fact, verdicts in planned:
+        key = (fact.type, fact.subject, fact.text_hash)
+        if key in by_text:
+            live.pop(by_text[key], None)
+            continue
+        judged = {v: i for i, v in verdicts.items() if i in live or v is Verdict.CONTRADICTS}
+        if Verdict.DUPLICATE in judged:
+            live.pop(judged[Verdict.DUPLICATE], None)
+            continue
+        for verdict in (Verdict.SUPERSEDES, Verdict.CONTRADICTS):
+            if verdict in judged:
+                live.pop(judged[verdict], None)
+                break
+        by_text[key] = fact.id
+        if Verdict.CONTRADICTS not in judged or Verdict.SUPERSEDES in judged:
+            live[fact.id] = fact
+    return sum(1 for fact in live.values() if is_past_ttl(fact, ttl_days, now))
 
 
 def strength_at(fact: Fact, now: datetime, stability_days: float) -> float:

@@ -5,27 +5,49 @@ one structured call (summary + candidate facts), quote verification, one
 batched judge call at most for the neighbours, then ONE write transaction with
 the facts, evidence, events, summary, session status and archived messages
 (invariant 6). Then the profile's hygiene: archive purge, expiry, forgetting
-curve, day digest, portrait. Model calls never happen inside a transaction.
+curve, day digest, portrait. Model calls and embeddings never happen inside a
+transaction. Extractions of later sessions, and other profiles, run while a
+profile's sessions are reconciled in order, so many calls are in flight and the
+result is that of a run one session at a time. Any model failure, or a store error,
+fails its session alone, which is given back with a growing wait before its next try.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import threading
+import time as clock
 import uuid
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_EXCEPTION, Future, wait
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
+from functools import partial
 from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
 
 from somna.config import Settings
+from somna.consolidate.calls import URGENT, CallPool
 from somna.consolidate.evidence import locate_quote
-from somna.consolidate.hygiene import decayed, digest_text, is_past_ttl, portrait_text
+from somna.consolidate.grounding import check_summary
+from somna.consolidate.hygiene import (
+    decayed,
+    digest_text,
+    expiring_after,
+    is_past_ttl,
+    portrait_text,
+)
+from somna.consolidate.recheck import recheck
+from somna.consolidate.restoring import restore_said_again
+from somna.consolidate.transcript import spoken
+from somna.consolidate.wording import ONE_OFF, same_wording
 from somna.embed import Embedder
-from somna.errors import SomnaError
+from somna.errors import ConflictStateError, LLMError, SomnaError
 from somna.llm import LLM
 from somna.llm.base import LLMCallError
 from somna.llm.tasks import (
@@ -34,6 +56,7 @@ from somna.llm.tasks import (
     CandidateFact,
     JudgePair,
     JudgeRequest,
+    SessionDigest,
     SessionTranscript,
     TranscriptMessage,
 )
@@ -50,22 +73,51 @@ from somna.model import (
     SummaryKind,
     Verdict,
     lifecycle,
-    normalize_text,
     utc,
-    word_overlap,
 )
 from somna.model.lifecycle import Change
-from somna.store import Eligibility, FactFilter, Store, Writer
+from somna.store import Eligibility, FactFilter, Reader, Store, Writer
+from somna.tuning import for_profile
 
 __all__ = ["Consolidator", "worker_name"]
 
 ACTOR = "consolidation"
 _NEIGHBOURS = 1  # the closest neighbour of the same subject is the one worth judging
-_SAME_WORDING = 0.9  # word overlap from which a pair is a duplicate without asking the model
-_ONE_OFF = frozenset({"event"})
-"""Categories of dated happenings: two of them never supersede or contradict each other, so
-only the cheap duplicate pass looks at their neighbours and the model is not asked."""
 _VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
+_POLL_S = 0.5  # how often a wait for a model call looks at its deadline and at stop requests
+_RUNS_CHECKED = 100  # how many recent runs a new run looks through for dead ones
+_RETRY_NEXT_RUN = timedelta(seconds=1)
+_RETRY_FIRST = timedelta(minutes=5)
+_RETRY_MAX = timedelta(hours=24)
+"""A session that failed once is retried by the next run (never by the same one); after
+that it waits 5 minutes, then twice as long after each failure, up to a day, so one bad
+session is not the first one every run picks."""
+
+
+def _retry_delay(failures_before: int) -> timedelta:
+    if failures_before == 0:
+        return _RETRY_NEXT_RUN
+    delay: timedelta = _RETRY_FIRST * (2 ** (failures_before - 1))
+    return min(delay, _RETRY_MAX)
+
+
+def _process_gone(owner: str) -> bool:
+    """Whether the worker named `owner` (host:pid:…) ran on this host and its process is gone.
+
+    A worker on another host cannot be checked from here; its sessions come back when
+    their leases expire.
+    """
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def worker_name() -> str:
@@ -82,6 +134,8 @@ class _Candidate:
     vector: np.ndarray
     neighbours: list[Fact] = field(default_factory=list)
     verdicts: dict[str, Verdict] = field(default_factory=dict)
+    rule: str | None = None
+    """The extraction rule that proposed it, kept in its `created` event."""
 
 
 @dataclass
@@ -91,6 +145,117 @@ class _Plan:
     session: Session
     summary: str
     candidates: list[_Candidate]
+    through_seq: int = -1
+    """The last message read: only messages up to it are archived."""
+    summary_vector: np.ndarray | None = None
+
+
+@dataclass
+class _Read:
+    """A session's messages as read, what of them was said, and the extraction's reply."""
+
+    messages: list[Message]
+    said: list[Message]
+    digest: SessionDigest | None
+
+
+class _Deadline:
+    """A session's time budget for its model calls: the time they run, not the time they wait
+    for a free slot or for the profile's earlier sessions."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._spent = 0.0
+        self._began: float | None = None
+        self._lock = threading.Lock()
+
+    def timed(self, call: Callable[[], Any]) -> Any:
+        """Run one model call of the session on the budget."""
+        with self._lock:
+            self._began = clock.monotonic()
+        try:
+            return call()
+        finally:
+            with self._lock:
+                if self._began is not None:
+                    self._spent += clock.monotonic() - self._began
+                self._began = None
+
+    def left(self) -> float | None:
+        """Seconds left while a call runs; None while none does (nothing to time out)."""
+        with self._lock:
+            if self._began is None:
+                return None
+            return self.seconds - self._spent - (clock.monotonic() - self._began)
+
+
+@dataclass
+class _Pending:
+    """A session leased, its extraction submitted, and its own account of the run."""
+
+    session: Session
+    deadline: _Deadline
+    run: Run = field(default_factory=Run)
+    future: Future[_Read] = field(default_factory=Future)
+
+
+@dataclass
+class _Job:
+    """One run as its threads share it: what to do, the calls pool, the leases held."""
+
+    run: Run
+    now: datetime
+    idle_hours: float | None
+    dry_run: bool
+    worker: str
+    hygiene: bool
+    calls: CallPool
+    progress: Callable[[Session], None] | None
+    budget: int | None
+    should_stop: Callable[[], bool]
+    held: dict[str, str] = field(default_factory=dict)
+    """Session id to profile id, for every lease the run holds."""
+    planned: list[_Plan] = field(default_factory=list)
+    """A dry run's plans, for the hygiene it counts instead of doing."""
+    stopped: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self) -> bool:
+        """One more session within the run's limit."""
+        with self.lock:
+            if self.budget is None:
+                return True
+            if self.budget <= 0:
+                return False
+            self.budget -= 1
+            return True
+
+    def untake(self) -> None:
+        with self.lock:
+            if self.budget is not None:
+                self.budget += 1
+
+    def merge(self, part: Run) -> None:
+        """Add one session's (or one profile's hygiene) counts to the run."""
+        with self.lock:
+            _add(self.run, part)
+
+
+def _add(run: Run, part: Run) -> None:
+    for name, value in part:
+        if isinstance(value, bool) or name in ("sessions_held", "held_until"):
+            continue
+        if isinstance(value, int):
+            setattr(run, name, getattr(run, name) + value)
+        elif isinstance(value, list):
+            getattr(run, name).extend(value)
+    run.sessions_held += part.sessions_held
+    if part.held_until is not None:
+        run.held_until = max(part.held_until, run.held_until or part.held_until)
+
+
+class _Stopped(Exception):
+    """The run is stopping (another profile failed, or a signal): leave this profile."""
 
 
 class Consolidator:
@@ -121,109 +286,295 @@ class Consolidator:
         owner: str | None = None,
         progress: Callable[[Session], None] | None = None,
         hygiene: bool = True,
+        concurrency: int | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Run:
         """Consolidate the due sessions of one profile, or of all; returns the run's account.
 
-        Without `hygiene` (a worker polling often), a profile's hygiene runs only
-        when one of its sessions was consolidated, and a run that found nothing
-        to do is not recorded.
+        Up to `concurrency` model calls run at once (extractions of different
+        sessions, and different profiles side by side), while each profile's
+        sessions are reconciled and written one after the other in conversation
+        order, so the facts are those of a run one session at a time. Without
+        `hygiene` (a worker polling often), a profile's hygiene runs only when
+        one of its sessions was consolidated, and a run that found nothing to do
+        is not recorded. `should_stop` is asked before each session is taken.
+        On any exception (Ctrl-C included) the sessions still held are given
+        back before it propagates, and the run is recorded as interrupted or
+        failed.
         """
         at = utc(now) if now is not None else utc(self.clock())
-        idle = self.settings.idle_hours if idle_hours is None else idle_hours
-        run = Run(profile_id=profile, started_at=utc(self.clock()), dry_run=dry_run)
+        idle = idle_hours  # None: each profile's own idle_hours
         worker = owner or worker_name()
+        run = Run(profile_id=profile, started_at=utc(self.clock()), dry_run=dry_run, owner=worker)
         profiles = [profile] if profile else [p.id for p in self.store.list_profiles()]
         record = not dry_run and hygiene
         if record:
+            self._abandon_dead_runs()
             self.store.save_run(run)
+        width = concurrency or self.settings.consolidation_concurrency
+        calls = CallPool(width)
+        runners = CallPool(max(1, min(width, len(profiles))))
+        job = _Job(
+            run=run,
+            now=at,
+            idle_hours=idle,
+            dry_run=dry_run,
+            worker=worker,
+            hygiene=hygiene,
+            calls=calls,
+            progress=progress,
+            budget=limit,
+            should_stop=should_stop or (lambda: False),
+        )
         try:
-            for profile_id in profiles:
-                remaining = None if limit is None else limit - run.sessions_seen
-                if remaining is not None and remaining <= 0:
-                    break
-                self._run_profile(
-                    profile_id, run, at, idle, remaining, dry_run, worker, progress, hygiene
-                )
+            self._wait_all([runners.submit(partial(self._run_profile, p, job)) for p in profiles])
             run.status = "succeeded" if not run.sessions_failed else "partial"
+        except KeyboardInterrupt:
+            run.status = "interrupted"
+            raise
         except BaseException:
             run.status = "failed"
             raise
         finally:
+            job.stopped.set()
+            calls.close()
+            runners.close()
+            self._give_back(job)
             run.finished_at = utc(self.clock())
             if record or (not dry_run and run.sessions_seen):
                 self.store.save_run(run)
         return run
 
+    def _wait_all(self, futures: list[Future[None]]) -> None:
+        """Wait for the profiles; on the first failure, stop the others and raise it."""
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, timeout=_POLL_S, return_when=FIRST_EXCEPTION)
+            for future in done:
+                if future.exception() is not None:
+                    raise future.exception()  # type: ignore[misc]
+
+    def _give_back(self, job: _Job) -> None:
+        """Release every lease the run still holds (it stopped early); best effort, since a
+        lease left behind expires anyway after lease_minutes."""
+        for session_id, profile_id in list(job.held.items()):
+            with suppress(Exception), self.store.write(profile_id) as tx:
+                tx.release_session(session_id, job.worker, retry_at=None)
+            job.held.pop(session_id, None)
+
+    def _abandon_dead_runs(self) -> None:
+        """Mark `running` runs whose process on this host is gone (killed) as abandoned."""
+        for past in self.store.list_runs(_RUNS_CHECKED):
+            if past.status == "running" and past.owner and _process_gone(past.owner):
+                past.status = "abandoned"
+                past.finished_at = utc(self.clock())
+                self.store.save_run(past)
+
+    def _tuned(self, profile_id: str) -> Settings:
+        """The settings in force for one profile: its own overrides on the global ones."""
+        profile = self.store.get_profile(profile_id)
+        return self.settings if profile is None else for_profile(self.settings, profile)
+
     # -- one profile ------------------------------------------------------------------
 
-    def _run_profile(
-        self,
-        profile_id: str,
-        run: Run,
-        now: datetime,
-        idle_hours: float,
-        limit: int | None,
-        dry_run: bool,
-        worker: str,
-        progress: Callable[[Session], None] | None,
-        hygiene: bool,
-    ) -> None:
+    def _run_profile(self, profile_id: str, job: _Job) -> None:
+        """Extract ahead, up to the call pool's width; reconcile and write in order."""
         profile = self.store.get_profile(profile_id)
         if profile is None:
             from somna.errors import ProfileNotFoundError
 
             raise ProfileNotFoundError(profile_id)
-        idle_before = now - timedelta(hours=idle_hours)
-        batch = 10_000 if limit is None else limit
-        if dry_run:
-            with self.store.read(profile_id) as tx:
-                sessions = tx.due_sessions(idle_before=idle_before, now=now, limit=batch)
-        else:
-            until = now + timedelta(minutes=self.settings.lease_minutes)
-            with self.store.write(profile_id) as tx:
-                sessions = tx.lease_sessions(
-                    idle_before=idle_before, now=now, owner=worker, until=until, limit=batch
-                )
+        idle = for_profile(self.settings, profile).idle_hours
+        idle_before = job.now - timedelta(hours=idle if job.idle_hours is None else job.idle_hours)
+        sessions = self._sessions(profile_id, idle_before, job)
+        window: deque[_Pending] = deque()
         touched_days: set[str] = set()
-        for session in sessions:
-            run.sessions_seen += 1
-            try:
-                plan = self._plan(profile, session, run, now)
-                if not dry_run:
-                    self._write(profile_id, plan, run, now, worker)
-                else:
-                    self._count_dry(plan, run)
-                run.sessions_consolidated += 1
-                touched_days.add(session.started_at.date().isoformat())
-            except SomnaError as exc:
-                run.sessions_failed += 1
-                run.failures.append({"session": session.id, "key": session.key, "error": str(exc)})
-                if not dry_run:
-                    with self.store.write(profile_id) as tx:
-                        tx.release_session(session.id, worker)
-            if progress is not None:
-                progress(session)
-        if not dry_run and (hygiene or touched_days):
-            self._hygiene(profile, run, now, touched_days)
+        try:
+            while True:
+                while len(window) < job.calls.size:
+                    session = next(sessions, None)
+                    if session is None:
+                        break
+                    item = _Pending(session, _Deadline(self.settings.session_deadline_s))
+                    read = partial(self._read, profile, item, job)
+                    item.future = job.calls.submit(read)
+                    window.append(item)
+                if not window:
+                    break
+                item = window.popleft()
+                if self._settle(profile, item, job):
+                    touched_days.add(item.session.started_at.date().isoformat())
+        finally:
+            for item in window:
+                item.future.cancel()
+        if job.dry_run:
+            if job.hygiene or touched_days:
+                job.merge(Run(facts_expired=self._dry_expired(profile, job)))
+            return
+        with self.store.read(profile_id) as reader:
+            held = [
+                s
+                for s in reader.held_sessions(idle_before=idle_before, now=job.now)
+                if s.lease_owner != job.worker
+            ]
+        part = Run(sessions_held=len(held))
+        if held:
+            part.held_until = max(s.lease_until for s in held if s.lease_until is not None)
+        if job.hygiene or touched_days:
+            recheck(
+                self.store,
+                self.embedder,
+                lambda request: self._call(part, lambda: self.llm.structured(JUDGE, request)),
+                profile_id,
+                floor=for_profile(self.settings, profile).judge_floor,
+                now=job.now,
+                actor=ACTOR,
+                run=part,
+            )
+            self._hygiene(profile, part, job.now, touched_days)
+        job.merge(part)
+
+    def _sessions(self, profile_id: str, idle_before: datetime, job: _Job) -> Iterator[Session]:
+        """The profile's due sessions in conversation order, leased one at a time (a dry run
+        only reads them), until the run's limit or a stop request."""
+        due: list[Session] = []
+        if job.dry_run:
+            with self.store.read(profile_id) as reader:
+                due = reader.due_sessions(idle_before=idle_before, now=job.now, limit=10_000)
+        while due or not job.dry_run:
+            if job.stopped.is_set() or job.should_stop() or not job.take():
+                return
+            if job.dry_run:
+                yield due.pop(0)
+                continue
+            with self.store.write(profile_id) as tx:
+                leased = tx.lease_sessions(
+                    idle_before=idle_before,
+                    now=job.now,
+                    owner=job.worker,
+                    until=self._lease_end(job),
+                    limit=1,
+                )
+            if not leased:
+                job.untake()
+                return
+            job.held[leased[0].id] = profile_id
+            yield leased[0]
+
+    def _settle(self, profile: Profile, item: _Pending, job: _Job) -> bool:
+        """Finish one session: plan, then write (or count, in a dry run); a failure fails this
+        session alone, which is given back to be retried later. True when consolidated."""
+        session, run, done = item.session, item.run, False
+        run.sessions_seen += 1
+        try:
+            read = self._await(item.future, item.deadline, job)
+            plan = self._plan(profile, session, read, run, job, item.deadline)
+            if job.dry_run:
+                self._count_dry(plan, run, job.planned)
+                job.planned.append(plan)
+            else:
+                self._renew(profile.id, session, job)
+                self._write(profile.id, plan, run, job.now, job.worker)
+            run.sessions_consolidated += 1
+            done = True
+        except SomnaError as exc:
+            run.sessions_failed += 1
+            run.failures.append({"session": session.id, "key": session.key, "error": str(exc)})
+            if not job.dry_run:
+                retry_at = job.now + _retry_delay(session.attempts)
+                with self.store.write(profile.id) as tx:
+                    tx.release_session(session.id, job.worker, retry_at=retry_at)
+        finally:
+            job.merge(run)
+        job.held.pop(session.id, None)
+        if job.progress is not None:
+            job.progress(session)
+        return done
+
+    def _renew(self, profile_id: str, session: Session, job: _Job) -> None:
+        """Hold the session a full lease from now, so a slow model never outlives its lease."""
+        with self.store.write(profile_id) as tx:
+            held = tx.renew_lease(session.id, job.worker, until=self._lease_end(job))
+        if not held:
+            raise ConflictStateError(
+                f"Session {session.key!r} is not leased by this worker any more; another "
+                "worker has taken it."
+            )
+
+    def _lease_end(self, job: _Job) -> datetime:
+        """A full lease from now (or from the run's own `now`, when that is later)."""
+        return max(job.now, utc(self.clock())) + timedelta(minutes=self.settings.lease_minutes)
+
+    def _await(self, pending: Future[Any], deadline: _Deadline, job: _Job) -> Any:
+        """The call's result, or a failure of the session once its deadline has passed."""
+        while True:
+            if pending.done():
+                return pending.result()
+            left = deadline.left()
+            if left is not None and left <= 0:
+                pending.cancel()
+                raise LLMError(
+                    f"The model took more than {deadline.seconds:g} s over this session "
+                    "(session_deadline_s); it is left for a later run."
+                )
+            timeout = _POLL_S if left is None else min(_POLL_S, left)
+            done, _ = wait([pending], timeout=timeout)
+            if done:
+                return pending.result()
+            if job.stopped.is_set():
+                raise _Stopped
 
     # -- reading a session: model calls, outside any transaction -----------------------
 
-    def _plan(self, profile: Profile, session: Session, run: Run, now: datetime) -> _Plan:
+    def _read(self, profile: Profile, item: _Pending, job: _Job) -> _Read:
+        """Read the session and make its one extraction call (on a call thread)."""
+        session = item.session
+        if not job.dry_run:  # it may have waited for a free slot: a full lease from now
+            self._renew(profile.id, session, job)
         with self.store.read(profile.id) as tx:
             messages = tx.session_messages(session.id)
-        if not messages:
-            return _Plan(session, "", [])
-        transcript = _transcript(profile, session, messages)
-        digest = self._call(run, lambda: self.llm.structured(EXTRACT, transcript))
-        candidates = self._verify(profile.id, session, messages, digest.facts, run, now)
-        if candidates:
+        said = spoken(messages)  # tool traffic stays in the session, never becomes facts
+        if not said:
+            return _Read(messages, said, None)
+        transcript = _transcript(profile, session, said)
+        digest = item.deadline.timed(
+            lambda: self._call(item.run, lambda: self.llm.structured(EXTRACT, transcript))
+        )
+        return _Read(messages, said, digest)
+
+    def _plan(
+        self,
+        profile: Profile,
+        session: Session,
+        read: _Read,
+        run: Run,
+        job: _Job,
+        deadline: _Deadline,
+    ) -> _Plan:
+        """Verify, embed (before any transaction) and judge what the extraction proposed."""
+        through = max((m.seq for m in read.messages), default=-1)
+        if read.digest is None:
+            return _Plan(session, "", [], through)
+        digest = read.digest
+        check_summary(digest.summary, read.said, profile)
+        for rejected in digest.rejected:  # facts the reply held that did not fit the shape
+            self._reject(run, session, rejected.text, rejected.reason)
+        candidates = self._verify(profile.id, session, read.said, digest.facts, run, job.now)
+        summary = digest.summary.strip()
+        if candidates:  # apart from the summary: one long text would pad the whole batch
             vectors = self.embedder.embed([c.fact.text for c in candidates])
             for candidate, vector in zip(candidates, vectors, strict=True):
                 candidate.vector = vector
-            self._judge(profile.id, candidates, run, now)
-        return _Plan(session, digest.summary.strip(), candidates)
+        plan = _Plan(session, summary, candidates, through)
+        if summary:
+            plan.summary_vector = self.embedder.embed([summary])[0]
+        if candidates:
+            self._judge(profile.id, candidates, run, job, deadline)
+        return plan
 
     def _call(self, run: Run, call: Callable[[], Any]) -> Any:
+        """One model call, counted; any failure of the model becomes an `LLMError`, which
+        fails the session alone."""
         try:
             reply = call()
         except LLMCallError as exc:
@@ -231,6 +582,11 @@ class Consolidator:
             run.prompt_tokens += exc.prompt_tokens
             run.completion_tokens += exc.completion_tokens
             raise
+        except SomnaError:
+            raise
+        except Exception as exc:
+            run.llm_calls += 1
+            raise LLMError(f"The model failed: {type(exc).__name__}: {exc}") from exc
         run.llm_calls += reply.calls
         run.prompt_tokens += reply.prompt_tokens
         run.completion_tokens += reply.completion_tokens
@@ -263,6 +619,7 @@ class Consolidator:
                     valid_from=_day(candidate.valid_from) or message.created_at,
                     recorded_at=now,
                     first_observed_at=message.created_at,
+                    judged_at=now,  # against its neighbours, before it is written
                 )
             except ValidationError as exc:
                 reason = str(exc.errors()[0].get("ctx", {}).get("error") or exc.errors()[0]["msg"])
@@ -281,7 +638,9 @@ class Consolidator:
                     evidence.model_copy(update={"fact_id": kept[key].fact.id})
                 )
             else:
-                kept[key] = _Candidate(fact, [evidence], np.zeros(0, dtype=np.float32))
+                kept[key] = _Candidate(
+                    fact, [evidence], np.zeros(0, dtype=np.float32), rule=candidate.rule
+                )
         return list(kept.values())
 
     @staticmethod
@@ -290,10 +649,16 @@ class Consolidator:
         run.rejections.append({"session": session.id, "text": text, "reason": reason})
 
     def _judge(
-        self, profile_id: str, candidates: list[_Candidate], run: Run, now: datetime
+        self,
+        profile_id: str,
+        candidates: list[_Candidate],
+        run: Run,
+        job: _Job,
+        deadline: _Deadline,
     ) -> None:
         """Find each candidate's closest neighbour of its subject; judge all pairs in one call."""
-        floor = self.settings.judge_floor
+        now = job.now
+        floor = self._tuned(profile_id).judge_floor
         with self.store.read(profile_id) as tx:
             for candidate in candidates:
                 fact = candidate.fact
@@ -314,9 +679,9 @@ class Consolidator:
         for candidate in candidates:
             for neighbour in candidate.neighbours:
                 # The cheap pass first: the same words in another order need no model.
-                if _same_wording(candidate.fact.text, neighbour.text):
+                if same_wording(candidate.fact.text, neighbour.text):
                     candidate.verdicts[neighbour.id] = Verdict.DUPLICATE
-                elif candidate.fact.category not in _ONE_OFF:
+                elif candidate.fact.category not in ONE_OFF:
                     pairs.append((candidate, neighbour))
         if not pairs:
             return
@@ -331,7 +696,10 @@ class Consolidator:
                 for i, (c, n) in enumerate(pairs)
             ]
         )
-        judged = self._call(run, lambda: self.llm.structured(JUDGE, request))
+        ask = partial(
+            deadline.timed, lambda: self._call(run, lambda: self.llm.structured(JUDGE, request))
+        )
+        judged = self._await(job.calls.submit(ask, URGENT), deadline, job)
         for verdict in judged.verdicts:
             if 0 <= verdict.pair_id < len(pairs):
                 candidate, neighbour = pairs[verdict.pair_id]
@@ -341,6 +709,8 @@ class Consolidator:
 
     def _write(self, profile_id: str, plan: _Plan, run: Run, now: datetime, worker: str) -> None:
         counts = {"added": 0, "reinforced": 0, "superseded": 0, "disputed": 0}
+        # Read before the scope opens: a store call inside it would take a second connection.
+        purge_after = now + timedelta(days=self._tuned(profile_id).archive_days)
         with self.store.write(profile_id) as tx:
             fact_ids = [self._reconcile(tx, c, now, counts) for c in plan.candidates]
             if plan.summary:
@@ -355,12 +725,14 @@ class Consolidator:
                     sources=fact_ids,
                     created_at=now,
                 )
-                tx.add_summary(summary, self.embedder.embed([summary.text])[0].tolist())
+                vector = plan.summary_vector
+                tx.add_summary(summary, None if vector is None else vector.tolist())
             archived = tx.finish_session(
                 plan.session.id,
                 worker,
                 at=now,
-                purge_after=now + timedelta(days=self.settings.archive_days),
+                purge_after=purge_after,
+                through_seq=plan.through_seq,
             )
         run.facts_added += counts["added"]
         run.facts_reinforced += counts["reinforced"]
@@ -385,17 +757,30 @@ class Consolidator:
             )
             counts["reinforced"] += 1
             return neighbour.id
-        change = lifecycle.create(
-            fact, vector=candidate.vector.tolist(), actor=ACTOR, evidence=candidate.evidence
-        )
+        change = restore_said_again(tx, fact, candidate.evidence, at=now, actor=ACTOR)
+        restored = change is not None
+        if change is None:
+            change = lifecycle.create(
+                fact,
+                vector=candidate.vector.tolist(),
+                actor=ACTOR,
+                evidence=candidate.evidence,
+                note={"rule": candidate.rule} if candidate.rule else None,
+            )
+        else:  # said again after it was let go: the old fact comes back (counted reinforced)
+            change.facts[0] = change.facts[0].model_copy(update={"judged_at": now})
+            # It replaces a neighbour from the moment it was said again, under its old id.
+            fact = fact.model_copy(update={"id": change.facts[0].id})
         if verdict is Verdict.SUPERSEDES and neighbour is not None:
             change = change.merge(lifecycle.supersede(neighbour, fact, at=now, actor=ACTOR))
             counts["superseded"] += 1
         elif verdict is Verdict.CONTRADICTS and neighbour is not None:
-            change = change.merge(lifecycle.dispute(fact, neighbour, at=now, actor=ACTOR))
+            change = change.merge(
+                lifecycle.dispute(change.fact(fact.id), neighbour, at=now, actor=ACTOR)
+            )
             counts["disputed"] += 2 if neighbour.status is not FactStatus.DISPUTED else 1
         tx.apply(change)
-        counts["added"] += 1
+        counts["reinforced" if restored else "added"] += 1
         return fact.id
 
     @staticmethod
@@ -414,10 +799,19 @@ class Consolidator:
         return Verdict.DISTINCT, None
 
     @staticmethod
-    def _count_dry(plan: _Plan, run: Run) -> None:
+    def _count_dry(plan: _Plan, run: Run, earlier: list[_Plan]) -> None:
+        """Count as the real run would: a text an earlier session of the run already said
+        is reinforced then, not added twice."""
+        said = {
+            (c.fact.type, c.fact.subject, c.fact.text_hash)
+            for p in earlier
+            if p.session.profile_id == plan.session.profile_id
+            for c in p.candidates
+        }
         for candidate in plan.candidates:
             verdicts = set(candidate.verdicts.values())
-            if Verdict.DUPLICATE in verdicts:
+            key = (candidate.fact.type, candidate.fact.subject, candidate.fact.text_hash)
+            if Verdict.DUPLICATE in verdicts or key in said:
                 run.facts_reinforced += 1
             else:
                 run.facts_added += 1
@@ -426,8 +820,28 @@ class Consolidator:
 
     # -- hygiene ------------------------------------------------------------------------
 
+    def _dry_expired(self, profile: Profile, job: _Job) -> int:
+        """What `_hygiene` would expire after this dry run's plans were written."""
+        planned = [
+            (c.fact, c.verdicts)
+            for plan in job.planned
+            if plan.session.profile_id == profile.id
+            for c in plan.candidates
+        ]
+        with self.store.read(profile.id) as reader:
+            active = reader.list_facts(FactFilter(limit=10_000), job.now)
+        ttl_days = for_profile(self.settings, profile).ttl_days
+        return expiring_after(active, planned, ttl_days, job.now)
+
     def _hygiene(self, profile: Profile, run: Run, now: datetime, days: set[str]) -> None:
-        settings = self.settings
+        settings = for_profile(self.settings, profile)
+        # The new digests and portrait are embedded before the write scope opens.
+        with self.store.read(profile.id) as reader:
+            active = reader.list_facts(FactFilter(limit=10_000), now)
+            alive = [f for f in active if not is_past_ttl(f, settings.ttl_days, now)]
+            drafted = self._summaries_due(reader, profile.id, alive, days, now)
+        texts = [s.text for s in drafted]
+        vectors = dict(zip(texts, self.embedder.embed(texts), strict=True)) if texts else {}
         with self.store.write(profile.id) as tx:
             run.messages_purged += tx.purge_archive(now)
             active = tx.list_facts(FactFilter(limit=10_000), now)
@@ -444,27 +858,33 @@ class Consolidator:
             expired = {f.id for f in change.facts}
             alive = [f for f in active if f.id not in expired]
             tx.record_usage(decayed(alive, now, settings.stability_days))
-            summaries = self._digests(tx, profile.id, days, now)
-            portrait = portrait_text(alive)
-            latest = tx.summaries(SummaryKind.PORTRAIT, limit=1)
-            if portrait and (not latest or latest[0].text != portrait):
-                summaries.append(
-                    Summary(
-                        profile_id=profile.id,
-                        kind=SummaryKind.PORTRAIT,
-                        text=portrait,
-                        period_end=now,
-                        sources=[f.id for f in alive][:50],
-                        created_at=now,
-                    )
-                )
-            if summaries:
-                vectors = self.embedder.embed([s.text for s in summaries])
-                for summary, vector in zip(summaries, vectors, strict=True):
+            for summary in self._summaries_due(tx, profile.id, alive, days, now):
+                vector = vectors.get(summary.text)
+                if vector is not None:  # a text that changed meanwhile waits for the next run
                     tx.add_summary(summary, vector.tolist())
 
+    def _summaries_due(
+        self, tx: Reader, profile_id: str, alive: list[Fact], days: set[str], now: datetime
+    ) -> list[Summary]:
+        """The day digests of `days` and a new portrait when the facts changed it."""
+        summaries = self._digests(tx, profile_id, days, now)
+        portrait = portrait_text(alive)
+        latest = tx.summaries(SummaryKind.PORTRAIT, limit=1)
+        if portrait and (not latest or latest[0].text != portrait):
+            summaries.append(
+                Summary(
+                    profile_id=profile_id,
+                    kind=SummaryKind.PORTRAIT,
+                    text=portrait,
+                    period_end=now,
+                    sources=[f.id for f in alive][:50],
+                    created_at=now,
+                )
+            )
+        return summaries
+
     @staticmethod
-    def _digests(tx: Writer, profile_id: str, days: set[str], now: datetime) -> list[Summary]:
+    def _digests(tx: Reader, profile_id: str, days: set[str], now: datetime) -> list[Summary]:
         digests = []
         for day in sorted(days):
             start = datetime.combine(datetime.fromisoformat(day).date(), time(), tzinfo=UTC)
@@ -487,23 +907,6 @@ class Consolidator:
                     )
                 )
         return digests
-
-
-_NEGATIONS = frozenset(
-    {
-        "not", "no", "never", "nor", "cannot", "t", "don", "doesn", "didn", "isn", "wasn",
-        "aren", "weren", "won", "can", "ne", "n", "pas", "plus", "jamais", "rien", "aucun",
-    }
-)  # fmt: skip
-"""Words (as `normalize_text` leaves them: "don't" is "don t") that flip a statement."""
-
-
-def _same_wording(a: str, b: str) -> bool:
-    """Nearly the same words, and not one of them negating the other: a duplicate for sure."""
-    if word_overlap(a, b) < _SAME_WORDING:
-        return False
-    differing = set(normalize_text(a).split()) ^ set(normalize_text(b).split())
-    return not differing & _NEGATIONS
 
 
 def _day(value: str | None) -> datetime | None:

@@ -17,6 +17,7 @@ import numpy as np
 
 from somna.embed.base import Vectors, l2_normalise
 from somna.errors import EmbeddingError, InvalidInputError
+from somna.redact import redact
 
 if TYPE_CHECKING:
     import openai
@@ -64,7 +65,8 @@ class OpenAIEmbedder:
         self._client: openai.OpenAI = openai.OpenAI(
             base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries
         )
-        self._base_url = str(self._client.base_url).rstrip("/")
+        self._api_key = api_key
+        self._base_url = redact(str(self._client.base_url).rstrip("/"), api_key)
 
     @property
     def name(self) -> str:
@@ -118,12 +120,18 @@ class OpenAIEmbedder:
         except openai.APIStatusError as exc:
             raise EmbeddingError(
                 f"The embedding server at {self._base_url} answered HTTP {exc.status_code} "
-                f"for model {self._model!r}: {exc.message}"
+                f"for model {self._model!r}: {redact(exc.message, self._api_key)}"
             ) from exc
         except openai.OpenAIError as exc:
             cause = exc.__cause__ or exc
+            said = redact(str(cause), self._api_key)
             raise EmbeddingError(
-                f"Could not get embeddings from {self._base_url}: {type(cause).__name__}: {cause}"
+                f"Could not get embeddings from {self._base_url}: {type(cause).__name__}: {said}"
+            ) from exc
+        except ValueError as exc:  # a 200 whose body is not JSON (json.JSONDecodeError)
+            raise EmbeddingError(
+                f"The embedding server at {self._base_url} answered with a body that is not "
+                f"JSON ({exc})."
             ) from exc
         try:
             items = sorted(response.data, key=lambda item: item.index)

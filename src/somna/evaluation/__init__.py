@@ -22,6 +22,7 @@ from somna.evaluation.report import (
     LocomoReport,
     QuestionResult,
     RecalledItem,
+    RuleFigures,
 )
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "LocomoReport",
     "QuestionResult",
     "RecalledItem",
+    "RuleFigures",
     "evaluate_locomo",
     "mean",
     "normalize_dia_ids",

@@ -20,6 +20,7 @@ taken.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from somna.errors import InvalidInputError
+from somna.evaluation.baseline import TurnIndex
 from somna.evaluation.metrics import mean, normalize_dia_ids, percentile, recall_at_k
 from somna.evaluation.report import (
     CATEGORY_NAMES,
@@ -37,14 +39,21 @@ from somna.evaluation.report import (
     LocomoReport,
     QuestionResult,
     RecalledItem,
+    RuleFigures,
 )
 from somna.memory import Memory, Recalled
-from somna.model import Fact, FactStatus, Summary, SummaryKind, fold_text
-from somna.recall import count_tokens
+from somna.model import EventAction, Fact, FactStatus, Summary, SummaryKind, fold_text
+from somna.recall import HEADER, count_tokens
 from somna.sources import Conversation, read_locomo
 from somna.store import Reader
 
-__all__ = ["CONSOLIDATE_AFTER", "LocomoQuestion", "evaluate_locomo", "read_locomo_questions"]
+__all__ = [
+    "CONSOLIDATE_AFTER",
+    "LocomoQuestion",
+    "evaluate_locomo",
+    "read_locomo_observations",
+    "read_locomo_questions",
+]
 
 CONSOLIDATE_AFTER = timedelta(days=1)
 """How long after a conversation's last turn its consolidation runs."""
@@ -97,6 +106,30 @@ def read_locomo_questions(path: Path) -> list[LocomoQuestion]:
     return questions
 
 
+def read_locomo_observations(path: Path) -> list[str]:
+    """The turn (dia_id) behind each reference observation (`session_N_observation`).
+
+    LoCoMo's authors wrote these facts by hand, each with the turn that supports it; an
+    observation whose turn id cannot be read is left out.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InvalidInputError(f"{path} is not a LoCoMo conversation file: {exc}.") from exc
+    turns: list[str] = []
+    for key, value in data.items() if isinstance(data, dict) else ():
+        if not (key.startswith("session_") and key.endswith("_observation")):
+            continue
+        for items in value.values() if isinstance(value, dict) else ():
+            for item in items if isinstance(items, list) else ():
+                if isinstance(item, list) and len(item) >= 2:
+                    found = normalize_dia_ids(
+                        item[1] if isinstance(item[1], list) else str(item[1])
+                    )
+                    turns += found[:1]
+    return turns
+
+
 def evaluate_locomo(
     memory: Memory,
     paths: Sequence[Path],
@@ -104,6 +137,7 @@ def evaluate_locomo(
     k_values: Iterable[int] = (5, 10),
     categories: Iterable[int] = (1, 2, 3, 4),
     consolidate: bool = True,
+    baseline: bool = False,
     progress: Progress | None = None,
 ) -> LocomoReport:
     """Evaluate recall on LoCoMo conversation files, one profile per file.
@@ -112,7 +146,9 @@ def evaluate_locomo(
     `consolidate` is False (for a database consolidated beforehand), and each of its
     questions of `categories` is recalled with `k = max(k_values)`. Use a fresh
     database: recall reinforces facts, so a second evaluation on the same one starts
-    from a different state. `progress` receives one line of narration now and then.
+    from a different state. With `baseline`, every question is also put to an index of
+    the raw turns (`TurnIndex`) and scored the same way. `progress` receives one line of
+    narration now and then.
 
     >>> report = evaluate_locomo(Memory(), [Path("26.json")], k_values=[10])  # doctest: +SKIP
     >>> report.by_category[4].evidence_recall  # doctest: +SKIP
@@ -149,8 +185,10 @@ def evaluate_locomo(
     for path, conversations, asked in loaded:
         questions = [q for q in asked if q.category in wanted and q.question]
         run = _Conversation(memory, path, conversations, ks, say)
-        figures.append(run.prepare(consolidate, len(questions)))
-        results += run.ask(questions)
+        prepared = run.prepare(consolidate, len(questions))
+        answered = run.ask(questions, baseline)
+        figures.append(prepared.model_copy(update={"figures": _group(answered, ks)}))
+        results += answered
     return LocomoReport(
         k_values=ks,
         categories=wanted,
@@ -183,6 +221,8 @@ class _Conversation:
         self.trace = _Trace(memory, self.profile, conversations)
         self.covered: set[str] = set()
         self.expired: set[str] = set()
+        self.texts: dict[str, set[str]] = {}
+        """The turns behind each active fact's text, to read a context block."""
 
     def prepare(self, consolidate: bool, questions: int) -> ConversationFigures:
         memory, name = self.memory, self.path.name
@@ -218,6 +258,17 @@ class _Conversation:
         expired = [f.id for f in facts if f.status is FactStatus.EXPIRED]
         self.covered = _turns_behind(self.trace, active)
         self.expired = _turns_behind(self.trace, expired) - self.covered
+        self.texts = {f.text: self.trace.facts([f.id])[f.id] for f in facts if f.status.is_active}
+        stored = _turns_behind(self.trace, [f.id for f in facts])
+        observed = [t for t in read_locomo_observations(self.path) if t in self.trace.turns]
+        rules: dict[str, list[bool]] = {}
+        with memory.store.read(self.profile) as tx:
+            events = tx.events([f.id for f in facts])
+        behind = self.trace.facts([f.id for f in facts])
+        for event in events:
+            if event.action is EventAction.CREATED:
+                rule = str((event.after or {}).get("rule") or "unnamed")
+                rules.setdefault(rule, []).append(bool(behind[event.fact_id] & set(observed)))
         return ConversationFigures(
             path=str(self.path),
             profile=self.profile,
@@ -231,15 +282,21 @@ class _Conversation:
             session_summaries=_count_summaries(memory, self.profile, SummaryKind.SESSION),
             day_digests=_count_summaries(memory, self.profile, SummaryKind.DAY),
             facts_per_turn=round(len(active) / turns, 4) if turns else 0.0,
+            items_per_turn=round(len(facts) / turns, 4) if turns else 0.0,
+            observations=len(observed),
+            observation_recall=mean(float(t in stored) for t in observed),
+            rules={
+                r: RuleFigures(items=len(v), on_reference=sum(v)) for r, v in sorted(rules.items())
+            },
             consolidation=consolidation,
         )
 
-    def ask(self, questions: Sequence[LocomoQuestion]) -> list[QuestionResult]:
+    def ask(self, questions: Sequence[LocomoQuestion], baseline: bool) -> list[QuestionResult]:
         memory, k = self.memory, max(self.ks)
         asked: list[tuple[LocomoQuestion, list[Recalled], float]] = []
         for done, question in enumerate(questions, start=1):
             started = time.perf_counter()
-            recalled = memory.recall(self.profile, question.question, k=k)
+            recalled: list[Recalled] = memory.recall(self.profile, question.question, k=k)
             latency = (time.perf_counter() - started) * 1000
             # Equal scores come in the order of their random ids: order them by content.
             recalled.sort(key=lambda r: (-r.score, r.kind, r.text))
@@ -247,15 +304,25 @@ class _Conversation:
             asked.append((question, recalled, latency))
             if done % _PROGRESS_EVERY == 0 or done == len(questions):
                 self.say(f"{self.path.name}: {done}/{len(questions)} questions recalled.")
+        index = TurnIndex(self.conversations, memory.embedder) if baseline else None
         results = []
         for question, recalled, latency in asked:
             block = memory.context(self.profile, question.question)
             memory.flush()
-            results.append(self._score(question, recalled, latency, count_tokens(block)))
+            result = self._score(question, recalled, latency, block)
+            if index is not None:
+                found = [{t} for t in index.search(question.question, k)]
+                scores = {q: recall_at_k(result.evidence, found, q) for q in self.ks}
+                result = result.model_copy(
+                    update={"baseline_recall": {q: v for q, v in scores.items() if v is not None}}
+                )
+            results.append(result)
+        if index is not None:
+            index.close()
         return results
 
     def _score(
-        self, question: LocomoQuestion, recalled: list[Recalled], latency: float, tokens: int
+        self, question: LocomoQuestion, recalled: list[Recalled], latency: float, block: str
     ) -> QuestionResult:
         turns = self.trace.turns
         evidence = [t for t in question.evidence if t in turns]
@@ -301,9 +368,20 @@ class _Conversation:
             evidence_recall={k: v for k, v in evidence_recall.items() if v is not None},
             session_recall={k: v for k, v in session_recall.items() if v is not None},
             latency_ms=round(latency, 3),
-            context_tokens=tokens,
+            context_tokens=count_tokens(block),
+            context_facts=len(lines := self._block_facts(block)),
+            context_evidence=any(self.texts.get(line, set()) & set(evidence) for line in lines),
             recalled=items,
         )
+
+    def _block_facts(self, block: str) -> list[str]:
+        """The texts of the facts a context block lists, read back from its lines."""
+        lines = block.splitlines()
+        start = lines.index(HEADER) + 1 if HEADER in lines else len(lines)
+        return [_LINE.sub("", line) for line in lines[start:]]
+
+
+_LINE = re.compile(r"^- \[[^\]]*\] | \(unverified\)$")
 
 
 class _Trace:
@@ -405,6 +483,13 @@ def _group(results: Sequence[QuestionResult], ks: Sequence[int]) -> GroupFigures
         session_recall={k: mean(r.session_recall.get(k) for r in scored) for k in ks},
         coverage=mean(len(r.covered_evidence) / len(r.evidence) for r in scored),
         expired=mean(len(r.expired_evidence) / len(r.evidence) for r in scored),
+        baseline_recall={
+            k: mean(r.baseline_recall.get(k) for r in scored)
+            for k in ks
+            if any(r.baseline_recall for r in scored)
+        },
+        context_with_evidence=mean(float(r.context_evidence) for r in scored),
+        context_facts=mean(float(r.context_facts) for r in results),
     )
 
 

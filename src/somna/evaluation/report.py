@@ -18,6 +18,7 @@ __all__ = [
     "LocomoReport",
     "QuestionResult",
     "RecalledItem",
+    "RuleFigures",
 ]
 
 CATEGORY_NAMES: dict[int, str] = {
@@ -83,8 +84,14 @@ class QuestionResult(_Figures):
     """The evidence turns behind expired facts only: what category TTLs took away."""
     evidence_recall: dict[int, float]
     session_recall: dict[int, float]
+    baseline_recall: dict[int, float] = {}
+    """Evidence recall@k of the raw-turn baseline; empty when it was not asked for."""
     latency_ms: float
     context_tokens: int
+    context_facts: int = 0
+    """How many facts the context block for this question holds."""
+    context_evidence: bool = False
+    """Whether one of them stands on an evidence turn of the question."""
     recalled: list[RecalledItem]
 
 
@@ -99,6 +106,12 @@ class GroupFigures(_Figures):
     """The mean share of a question's evidence turns behind an active fact: recall's ceiling."""
     expired: float | None
     """The mean share of a question's evidence turns behind expired facts only."""
+    baseline_recall: dict[int, float | None] = {}
+    """Evidence recall@k of the raw-turn baseline over the same questions; empty without it."""
+    context_with_evidence: float | None = None
+    """The share of context blocks holding a fact that stands on an evidence turn."""
+    context_facts: float | None = None
+    """The mean number of facts in a context block."""
 
 
 class ConsolidationFigures(_Figures):
@@ -118,6 +131,14 @@ class ConsolidationFigures(_Figures):
     completion_tokens: int
 
 
+class RuleFigures(_Figures):
+    """What one extraction rule stored, and how much of it LoCoMo's reference also noted."""
+
+    items: int
+    on_reference: int
+    """Items whose turn carries a reference observation: a rough precision, over `items`."""
+
+
 class ConversationFigures(_Figures):
     """One conversation file: what was ingested, what memory holds, its questions."""
 
@@ -134,6 +155,16 @@ class ConversationFigures(_Figures):
     day_digests: int
     facts_per_turn: float
     """Active facts per ingested turn."""
+    items_per_turn: float = 0.0
+    """Every stored fact (active or not) per ingested turn: what extraction kept."""
+    observations: int = 0
+    """LoCoMo's reference observations of the conversation (`session_N_observation`)."""
+    observation_recall: float | None = None
+    """The share of reference observations whose turn is behind at least one stored fact."""
+    figures: GroupFigures | None = None
+    """The conversation's own recall figures, all categories together."""
+    rules: dict[str, RuleFigures] = {}
+    """Per extraction rule (recorded in each fact's `created` event): what it stored."""
     consolidation: ConsolidationFigures | None
 
 

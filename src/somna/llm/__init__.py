@@ -7,7 +7,7 @@ prompt files live in `somna.llm.tasks` and `somna/llm/prompts/`.
 """
 
 from somna.llm.base import LLM, LLMCallError, Reply, Task
-from somna.llm.factory import PROVIDERS, create_llm
+from somna.llm.factory import PROVIDERS, create_llm, llm_from_settings
 from somna.llm.openai import OpenAILLM
 from somna.llm.prompt import Prompt, render_prompt
 from somna.llm.rules import RulesLLM
@@ -22,6 +22,7 @@ from somna.llm.tasks import (
     JudgePair,
     JudgeRequest,
     JudgeVerdict,
+    RejectedCandidate,
     RewriteRequest,
     RewrittenQuery,
     SessionDigest,
@@ -45,6 +46,7 @@ __all__ = [
     "LLMCallError",
     "OpenAILLM",
     "Prompt",
+    "RejectedCandidate",
     "Reply",
     "RewriteRequest",
     "RewrittenQuery",
@@ -54,5 +56,6 @@ __all__ = [
     "Task",
     "TranscriptMessage",
     "create_llm",
+    "llm_from_settings",
     "render_prompt",
 ]

@@ -1,50 +1,82 @@
-"""Structured calls to any OpenAI-compatible chat endpoint: OpenAI, Ollama, vLLM, LM Studio…
+"""Structured calls to any OpenAI-compatible chat endpoint: OpenAI, llama.cpp, Ollama, vLLM…
 
-Three ways to ask for JSON, tried in order until one works, then kept for the instance:
+Four ways to ask for JSON, tried in order until one works:
 
-1. ``json_schema``: the output model's schema, made strict-compatible (constrained output);
-2. ``json_object``: "some JSON object" (the prompt describes its shape);
-3. no ``response_format`` at all, and a tolerant parse of the text (fences, prose, thinking).
+1. ``json_schema``: the output model's schema, made strict-compatible (constrained output;
+   OpenAI, vLLM, Ollama, LM Studio, llama.cpp's own server);
+2. ``json_object_schema``: ``{"type": "json_object", "schema": …}``, the grammar-constrained
+   form of llama-cpp-python's server, which refuses ``json_schema``;
+3. ``json_object``: "some JSON object" (the prompt shows its shape);
+4. ``text``: no ``response_format`` at all, and a tolerant parse (fences, prose, thinking).
 
-A reply that is not valid JSON of the right shape is asked again in the next mode. The
-instance remembers the weaker mode only when the stronger ones failed because of the
-format: the server refused it (HTTP 400/422 naming the response format) or answered
-with no JSON at all; a merely wrong answer does not downgrade later calls. 429, 5xx,
-timeouts and dropped connections are retried with exponential backoff. The ``openai``
-package's own retries are off so that `Reply.calls` counts every attempt.
+Any error whose body names the response format refuses that mode, whatever its HTTP
+status (llama-cpp-python answers 500): the next mode is asked at once, without retry.
+What works is remembered per (base URL, model) for the rest of the process, so one run
+pays for the discovery once. A reply with no JSON of the right shape is asked again in
+the next mode; the weaker mode is remembered only when the format was at fault.
+
+Each call sends a completion budget (``max_tokens``) per task; a reply cut at it
+(``finish_reason: length``) is asked once more with twice the budget. 429, 5xx and
+dropped connections are retried with exponential backoff. Timeouts are not retried
+unless ``retry_timeouts``: a server that answers one request at a time (llama.cpp,
+LM Studio) keeps working on the abandoned request, so a retry only queues behind it.
+
+Some chat templates (Gemma's in llama-cpp-python) drop the system message. With
+``fold_system="auto"``, a first reply out of shape is asked again with the instructions
+folded into the user message, and the endpoint is remembered as one that needs it;
+``"always"`` folds every call, ``"never"`` none.
+
+The ``openai`` package's own retries are off so that `Reply.calls` counts every attempt.
+Errors are passed through `somna.redact.redact`: no key or URL password leaves here.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
 from somna.errors import ConfigurationError, InvalidInputError
+from somna.llm.backoff import SharedBackoff
 from somna.llm.base import LLMCallError, Reply, Task
-from somna.llm.prompt import render_prompt
+from somna.llm.prompt import Prompt, render_prompt
 from somna.llm.structured import NoJSONError, ReplyShapeError, strict_schema, validate_reply
+from somna.redact import redact
 
 if TYPE_CHECKING:
     import openai
     from openai.types.chat import ChatCompletion
 
-__all__ = ["MODES", "OPENAI_BASE_URL", "OpenAILLM"]
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "MODES",
+    "OPENAI_BASE_URL",
+    "FoldSystem",
+    "FormatRefusedError",
+    "OpenAILLM",
+]
 
 InT = TypeVar("InT", bound=BaseModel)
 OutT = TypeVar("OutT", bound=BaseModel)
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
-MODES = ("json_schema", "json_object", "text")
+MODES = ("json_schema", "json_object_schema", "json_object", "text")
 """How JSON is asked for, strongest first."""
+DEFAULT_MAX_TOKENS: dict[str, int] = {"extract": 2048, "judge": 512, "rewrite": 128}
+"""Completion budget per task; the others (thread summaries, rephrasings, the `llm check`
+probe) get 512."""
+_OTHER_TASK_TOKENS = 512
+FoldSystem = Literal["auto", "always", "never"]
 
+_SAID = 300
 # Words by which servers tell that they do not support the response format asked for.
 _FORMAT_WORDS = ("response_format", "response format", "json_schema", "json_object", "schema")
 
@@ -56,8 +88,25 @@ class _Tally:
     completion_tokens: int = 0
 
 
-class _Refused(Exception):
-    """The server rejected the response format of this mode."""
+@dataclass
+class _Learned:
+    """What one (base URL, model) taught this process: where to start, where instructions go."""
+
+    first_mode: int = 0
+    fold: bool | None = None  # None: not known yet
+
+
+_LEARNED: dict[tuple[str, str], _Learned] = {}
+_LEARNED_LOCK = threading.Lock()
+
+
+def _learned(base_url: str, model: str) -> _Learned:
+    with _LEARNED_LOCK:
+        return _LEARNED.setdefault((base_url, model), _Learned())
+
+
+class FormatRefusedError(Exception):
+    """The server refused the response format of one mode; the message says how."""
 
 
 class OpenAILLM:
@@ -67,10 +116,11 @@ class OpenAILLM:
     server gets the placeholder key "unused" unless one is given. Nothing is read from
     the environment here: `from_env` does that, with care for where a key may go.
 
-    ``max_retries`` retries (so at most ``max_retries + 1`` calls per mode) follow 429,
-    5xx and timeouts, waiting ``backoff * 2**n`` seconds (or the server's Retry-After),
-    at most ``max_backoff``. ``temperature`` ``None`` leaves the server's default, since
-    some models (reasoning ones) refuse any other value.
+    ``max_retries`` retries follow 429, 5xx and dropped connections (timeouts only with
+    ``retry_timeouts``), waiting ``backoff * 2**n`` seconds (or the server's Retry-After),
+    at most ``max_backoff``. ``max_tokens`` overrides `DEFAULT_MAX_TOKENS` per task name.
+    ``temperature`` ``None`` leaves the server's default, since some models (reasoning
+    ones) refuse any other value.
 
     Example::
 
@@ -85,10 +135,13 @@ class OpenAILLM:
         base_url: str | None = None,
         api_key: str | None = None,
         timeout: float = 120.0,
-        max_retries: int = 3,
+        max_retries: int = 2,
         backoff: float = 0.5,
         max_backoff: float = 30.0,
         temperature: float | None = None,
+        max_tokens: Mapping[str, int] | None = None,
+        retry_timeouts: bool = False,
+        fold_system: FoldSystem = "auto",
     ) -> None:
         if not model:
             raise InvalidInputError("OpenAILLM needs a model name, e.g. 'gpt-4o-mini'.")
@@ -98,24 +151,37 @@ class OpenAILLM:
             raise InvalidInputError(f"max_retries must be 0 or more, not {max_retries}.")
         if backoff < 0 or max_backoff < 0:
             raise InvalidInputError("The backoff delays must not be negative.")
+        budgets = {**DEFAULT_MAX_TOKENS, **(max_tokens or {})}
+        if any(value < 1 for value in budgets.values()):
+            raise InvalidInputError("Every LLM completion budget (max_tokens) must be 1 or more.")
+        if fold_system not in ("auto", "always", "never"):
+            raise InvalidInputError(
+                f"fold_system must be 'auto', 'always' or 'never', not {fold_system!r}."
+            )
         url = (base_url or OPENAI_BASE_URL).rstrip("/")
         if not api_key:
             if _is_openai(url):
                 raise ConfigurationError(
-                    f"OpenAI at {url} needs an API key: pass api_key=, or set "
-                    "SOMNA_LLM_API_KEY (or OPENAI_API_KEY) and use OpenAILLM.from_env()."
+                    f"OpenAI at {url} needs an API key: set SOMNA_LLM_API_KEY (or "
+                    "OPENAI_API_KEY), or set SOMNA_LLM_BASE_URL to a server of your own such "
+                    "as Ollama (http://localhost:11434/v1)."
                 )
             api_key = "unused"  # self-hosted servers ignore it; the client wants one
         import openai
 
         self._model = model
         self._base_url = url
+        self._api_key = api_key
         self._timeout = timeout
         self._max_retries = max_retries
         self._backoff = backoff
         self._max_backoff = max_backoff
         self._temperature = temperature
-        self._first_mode = 0
+        self._budgets = budgets
+        self._retry_timeouts = retry_timeouts
+        self._paused = SharedBackoff()
+        self._fold_system = fold_system
+        self._learned = _learned(url, model)
         self._client: openai.OpenAI = openai.OpenAI(
             base_url=url, api_key=api_key, timeout=timeout, max_retries=0
         )
@@ -144,7 +210,7 @@ class OpenAILLM:
         if model is None:
             if not _is_openai(url):
                 raise ConfigurationError(
-                    f"The 'openai' LLM provider needs a model name for {url}: set "
+                    f"The 'openai' LLM provider needs a model name for {redact(url)}: set "
                     "SOMNA_LLM_MODEL (e.g. 'llama3.1:8b' on Ollama) or pass model=."
                 )
             model = DEFAULT_OPENAI_MODEL
@@ -155,39 +221,68 @@ class OpenAILLM:
         return f"openai:{self._model}"
 
     @property
+    def model(self) -> str:
+        return self._model
+
+    @property
+    def base_url(self) -> str:
+        """The endpoint, fit to show: credentials masked."""
+        return redact(self._base_url, self._api_key)
+
+    @property
     def mode(self) -> str:
         """The way JSON is asked for in the next call (see `MODES`)."""
-        return MODES[self._first_mode]
+        return MODES[self._learned.first_mode]
+
+    @property
+    def folds_system(self) -> bool:
+        """Whether the next call puts the instructions in the user message."""
+        return self._fold_system == "always" or (
+            self._fold_system == "auto" and self._learned.fold is True
+        )
 
     def structured(self, task: Task[InT, OutT], inputs: InT) -> Reply[OutT]:
         inputs = task.coerce(inputs)
-        messages = render_prompt(task, inputs).messages()
+        prompt = render_prompt(task, inputs)
         tally = _Tally()
         tried: list[str] = []
         problem = ""
         format_at_fault = True  # did every stronger mode fail for the format's sake?
-        for index in range(self._first_mode, len(MODES)):
+        learned = self._learned
+        for index in range(learned.first_mode, len(MODES)):
             mode = MODES[index]
             tried.append(mode)
             try:
-                completion = self._complete(task, messages, mode, tally)
-            except _Refused as exc:
-                self._first_mode = max(self._first_mode, index + 1)  # never ask again
+                value = self._in_mode(task, inputs, prompt, mode, tally)
+            except FormatRefusedError as exc:
+                learned.first_mode = max(learned.first_mode, index + 1)  # never ask again
                 problem = str(exc)
                 continue
-            text = self._text_of(task, completion, tally)
-            try:
-                value = validate_reply(task, inputs, text)
             except ReplyShapeError as exc:
                 format_at_fault = format_at_fault and isinstance(exc, NoJSONError)
                 problem = str(exc)
                 continue
             if format_at_fault:
-                self._first_mode = index
+                learned.first_mode = max(learned.first_mode, index)
             return Reply(value, tally.prompt_tokens, tally.completion_tokens, tally.calls)
         raise self._error(
             task, tally, f"answered out of shape (modes tried: {', '.join(tried)}): {problem}"
         )
+
+    def ask_once(
+        self, task: Task[InT, OutT], inputs: InT, mode: str, *, fold: bool = False
+    ) -> OutT:
+        """One request in one mode (two if cut), nothing learned.
+
+        Raises `FormatRefusedError`, `ReplyShapeError` or `LLMCallError`; `somna llm
+        check` uses it to probe each mode on its own.
+        """
+        inputs = task.coerce(inputs)
+        return self._ask(task, inputs, render_prompt(task, inputs), mode, fold, _Tally())
+
+    def list_models(self) -> list[dict[str, Any]]:
+        """The server's ``/models`` entries as plain dicts; the client's errors propagate."""
+        return [entry.model_dump() for entry in self._client.models.list()]
 
     def close(self) -> None:
         """Release the HTTP connection pool."""
@@ -204,13 +299,64 @@ class OpenAILLM:
     ) -> None:
         self.close()
 
-    # --- one mode: retries, errors ----------------------------------------------------
+    # --- one mode: where the instructions go, the completion budget ---------------------
 
-    def _complete(
-        self, task: Task[Any, Any], messages: list[dict[str, str]], mode: str, tally: _Tally
-    ) -> ChatCompletion:
-        import openai
+    def _in_mode(
+        self, task: Task[InT, OutT], inputs: InT, prompt: Prompt, mode: str, tally: _Tally
+    ) -> OutT:
+        """One mode; while the endpoint is new, a reply out of shape is asked again folded."""
+        learned = self._learned
+        fold = self.folds_system
+        detecting = self._fold_system == "auto" and learned.fold is None
+        try:
+            value = self._ask(task, inputs, prompt, mode, fold, tally)
+        except ReplyShapeError:
+            if not detecting:
+                raise
+            try:
+                value = self._ask(task, inputs, prompt, mode, True, tally)
+            except ReplyShapeError:
+                learned.fold = False  # folding did not help: the model, not the template
+                raise
+            learned.fold = True
+            return value
+        if detecting:
+            learned.fold = False
+        return value
 
+    def _ask(
+        self,
+        task: Task[InT, OutT],
+        inputs: InT,
+        prompt: Prompt,
+        mode: str,
+        fold: bool,
+        tally: _Tally,
+    ) -> OutT:
+        """One request (two if the reply is cut: the second with twice the budget)."""
+        messages = prompt.folded() if fold else prompt.messages()
+        budget = self._budgets.get(task.name, _OTHER_TASK_TOKENS)
+        text, cut = self._text_of(task, self._complete(task, messages, mode, budget, tally), tally)
+        if cut:
+            text, cut = self._text_of(
+                task, self._complete(task, messages, mode, 2 * budget, tally), tally
+            )
+            if cut:
+                setting = f"SOMNA_LLM_MAX_TOKENS_{task.name.upper()}"
+                remedy = f"raise {setting} or " if task.name in DEFAULT_MAX_TOKENS else ""
+                raise self._error(
+                    task,
+                    tally,
+                    f"was cut at its output limit twice ({budget} then {2 * budget} tokens); "
+                    f"{remedy}use a model that answers more briefly",
+                )
+        return validate_reply(task, inputs, text)
+
+    # --- one request: retries, errors ---------------------------------------------------
+
+    def _request(
+        self, task: Task[Any, Any], messages: list[dict[str, str]], mode: str, budget: int
+    ) -> dict[str, Any]:
         request: dict[str, Any] = {"model": self._model, "messages": messages}
         if mode == "json_schema":
             request["response_format"] = {
@@ -221,12 +367,33 @@ class OpenAILLM:
                     "strict": True,
                 },
             }
+        elif mode == "json_object_schema":
+            request["response_format"] = {
+                "type": "json_object",
+                "schema": strict_schema(task.output_model),
+            }
         elif mode == "json_object":
             request["response_format"] = {"type": "json_object"}
+        # OpenAI's reasoning models refuse max_tokens; every other server reads it.
+        request["max_completion_tokens" if _is_openai(self._base_url) else "max_tokens"] = budget
         if self._temperature is not None:
             request["temperature"] = self._temperature
+        return request
+
+    def _complete(
+        self,
+        task: Task[Any, Any],
+        messages: list[dict[str, str]],
+        mode: str,
+        budget: int,
+        tally: _Tally,
+    ) -> ChatCompletion:
+        import openai
+
+        request = self._request(task, messages, mode, budget)
         attempt = 0
         while True:
+            self._paused.wait()  # a 429 of any call holds back every call of this provider
             tally.calls += 1
             try:
                 completion: ChatCompletion = self._client.chat.completions.create(**request)
@@ -234,17 +401,21 @@ class OpenAILLM:
             except openai.APIStatusError as exc:
                 status = exc.status_code
                 said = _server_message(exc)
-                if status in (400, 422) and mode != "text" and _mentions_format(said):
-                    raise _Refused(f"HTTP {status} to {mode!r}: {said}") from exc
+                if mode != "text" and _mentions_format(f"{said} {exc.body}"):
+                    raise FormatRefusedError(f"HTTP {status} to {mode!r}: {said}") from exc
                 if not (status == 429 or status >= 500) or attempt >= self._max_retries:
                     raise self._error(task, tally, f"got HTTP {status}: {said}") from exc
                 delay = self._delay(attempt, exc.response.headers.get("retry-after"))
+                if status == 429:
+                    self._paused.hold(delay)
             except openai.APITimeoutError as exc:
-                if attempt >= self._max_retries:
+                if not self._retry_timeouts or attempt >= self._max_retries:
                     raise self._error(
                         task,
                         tally,
-                        f"timed out {attempt + 1} times in a row (timeout {self._timeout:g} s)",
+                        f"timed out after {self._timeout:g} s ({attempt + 1} "
+                        f"{'try' if attempt == 0 else 'tries'}); raise SOMNA_LLM_TIMEOUT_S "
+                        "for a slow local model",
                     ) from exc
                 delay = self._delay(attempt, None)
             except openai.APIConnectionError as exc:
@@ -256,28 +427,35 @@ class OpenAILLM:
                 delay = self._delay(attempt, None)
             except openai.OpenAIError as exc:
                 raise self._error(task, tally, f"failed: {type(exc).__name__}: {exc}") from exc
+            except ValueError as exc:  # a 200 whose body is not JSON (json.JSONDecodeError)
+                raise self._error(
+                    task, tally, f"answered with a body that is not JSON ({exc})"
+                ) from exc
             attempt += 1
             time.sleep(delay)
 
-    def _text_of(self, task: Task[Any, Any], completion: Any, tally: _Tally) -> str | None:
-        """The answer's text, after counting its tokens; refusals and cut answers are errors."""
+    def _text_of(
+        self, task: Task[Any, Any], completion: Any, tally: _Tally
+    ) -> tuple[str | None, bool]:
+        """The answer's text and whether it was cut, after counting its tokens.
+
+        A body of the wrong shape (no choices, no message) gives no text, which the caller
+        reports as a reply with no JSON; a refusal by the model is an error.
+        """
         usage = getattr(completion, "usage", None)
-        tally.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-        tally.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+        tally.prompt_tokens += _count(getattr(usage, "prompt_tokens", 0))
+        tally.completion_tokens += _count(getattr(usage, "completion_tokens", 0))
         choices = getattr(completion, "choices", None)
-        if not choices:
-            return None
+        if not isinstance(choices, list) or not choices:
+            return None, False
         choice = choices[0]
         message = getattr(choice, "message", None)
         refusal = getattr(message, "refusal", None)
-        if refusal:
+        if isinstance(refusal, str) and refusal:
             raise self._error(task, tally, f"was refused by the model: {refusal}")
-        if getattr(choice, "finish_reason", None) == "length":
-            raise self._error(
-                task, tally, "was cut at the model's output token limit; raise it on the server"
-            )
         content = getattr(message, "content", None)
-        return content if isinstance(content, str) else None
+        cut = getattr(choice, "finish_reason", None) == "length"
+        return (content if isinstance(content, str) else None), cut
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         delay: float = self._backoff * 2**attempt
@@ -286,8 +464,9 @@ class OpenAILLM:
         return min(delay, self._max_backoff)
 
     def _error(self, task: Task[Any, Any], tally: _Tally, what: str) -> LLMCallError:
+        message = f"The {task.name!r} call to model {self._model!r} at {self._base_url} {what}."
         return LLMCallError(
-            f"The {task.name!r} call to model {self._model!r} at {self._base_url} {what}.",
+            redact(message, self._api_key, _password(self._base_url)),
             task=task.name,
             calls=tally.calls,
             prompt_tokens=tally.prompt_tokens,
@@ -295,15 +474,27 @@ class OpenAILLM:
         )
 
 
+def _count(value: object) -> int:
+    """A token count from a usage field, 0 when the server wrote something else."""
+    return value if isinstance(value, int) and value > 0 else 0
+
+
+def _password(url: str) -> str | None:
+    return urlsplit(url).password
+
+
 def _server_message(exc: openai.APIStatusError) -> str:
-    """What the server said, without the client's "Error code: 400 - {...}" wrapping."""
+    """What the server said, on one line and at most `_SAID` characters (some servers send
+    a whole traceback), without the client's "Error code: 400 - {...}" wrapping."""
     body = exc.body
+    said = str(exc.message)
     if isinstance(body, dict):
         inner = body.get("error", body)
         message = inner.get("message") if isinstance(inner, dict) else inner
         if isinstance(message, str) and message:
-            return message.rstrip(".")
-    return str(exc.message).rstrip(".")
+            said = message
+    said = " ".join(said.split()).rstrip(".")
+    return said if len(said) <= _SAID else said[: _SAID - 3] + "..."
 
 
 def _mentions_format(message: str) -> bool:

@@ -37,6 +37,11 @@ class Prompt:
         """The chat messages of an OpenAI-style request."""
         return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
 
+    def folded(self) -> list[dict[str, str]]:
+        """One user message holding the instructions then the data, for chat templates that
+        drop the system role (Gemma's, in llama-cpp-python)."""
+        return [{"role": "user", "content": self.text}]
+
     @property
     def text(self) -> str:
         return f"{self.system}\n\n{self.user}"

@@ -17,6 +17,7 @@ from somna.llm.base import Task
 __all__ = [
     "NoJSONError",
     "ReplyShapeError",
+    "describe_validation_error",
     "parse_json_object",
     "strict_schema",
     "validate_reply",
@@ -115,7 +116,8 @@ def parse_json_object(text: str) -> dict[str, Any]:
     raise NoJSONError(f"the reply holds no JSON object: {shown!r}")
 
 
-def _describe(error: ValidationError) -> str:
+def describe_validation_error(error: ValidationError) -> str:
+    """At most three problems of a validation error, each as ``where: what``."""
     problems = []
     for item in error.errors()[:3]:
         where = ".".join(str(part) for part in item["loc"]) or "the reply"
@@ -133,7 +135,7 @@ def validate_reply(task: Task[InT, OutT], inputs: InT, text: str | None) -> OutT
         value = task.output_model.model_validate(data)
     except ValidationError as exc:
         raise ReplyShapeError(
-            f"the JSON does not fit {task.output_model.__name__}: {_describe(exc)}"
+            f"the JSON does not fit {task.output_model.__name__}: {describe_validation_error(exc)}"
         ) from None
     if task.check is not None:
         try:

@@ -6,17 +6,29 @@
 
 Output models validate shape only (types, enums, ranges); whether a fact is a single
 sentence, or its quote really occurs in the session, is the consolidation pipeline's
-business: it rejects such a fact alone instead of the whole answer.
+business. A `SessionDigest` validates its facts one by one: what can be mended is
+(a confidence of 90 or 1.4, an unreadable date), and a fact that still does not fit is
+set aside in ``rejected`` with its reason instead of failing the whole answer.
 """
 
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
 
 from somna.llm.base import Task
+from somna.llm.structured import describe_validation_error
 from somna.model import DEFAULT_SUBJECT, FactType, Role, Verdict
 
 __all__ = [
@@ -30,6 +42,7 @@ __all__ = [
     "JudgeRequest",
     "JudgeVerdict",
     "Judgements",
+    "RejectedCandidate",
     "RewriteRequest",
     "RewrittenQuery",
     "SessionDigest",
@@ -98,16 +111,76 @@ class CandidateFact(_Output):
     message_index: int | None = None
     valid_from: OptionalIsoDay = None
     confidence: float = Field(ge=0.0, le=1.0)
+    rule: SkipJsonSchema[str | None] = None
+    """The offline extractor's rule that found this fact, recorded with it so each rule's
+    precision can be measured; never asked of a model."""
 
     @field_validator("category")
     @classmethod
     def _fold_category(cls, value: str) -> str:
         return value.strip().lower()
 
+    @field_validator("text", "quote")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("it is empty")
+        return value
+
+
+class RejectedCandidate(BaseModel):
+    """A proposed fact set aside by validation, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    reason: str
+
 
 class SessionDigest(_Output):
     summary: str
     facts: list[CandidateFact]
+    rejected: SkipJsonSchema[list[RejectedCandidate]] = Field(default_factory=list, exclude=True)
+    """Facts the model proposed that do not fit `CandidateFact`; never asked of the model."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_fact_at_a_time(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("facts"), list):
+            return data
+        kept: list[CandidateFact] = []
+        rejected: list[RejectedCandidate] = []
+        for item in data["facts"]:
+            try:
+                kept.append(CandidateFact.model_validate(_mended(item)))
+            except ValidationError as exc:
+                reason = describe_validation_error(exc)
+                rejected.append(RejectedCandidate(text=_text_of(item), reason=reason))
+        return {**data, "facts": kept, "rejected": rejected}
+
+
+def _mended(item: object) -> object:
+    """A proposed fact with what can be mended mended: confidence into [0, 1] (a whole 90
+    read as 90%), a date that cannot be read dropped to null."""
+    if not isinstance(item, dict):
+        return item
+    fixed = dict(item)
+    confidence = fixed.get("confidence")
+    if isinstance(confidence, int | float) and not isinstance(confidence, bool):
+        value = float(confidence)
+        if 1.0 < value <= 100.0 and value.is_integer():
+            value /= 100.0  # a whole number above 1 is a percentage
+        fixed["confidence"] = min(max(value, 0.0), 1.0)
+    try:
+        _optional_day(fixed.get("valid_from"))
+    except ValueError:
+        fixed["valid_from"] = None
+    return fixed
+
+
+def _text_of(item: object) -> str:
+    text = item.get("text") if isinstance(item, dict) else item
+    return text if isinstance(text, str) else str(text)[:200]
 
 
 def _speaker(transcript: SessionTranscript, message: TranscriptMessage) -> str:
@@ -117,7 +190,7 @@ def _speaker(transcript: SessionTranscript, message: TranscriptMessage) -> str:
 
 
 def render_transcript(transcript: SessionTranscript) -> str:
-    """One line per message, ``[3] Caroline: text``; the day is added when it is not the session's.
+    """One line per message, ``[3] Odile: text``; the day is added when it is not the session's.
 
     Whitespace inside a message is folded to single spaces: fewer tokens, and quotes are
     matched with whitespace folded anyway.

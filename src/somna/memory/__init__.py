@@ -3,7 +3,9 @@
 from somna.memory.memory import DEFER, Memory
 from somna.memory.results import (
     Added,
+    Block,
     ConflictPair,
+    Found,
     History,
     Ingested,
     Outcome,
@@ -15,7 +17,9 @@ from somna.memory.results import (
 __all__ = [
     "DEFER",
     "Added",
+    "Block",
     "ConflictPair",
+    "Found",
     "History",
     "Ingested",
     "Memory",

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
 from somna.errors import InvalidInputError
-from somna.model import Message, Role, utc
+from somna.model import Message, Role, check_visible_text, utc
 from somna.store import NewMessage
 
-__all__ = ["as_enum", "as_list", "checked", "parse_message"]
+__all__ = ["FUTURE_SKEW", "as_enum", "as_list", "checked", "parse_message", "visible"]
 
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=Enum)
 _MOMENT: TypeAdapter[datetime] = TypeAdapter(datetime)
+
+FUTURE_SKEW = timedelta(days=1)
+"""How far ahead of now a message may be dated (clocks differ); a later date would keep its
+session open until that day."""
 
 
 def checked(build: Callable[[], _T]) -> _T:
@@ -48,8 +52,17 @@ def as_list(value: object) -> list[object]:
     return list(value)
 
 
+def visible(text: str, what: str) -> str:
+    """`text` if a person can read it: no NUL, not only controls or zero-width characters."""
+    try:
+        return check_visible_text(text, what)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
+
+
 def parse_message(item: Mapping[str, Any] | tuple[str, str] | Message, now: datetime) -> NewMessage:
-    """A message given as a mapping (`role`, `content`, `at`?, `meta`?), a pair, or a Message."""
+    """A message given as a mapping (`role`, `content`, `at`?, `meta`?, `device`?), a pair, or
+    a Message. The device the message was typed on is kept in `meta.device`."""
     if isinstance(item, Message):
         return NewMessage(item.role, item.content, item.created_at, dict(item.meta))
     role: object
@@ -62,9 +75,20 @@ def parse_message(item: Mapping[str, Any] | tuple[str, str] | Message, now: date
         role, content = item.get("role"), item.get("content")
         at = item.get("at", item.get("created_at"))
         meta = dict(item.get("meta") or {})
+        device = item.get("device")
+        if device is not None:
+            if not isinstance(device, str) or not device.strip() or len(device) > 128:
+                raise InvalidInputError("A device id must be a text of 1 to 128 characters.")
+            meta["device"] = device.strip()
     if not isinstance(content, str) or not content.strip():
         raise InvalidInputError("Every message needs non-empty text content.")
+    visible(content, "A message's content")
     when = now if at is None else _moment(at)
+    if when > now + FUTURE_SKEW:
+        raise InvalidInputError(
+            f"A message cannot be dated {when.isoformat()}: that is more than "
+            f"{FUTURE_SKEW.days} day ahead of now ({now.isoformat()})."
+        )
     return NewMessage(as_enum(Role, role, "message role"), content, when, meta)
 
 

@@ -8,29 +8,36 @@ operation is one store transaction, built from the pure rules of
 from __future__ import annotations
 
 import builtins
-import hashlib
-import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from somna import tuning
 from somna.config import Settings
+from somna.consolidate.restoring import restore_said_again
 from somna.embed import Embedder, create_embedder
+from somna.embed.cache import CachedEmbedder
 from somna.errors import (
-    AuthenticationError,
     ConflictStateError,
     InvalidInputError,
-    NotFoundError,
+    LLMError,
     ProfileNotFoundError,
 )
+from somna.memory import erasure, keys
+from somna.memory.approval import is_pending_rule, proposed_by_agent
+from somna.memory.capture import Captured, capture
 from somna.memory.conflicts import UNSETTLED, settle_conflict
-from somna.memory.inputs import as_enum, as_list, checked, parse_message
+from somna.memory.inputs import as_enum, as_list, checked, parse_message, visible
 from somna.memory.lookups import fetch_conflict, fetch_fact
+from somna.memory.metrics import ProfileMetrics, measure
+from somna.memory.multiquery import multi_recall
 from somna.memory.results import (
     Added,
+    Block,
     ConflictPair,
+    Found,
     History,
     Ingested,
     Outcome,
@@ -38,7 +45,9 @@ from somna.memory.results import (
     SearchHit,
     Similar,
 )
-from somna.memory.retrieval import Retrieval
+from somna.memory.retrieval import Retrieval, relevant_facts
+from somna.memory.sessions import SessionInfo, Sessions
+from somna.memory.thread import Thread, ThreadBuilder
 from somna.memory.usage import UsageRecorder
 from somna.model import (
     ACTIVE_STATUSES,
@@ -46,6 +55,7 @@ from somna.model import (
     ApiKey,
     Conflict,
     ConflictStatus,
+    EventAction,
     Evidence,
     Fact,
     FactStatus,
@@ -55,18 +65,18 @@ from somna.model import (
     Resolution,
     Run,
     Session,
+    SessionStatus,
     Summary,
     SummaryKind,
     Verdict,
     fold_text,
     lifecycle,
-    new_id,
     utc,
     utcnow,
 )
 from somna.model.lifecycle import Change
 from somna.recall import render_context
-from somna.sources import Conversation
+from somna.sources import Conversation, Turn
 from somna.sources.n8n import N8nImport, N8nReport, N8nTable, ProfileFrom
 from somna.store import Eligibility, FactFilter, Reader, Store, open_store
 
@@ -77,6 +87,10 @@ __all__ = ["DEFER", "Memory"]
 
 DEFER = "defer"
 """Pass as the resolution of `resolve_conflict` to postpone a conflict."""
+
+
+_STANDING_RULES = 50
+"""The most standing instructions a context block lists, before any fact."""
 
 
 class Memory:
@@ -111,23 +125,21 @@ class Memory:
             api_key=self.settings.embed_api_key,
         )
         self._llm = llm
+        self._made_llm: LLM | None = None  # made here from the settings: closed here too
         self._clock = clock
         self._usage = UsageRecorder(self.store)
-        self._retrieval = Retrieval(self.store, self.embedder, self.settings, self._usage)
+        # Queries repeat (every turn of a thread recalls): their vectors are kept.
+        queries = CachedEmbedder(self.embedder)
+        self._retrieval = Retrieval(self.store, queries, self.settings, self._usage)
 
     @property
     def llm(self) -> LLM:
         """The configured language model, made on first use: recall never needs one."""
         if self._llm is None:
             # Imported here: the conversation path (recall, search) never loads a model client.
-            from somna.llm import create_llm
+            from somna.llm import llm_from_settings
 
-            self._llm = create_llm(
-                self.settings.llm_provider,
-                model=self.settings.llm_model,
-                base_url=self.settings.llm_base_url,
-                api_key=self.settings.llm_api_key,
-            )
+            self._llm = self._made_llm = llm_from_settings(self.settings)
         return self._llm
 
     def __enter__(self) -> Memory:
@@ -139,6 +151,9 @@ class Memory:
     def close(self) -> None:
         self._usage.close()
         self.store.close()
+        close_llm = getattr(self._made_llm, "close", None)
+        if close_llm is not None:
+            close_llm()  # its HTTP connections
 
     def now(self) -> datetime:
         return utc(self._clock())
@@ -167,6 +182,28 @@ class Memory:
     def list_profiles(self) -> builtins.list[Profile]:
         return self.store.list_profiles()
 
+    def profile_settings(self, profile: str) -> Settings:
+        """The settings in force for `profile`: the global ones with its own overrides on top."""
+        return tuning.for_profile(self.settings, self.get_profile(profile))
+
+    def tune_profile(
+        self, profile: str, changes: Mapping[str, Any], *, actor: str = "user"
+    ) -> Settings:
+        """Override some settings for one profile (None restores the global value).
+
+        Only `tuning.TUNABLE` may be overridden; each change is validated, then
+        stored with the profile and recorded in its settings history.
+        """
+        found = self.get_profile(profile)
+        stored = tuning.tuned(self.settings, found, changes, actor=actor, at=self.now())
+        self.store.save_profile_settings(profile, stored)
+        return tuning.for_profile(self.settings, found.model_copy(update={"settings": stored}))
+
+    def settings_history(self, profile: str) -> builtins.list[dict[str, Any]]:
+        """Every change of the profile's own settings, oldest first: at, actor, before, after."""
+        events = self.get_profile(profile).settings.get(tuning.EVENTS) or []
+        return [dict(event) for event in events]
+
     # -- the short thread -------------------------------------------------------------
 
     def add_messages(
@@ -184,6 +221,7 @@ class Memory:
             raise InvalidInputError("A session key must not be empty.")
         if len(session_key) > 256:
             raise InvalidInputError("A session key must be at most 256 characters.")
+        visible(session_key, "A session key")
         now = self.now()
         parsed = [parse_message(item, now) for item in messages]
         if not parsed:
@@ -195,9 +233,15 @@ class Memory:
         """Import conversations read from a source; profiles are created as needed.
 
         A conversation whose session key the profile already has is skipped, so
-        importing the same file twice imports it once.
+        importing the same file twice imports it once. Every message is checked
+        before anything is written, so a bad one leaves the store as it was.
         """
         report = Ingested()
+        conversations = builtins.list(conversations)
+        now = self.now()
+        for conversation in conversations:
+            for turn in conversation.turns:
+                parse_message(turn.as_message(), now)
         for conversation in conversations:
             if self.store.get_profile(conversation.profile) is None:
                 self.create_profile(
@@ -245,12 +289,101 @@ class Memory:
         )
         return importer.run(purge=purge)
 
+    def sessions(self, profile: str, limit: int = 100) -> builtins.list[Session]:
+        """The profile's conversations, newest first: open ones and consolidated ones."""
+        if limit < 1:
+            raise InvalidInputError("The session limit must be at least 1.")
+        with self.store.read(profile) as tx:
+            return tx.sessions(limit=limit)
+
     def window(self, profile: str, session_key: str, n: int = 15) -> builtins.list[Message]:
         """The last `n` messages of the conversation, oldest first: the short thread."""
         if n < 1:
             raise InvalidInputError("The window size must be at least 1.")
         with self.store.read(profile) as tx:
             return tx.window(session_key, n)
+
+    def thread(
+        self,
+        profile: str,
+        session_key: str,
+        *,
+        budget_tokens: int | None = None,
+        keep_turns: int | None = None,
+    ) -> Thread:
+        """The live conversation within a budget: "Earlier in this conversation: …" (a running
+        summary of the older turns, kept with the session) and the last turns word for word.
+
+        Folding calls the configured LLM (the rules provider summarises extractively); the
+        folded turns stay in the session for the nightly job.
+        """
+        budget = self.settings.thread_budget_tokens if budget_tokens is None else budget_tokens
+        keep = self.settings.thread_keep_turns if keep_turns is None else keep_turns
+        if budget < 50 or keep < 1:
+            raise InvalidInputError(
+                "A thread needs a budget of at least 50 tokens and at least 1 turn kept."
+            )
+        self.get_profile(profile)
+        builder = ThreadBuilder(self.store, lambda: self.llm, self.now)
+        return builder.build(profile, session_key, budget=budget, keep=keep)
+
+    def list_sessions(
+        self,
+        profile: str,
+        *,
+        limit: int = 20,
+        status: SessionStatus | str | None = None,
+        device: str | None = None,
+    ) -> builtins.list[SessionInfo]:
+        """The profile's conversations, latest message first, with device, status and summary."""
+        self.get_profile(profile)
+        wanted = None if status is None else as_enum(SessionStatus, status, "session status")
+        return self._sessions().list(profile, self.now(), limit=limit, status=wanted, device=device)
+
+    def resume(self, profile: str) -> SessionInfo:
+        """The live session with the latest message, for another device to go on with."""
+        self.get_profile(profile)
+        return self._sessions().resume(profile, self.now())
+
+    def merge_sessions(self, profile: str, into_key: str, other_key: str) -> SessionInfo:
+        """Join live session `other_key` into `into_key`, turns interleaved by time; refused
+        (ConflictStateError) when either was already consolidated."""
+        self.get_profile(profile)
+        return self._sessions().merge(profile, into_key, other_key, self.now())
+
+    def metrics(
+        self, profile: str, *, limit: int = 50, session_key: str | None = None
+    ) -> ProfileMetrics:
+        """Conversation metrics of the latest `limit` sessions (or of one), and their totals."""
+        self.get_profile(profile)
+        if limit < 1:
+            raise InvalidInputError("The session limit must be at least 1.")
+        return measure(
+            self.store,
+            self.embedder,
+            profile,
+            self.now(),
+            idle_hours=self.settings.idle_hours,
+            limit=limit,
+            session_key=session_key,
+        )
+
+    def capture(
+        self,
+        profile: str,
+        session_key: str,
+        turns: Sequence[Turn],
+        *,
+        device: str | None = None,
+    ) -> Captured:
+        """Add a transcript's turns said since the last capture of `session_key` (a coding
+        assistant's session file is read whole each time); the profile is created if new."""
+        if self.store.get_profile(profile) is None:
+            self.create_profile(profile)
+        return capture(self.store, self.add_messages, profile, session_key, turns, device)
+
+    def _sessions(self) -> Sessions:
+        return Sessions(self.store, self.settings.idle_hours)
 
     # -- facts ------------------------------------------------------------------------
 
@@ -275,9 +408,15 @@ class Memory:
         """Store a fact, or reinforce the same active fact if it is already known.
 
         Returns the stored fact and the active facts whose cosine similarity is at
-        least `neighbor_floor`, for the caller to judge with `resolve`.
+        least the profile's `neighbor_floor`, for the caller to judge with `resolve`; and,
+        apart, the candidates to judge: active facts of the same subject between
+        `judge_floor` and `neighbor_floor`, where a changed value usually lies.
+        An instruction added by an agent (`api…` or `mcp…` actor) is stored unverified
+        whatever `verified` says: it waits for a person's approval (`verify`).
         """
         now = self.now()
+        tuned = self.profile_settings(profile)
+        floor = min(tuned.neighbor_floor, tuned.judge_floor)
         fact = checked(
             lambda: Fact(
                 profile_id=profile,
@@ -301,6 +440,10 @@ class Memory:
             raise InvalidInputError(
                 "The end of a fact's valid time (valid_to) must come after its start."
             )
+        if verified and proposed_by_agent(fact.type, actor):
+            fact = fact.model_copy(
+                update={"status": FactStatus.UNVERIFIED, "last_verified_at": None}
+            )
         evidence = (
             []
             if quote is None
@@ -308,7 +451,7 @@ class Memory:
         )
         vector = self._embed(fact.text)
         with self.store.write(profile) as tx:
-            similar = self._similar(tx, vector, now, exclude=())
+            similar = self._similar(tx, vector, now, exclude=(), floor=floor)
             known = tx.find_active(fact.type, fact.subject, fact.text_hash)
             if known is not None:
                 quotes = {fold_text(e.quote) for e in tx.evidence([known.id])}
@@ -316,12 +459,25 @@ class Memory:
                 change = lifecycle.reinforce(known, at=now, actor=actor, evidence=evidence)
                 tx.apply(change)
                 stored, created = change.fact(known.id), False
+            elif (back := restore_said_again(tx, fact, evidence, at=now, actor=actor)) is not None:
+                tx.apply(back)
+                stored, created = back.facts[0], False
             else:
                 tx.apply(
                     lifecycle.create(fact, vector=vector.tolist(), actor=actor, evidence=evidence)
                 )
                 stored, created = fact, True
-        return Added(stored, created, [s for s in similar if s.fact.id != stored.id])
+        near = [s for s in similar if s.fact.id != stored.id]
+        return Added(
+            stored,
+            created,
+            [s for s in near if s.similarity >= tuned.neighbor_floor],
+            [
+                s
+                for s in near
+                if s.similarity < tuned.neighbor_floor and s.fact.subject == stored.subject
+            ],
+        )
 
     def resolve(
         self, profile: str, new: str, existing: str, verdict: Verdict | str, *, actor: str = "user"
@@ -339,6 +495,7 @@ class Memory:
         now = self.now()
         with self.store.write(profile) as tx:
             fresh, old = fetch_fact(tx, new), fetch_fact(tx, existing)
+            tx.record_judged([fresh.id], now)  # judged here: the nightly re-check leaves it
             if judged is Verdict.DISTINCT:
                 return Outcome([fresh, old])
             if judged is Verdict.CONTRADICTS:
@@ -354,12 +511,8 @@ class Memory:
                 for fact in (fresh, old):
                     self._require(fact, ACTIVE_STATUSES, judged.value)
                 if judged is Verdict.DUPLICATE:
-                    copies = [
-                        e.model_copy(update={"id": new_id("evd")}) for e in tx.evidence([fresh.id])
-                    ]
-                    change = lifecycle.retire(
-                        fresh, at=now, actor=actor, reason=f"duplicate of {old.id}"
-                    ).merge(lifecycle.reinforce(old, at=now, actor=actor, evidence=copies))
+                    evidence = tx.evidence([fresh.id])
+                    change = lifecycle.absorb(fresh, old, evidence=evidence, at=now, actor=actor)
                 else:
                     change = lifecycle.supersede(old, fresh, at=now, actor=actor)
             tx.apply(change)
@@ -484,6 +637,23 @@ class Memory:
             tx.apply(change)
         return change.fact(fact_id)
 
+    def verify(self, profile: str, fact_id: str, *, actor: str = "user") -> Fact:
+        """A person confirms an active fact: it becomes verified (approving a proposed rule)."""
+        now = self.now()
+        with self.store.write(profile) as tx:
+            fact = fetch_fact(tx, fact_id)
+            self._require(fact, {FactStatus.UNVERIFIED}, "verify")
+            updated, event = lifecycle.transition(
+                fact,
+                EventAction.VERIFIED,
+                at=now,
+                actor=actor,
+                status=FactStatus.VERIFIED,
+                last_verified_at=now,
+            )
+            tx.apply(Change(facts=[updated], events=[event]))
+        return updated
+
     def history(self, profile: str, fact_id: str) -> History:
         """The version chain around a fact (what Somna believed when) and all its events."""
         with self.store.read(profile) as tx:
@@ -600,84 +770,38 @@ class Memory:
         This is the one hard delete (besides the archive purge): use it for a
         person's right to erasure. `delete` only retires a fact.
         """
-        self.get_profile(profile)
-        receipt = self.store.erase_profile(profile)
-        # A key must not reach a profile created later under the same name.
-        for key in self.store.list_keys():
-            if profile in key.profiles:
-                remaining = [p for p in key.profiles if p != profile]
-                revoked = key.revoked_at or (None if remaining or key.admin else self.now())
-                self.store.save_key(
-                    key.model_copy(update={"profiles": remaining, "revoked_at": revoked})
-                )
-        return receipt
+        return erasure.forget(self.store, profile, self.now())
 
     def export(self, profile: str) -> dict[str, Any]:
-        """Everything a profile holds, as JSON-ready data: facts of every status with their
-        evidence and history, conflicts, summaries, sessions and their unarchived messages."""
-        found = self.get_profile(profile)
-        with self.store.read(profile) as tx:
-            facts = tx.list_facts(FactFilter(statuses=list(FactStatus), limit=10_000), self.now())
-            ids = [f.id for f in facts]
-            sessions = tx.sessions(limit=10_000)
-            data = {
-                "profile": found.model_dump(mode="json"),
-                "facts": [f.model_dump(mode="json") for f in facts],
-                "evidence": [e.model_dump(mode="json") for e in tx.evidence(ids)],
-                "events": [e.model_dump(mode="json") for e in tx.events(ids)],
-                "conflicts": [
-                    c.model_dump(mode="json") for c in tx.list_conflicts(list(ConflictStatus))
-                ],
-                "summaries": [
-                    s.model_dump(mode="json")
-                    for kind in SummaryKind
-                    for s in tx.summaries(kind, limit=10_000)
-                ],
-                "sessions": [s.model_dump(mode="json") for s in sessions],
-                "messages": [
-                    m.model_dump(mode="json")
-                    for session in sessions
-                    for m in tx.session_messages(session.id)
-                ],
-            }
-        return data
+        """Everything a profile holds, as JSON-ready data: everything `forget` would erase."""
+        return erasure.export(self.store, profile, self.now())
 
     def create_key(
-        self, *, profiles: Sequence[str] = (), admin: bool = False, name: str = ""
+        self,
+        *,
+        profiles: Sequence[str] = (),
+        admin: bool = False,
+        name: str = "",
+        prefix: str | None = None,
     ) -> tuple[ApiKey, str]:
         """A new API key for the REST and MCP servers, and its secret, shown only this once."""
-        if not admin and not profiles:
-            raise InvalidInputError("A key must name at least one profile, or be an admin key.")
-        for profile in profiles:
-            self.get_profile(profile)
-        secret = f"somna_{secrets.token_urlsafe(32)}"
-        key = ApiKey(
-            name=name,
-            secret_hash=_hash_secret(secret),
-            profiles=sorted(set(profiles)),
-            admin=admin,
-            created_at=self.now(),
+        return keys.new_key(
+            self.store, self.now(), profiles=profiles, admin=admin, name=name, prefix=prefix
         )
-        self.store.save_key(key)
-        return key, secret
 
     def authenticate(self, secret: str) -> ApiKey:
         """The key behind a secret; an unknown or revoked one is refused."""
-        key = self.store.find_key(_hash_secret(secret)) if secret else None
-        if key is None or key.revoked_at is not None:
-            raise AuthenticationError("This API key is unknown or has been revoked.")
-        return key
+        return keys.authenticate(self.store, secret)
+
+    def open_profile(self, key: ApiKey, profile: str) -> None:
+        """Create `profile` on a prefix key's first request for it (see `somna.memory.keys`)."""
+        keys.open_profile(self.store, key, profile, self.now())
 
     def list_keys(self) -> builtins.list[ApiKey]:
         return self.store.list_keys()
 
     def revoke_key(self, key_id: str) -> ApiKey:
-        for key in self.store.list_keys():
-            if key.id == key_id:
-                revoked = key.model_copy(update={"revoked_at": key.revoked_at or self.now()})
-                self.store.save_key(revoked)
-                return revoked
-        raise NotFoundError(f"There is no API key with id {key_id!r}.")
+        return keys.revoke_key(self.store, self.now(), key_id)
 
     # -- consolidation ----------------------------------------------------------------
 
@@ -691,6 +815,8 @@ class Memory:
         dry_run: bool = False,
         progress: Callable[[Session], None] | None = None,
         hygiene: bool = True,
+        concurrency: int | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Run:
         """The nightly job: turn the conversations quiet for `idle_hours` into facts.
 
@@ -700,11 +826,16 @@ class Memory:
         its summary; its messages move to the archive. `dry_run` calls the model
         and reports what would change, writing nothing. `hygiene=False` (for a
         worker polling often) tidies only the profiles it consolidated.
+        `concurrency` model calls run at once (default: the
+        `consolidation_concurrency` setting); the facts are the same as one at a
+        time. `should_stop` is asked before each session is taken.
         """
         if profile is not None:
             self.get_profile(profile)
         if limit is not None and limit < 1:
             raise InvalidInputError("The session limit must be at least 1.")
+        if concurrency is not None and not 1 <= concurrency <= 256:
+            raise InvalidInputError("The concurrency must be between 1 and 256.")
         from somna.consolidate import Consolidator
 
         consolidator = Consolidator(self.store, self.embedder, self.llm, self.settings, self.now)
@@ -716,6 +847,8 @@ class Memory:
             dry_run=dry_run,
             progress=progress,
             hygiene=hygiene,
+            concurrency=concurrency,
+            should_stop=should_stop,
         )
 
     def runs(self, limit: int = 20) -> builtins.list[Run]:
@@ -734,10 +867,11 @@ class Memory:
 
     def search(
         self, profile: str, query: str, k: int = 5, *, as_of: datetime | None = None
-    ) -> builtins.list[SearchHit]:
+    ) -> Found[SearchHit]:
         """The `k` active facts most relevant to `query`, valid now or at `as_of`.
 
-        Full-text (BM25) and vector candidates are fused by reciprocal rank.
+        Full-text (BM25) and vector candidates are fused by reciprocal rank. With the
+        embedder down, full text alone answers and the result's `degraded` says so.
         """
         self._check_query(query, k)
         return self._retrieval.search(profile, query, k, as_of, self.now())
@@ -753,7 +887,8 @@ class Memory:
         include_summaries: bool = True,
         session_key: str | None = None,
         query_rewrite: bool | None = None,
-    ) -> builtins.list[Recalled]:
+        multi_query: bool | None = None,
+    ) -> Found[Recalled]:
         """What the agent should remember now: facts and conversation summaries, best first.
 
         Candidates from full text and vectors are fused by rank, then weighed by
@@ -761,20 +896,43 @@ class Memory:
         why it came. Recalled facts are reinforced in the background. No model is
         called unless `query_rewrite` (or the setting) asks for it, in which case
         the configured LLM rewrites a follow-up into a standalone query using the
-        window of `session_key`.
+        window of `session_key`. `multi_query` (or the setting) recalls 2-3 rephrasings
+        proposed by the LLM too, fused by rank (`somna.memory.multiquery`).
+
+        A part that is down is done without, and the result's `degraded` says so: the
+        query as written when rewriting fails, full text alone when the embedder fails.
         """
         self._check_query(query, k)
         wanted = None if types is None else [as_enum(FactType, t, "fact type") for t in types]
+        degraded: builtins.list[str] = []
         if query_rewrite if query_rewrite is not None else self.settings.query_rewrite:
-            query = self._rewrite(profile, query, session_key)
-        return self._retrieval.recall(
-            profile,
-            query,
-            k,
-            as_of=as_of,
-            types=wanted,
-            include_summaries=include_summaries,
-            now=self.now(),
+            query = self._rewrite(profile, query, session_key, degraded)
+        if multi_query if multi_query is not None else self.settings.multi_query:
+            return Found.of(
+                multi_recall(
+                    self._retrieval,
+                    lambda: self.llm,
+                    profile,
+                    query,
+                    k,
+                    as_of=as_of,
+                    types=wanted,
+                    include_summaries=include_summaries,
+                    now=self.now(),
+                ),
+                degraded,
+            )
+        return Found.of(
+            self._retrieval.recall(
+                profile,
+                query,
+                k,
+                as_of=as_of,
+                types=wanted,
+                include_summaries=include_summaries,
+                now=self.now(),
+            ),
+            degraded,
         )
 
     def context(
@@ -784,9 +942,18 @@ class Memory:
         *,
         session_key: str | None = None,
         budget_tokens: int = 800,
-        k: int = 20,
-    ) -> str:
+        k: int | None = None,
+    ) -> Block:
         """The block for a system prompt: the portrait, then dated facts, within the budget.
+
+        Standing instructions always come first (those an agent proposed only once a
+        person approved them); then at most `k` facts (default `context_facts`), each
+        close enough to the question (`context_floor`) and not faded
+        (`context_strength_floor`): an unrelated question brings the portrait and the
+        instructions alone.
+
+        With `session_key`, the conversation's thread follows (`thread`, within
+        `thread_budget_tokens`): a running summary of the older turns, then the last ones.
 
         >>> print(m.context("alice", "what should I cook tonight?"))  # doctest: +SKIP
         About this user: Is vegetarian. Prefers spicy food.
@@ -795,11 +962,23 @@ class Memory:
         """
         if budget_tokens < 1:
             raise InvalidInputError("The token budget must be at least 1.")
-        recalled = self.recall(profile, query, k, include_summaries=False, session_key=session_key)
+        limit = self.settings.context_facts if k is None else k
+        recalled = self.recall(
+            profile, query, limit, include_summaries=False, session_key=session_key
+        )
         with self.store.read(profile) as tx:
             portraits = tx.summaries(SummaryKind.PORTRAIT, limit=1)
-        facts = [r.fact for r in recalled if r.fact is not None]
-        return render_context(portraits[0].text if portraits else None, facts, budget_tokens)
+            standing = tx.list_facts(
+                FactFilter(types=[FactType.INSTRUCTION], limit=_STANDING_RULES), self.now()
+            )
+        rules = [f for f in standing if not is_pending_rule(f)]
+        facts = rules + [
+            f for f in relevant_facts(recalled, self.settings) if f.type is not FactType.INSTRUCTION
+        ]
+        block = render_context(portraits[0].text if portraits else None, facts, budget_tokens)
+        thread = None if session_key is None else self.thread(profile, session_key).text
+        text = "\n\n".join(part for part in (block, thread) if part)
+        return Block(text, recalled.degraded)
 
     def recent(self, profile: str, n: int = 10) -> builtins.list[Fact]:
         """The `n` most recent active facts, by valid time."""
@@ -809,14 +988,22 @@ class Memory:
         """Wait for background writes (recall reinforcement) to land."""
         self._usage.flush()
 
-    def _rewrite(self, profile: str, query: str, session_key: str | None) -> str:
+    def _rewrite(
+        self, profile: str, query: str, session_key: str | None, degraded: builtins.list[str]
+    ) -> str:
+        """The query made standalone by the model, or as written when the model fails."""
         from somna.llm.tasks import REWRITE, ChatTurn, RewriteRequest
 
         window = [] if session_key is None else self.window(profile, session_key, n=6)
         request = RewriteRequest(
             query=query, window=[ChatTurn(role=m.role, content=m.content) for m in window]
         )
-        rewritten: str = self.llm.structured(REWRITE, request).value.query
+        try:
+            rewritten: str = self.llm.structured(REWRITE, request).value.query
+        except LLMError as exc:
+            reason = str(exc).rstrip(".")
+            degraded.append(f"The query was used as written, because rewriting failed: {reason}.")
+            return query
         return rewritten.strip() or query
 
     @staticmethod
@@ -833,13 +1020,18 @@ class Memory:
         return vector
 
     def _similar(
-        self, tx: Reader, vector: np.ndarray, now: datetime, exclude: Iterable[str]
+        self,
+        tx: Reader,
+        vector: np.ndarray,
+        now: datetime,
+        exclude: Iterable[str],
+        floor: float,
     ) -> builtins.list[Similar]:
         skip = set(exclude)
         near = [
             (i, score)
             for i, score in tx.vector_search(vector, Eligibility(at=now, now=now), 10)
-            if score >= self.settings.neighbor_floor and i not in skip
+            if score >= floor and i not in skip
         ]
         facts = {f.id: f for f in tx.get_facts([i for i, _ in near])}
         return [Similar(facts[i], score) for i, score in near if i in facts]
@@ -861,7 +1053,3 @@ class Memory:
                 f"Cannot {action} fact {fact.id!r}: it is {fact.status.value}, and only "
                 f"{names} facts can be."
             )
-
-
-def _hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
 from somna.model import Conflict, Evidence, Fact, FactEvent, Summary
 
 __all__ = [
     "Added",
+    "Block",
     "ConflictPair",
+    "Found",
     "History",
     "Ingested",
     "Outcome",
@@ -17,6 +21,34 @@ __all__ = [
     "SearchHit",
     "Similar",
 ]
+
+_T = TypeVar("_T")
+
+
+class Found(list[_T]):
+    """Results of a search or recall, best first, and what was down while they were found:
+    `degraded` holds one sentence per part that failed and was done without (the embedder,
+    query rewriting); it is empty when everything worked."""
+
+    def __init__(self, items: Iterable[_T] = (), degraded: Iterable[str] = ()) -> None:
+        super().__init__(items)
+        self.degraded: list[str] = list(degraded)
+
+    @classmethod
+    def of(cls, items: Iterable[_T], degraded: Iterable[str] = ()) -> Found[_T]:
+        """`items` with `degraded` added to what they already say."""
+        return cls(items, [*degraded, *getattr(items, "degraded", ())])
+
+
+class Block(str):
+    """The prompt block, a plain string, and like `Found` what was down while it was made."""
+
+    degraded: list[str]
+
+    def __new__(cls, text: str, degraded: Iterable[str] = ()) -> Block:
+        block = super().__new__(cls, text)
+        block.degraded = list(degraded)
+        return block
 
 
 @dataclass(frozen=True)
@@ -38,6 +70,9 @@ class Added:
     fact: Fact
     created: bool
     similar: list[Similar] = field(default_factory=list)
+    candidates: list[Similar] = field(default_factory=list)
+    """Facts of the same subject under `neighbor_floor` but at least `judge_floor`: too far
+    apart to be near-duplicates, close enough to contradict ("Lives in Paris" / "Berlin")."""
 
 
 @dataclass(frozen=True)
@@ -116,3 +151,10 @@ class Recalled:
             return self.fact.id
         assert self.summary is not None
         return self.summary.id
+
+    def compact(self) -> dict[str, str]:
+        """What an agent's tool needs, each once: `id`, `text`, `date` (when it became true,
+        else when it was recorded) and `status` (the fact's, or `summary`)."""
+        status = "summary" if self.fact is None else self.fact.status.value
+        date = (self.valid_from or self.recorded_at).date().isoformat()
+        return {"id": self.id, "text": self.text, "date": date, "status": status}

@@ -42,6 +42,7 @@ __all__ = [
     "Session",
     "Summary",
     "check_fact_text",
+    "check_visible_text",
     "fold_text",
     "new_id",
     "normalize_text",
@@ -112,11 +113,22 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(normalize_text(text).encode()).hexdigest()[:32]
 
 
+def check_visible_text(text: str, what: str = "The text") -> str:
+    """Text a person can read: no NUL (which Postgres cannot store, so both stores refuse it)
+    and at least one character that is not a control, format (zero-width) or space."""
+    if "\x00" in text:
+        raise ValueError(f"{what} must not contain NUL characters.")
+    if not any(unicodedata.category(ch)[0] not in "CZ" for ch in text):
+        raise ValueError(f"{what} must contain visible characters, not only spaces or controls.")
+    return text
+
+
 def check_fact_text(text: str) -> str:
     """A fact is one self-contained sentence: not empty, one line, bounded, one sentence."""
     stripped = text.strip()
     if not stripped:
         raise ValueError("A fact's text must not be empty.")
+    check_visible_text(text, "A fact's text")
     if "\n" in stripped or "\r" in stripped:
         raise ValueError("A fact's text must be one sentence on one line.")
     cleaned = " ".join(stripped.split())
@@ -179,6 +191,8 @@ class Session(_Entity):
     """The consolidation worker that holds this session, until `lease_until`."""
     lease_until: OptionalAwareDatetime = None
     attempts: int = Field(default=0, ge=0)
+    next_attempt_at: OptionalAwareDatetime = None
+    """After a failed consolidation, the session is not taken again before this time."""
 
 
 class Message(_Entity):
@@ -222,6 +236,10 @@ class Fact(_Entity):
     last_recalled_at: OptionalAwareDatetime = None
     recall_count: int = Field(default=0, ge=0)
     strength: float = Field(default=1.0, ge=0.0, le=1.0)
+    # judging
+    judged_at: OptionalAwareDatetime = None
+    """When the fact was judged against its neighbours of the same subject; None until a
+    nightly run has done it for a fact added through the API, MCP or CLI."""
 
     @property
     def text_hash(self) -> str:
@@ -244,7 +262,11 @@ class Evidence(_Entity):
     fact_id: str
     session_id: str | None = None
     message_id: str | None = None
-    quote: str = Field(min_length=1, max_length=4000)
+    quote: Annotated[
+        str,
+        Field(min_length=1, max_length=4000),
+        AfterValidator(lambda quote: check_visible_text(quote, "A quote")),
+    ]
     observed_at: AwareDatetime = Field(default_factory=utcnow)
 
 
@@ -298,12 +320,22 @@ class ApiKey(_Entity):
     name: str = Field(default="", max_length=200)
     secret_hash: str
     profiles: list[str] = Field(default_factory=list)
+    prefix: str | None = None
+    """Every profile whose id starts with it, created on first use (one key for many users)."""
     admin: bool = False
     created_at: AwareDatetime = Field(default_factory=utcnow)
     revoked_at: OptionalAwareDatetime = None
 
     def can_reach(self, profile: str) -> bool:
-        return self.revoked_at is None and (self.admin or profile in self.profiles)
+        return self.revoked_at is None and (
+            self.admin or profile in self.profiles or self.can_create(profile)
+        )
+
+    def can_create(self, profile: str) -> bool:
+        """Whether a request with this key may open `profile`: it is under the key's prefix."""
+        return (
+            self.revoked_at is None and self.prefix is not None and profile.startswith(self.prefix)
+        )
 
 
 class Run(_Entity):
@@ -331,6 +363,12 @@ class Run(_Entity):
     messages_archived: int = 0
     messages_purged: int = 0
     dry_run: bool = False
+    owner: str | None = None
+    """The worker that ran it (host:pid:…), so a later run can tell that its process died."""
+    sessions_held: int = 0
+    """Due sessions left alone because another worker holds their lease."""
+    held_until: OptionalAwareDatetime = None
+    """When the last of those leases expires."""
 
     @property
     def duration_s(self) -> float | None:

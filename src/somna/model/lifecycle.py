@@ -13,16 +13,18 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from somna.model.entities import Conflict, Evidence, Fact, FactEvent
+from somna.model.entities import Conflict, Evidence, Fact, FactEvent, new_id
 from somna.model.enums import ConflictStatus, EventAction, FactStatus, Resolution
 
 __all__ = [
     "Change",
+    "absorb",
     "correct",
     "create",
     "dispute",
     "expire",
     "reinforce",
+    "restore",
     "restore_if_settled",
     "retire",
     "settle",
@@ -129,6 +131,16 @@ def reinforce(
     return Change(facts=[updated], evidence=moved, events=[event])
 
 
+def absorb(
+    duplicate: Fact, into: Fact, *, evidence: list[Evidence], at: datetime, actor: str
+) -> Change:
+    """`duplicate` says what `into` says: it is retired, and `into` is reinforced with a copy
+    of its evidence (`evidence`, the duplicate's), so every quote stays behind one fact."""
+    copies = [e.model_copy(update={"id": new_id("evd")}) for e in evidence]
+    retired = retire(duplicate, at=at, actor=actor, reason=f"duplicate of {into.id}")
+    return retired.merge(reinforce(into, at=at, actor=actor, evidence=copies))
+
+
 def supersede(old: Fact, new: Fact, *, at: datetime, actor: str) -> Change:
     """`new` replaces `old` in the world from `new.valid_from` on (DESIGN invariant 8)."""
     updated, event = transition(
@@ -180,6 +192,33 @@ def expire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
     )
     event.after = {**(event.after or {}), "reason": reason}
     return Change(facts=[updated], events=[event])
+
+
+def restore(
+    fact: Fact,
+    *,
+    at: datetime,
+    actor: str,
+    evidence: list[Evidence] = (),  # type: ignore[assignment]
+) -> Change:
+    """A retired or expired fact said again comes back with its history, instead of a copy.
+
+    It is active again (unverified: saying it again is not confirming it), seen now, with
+    a fresh strength and no expiry; the new evidence joins the old.
+    """
+    updated, event = transition(
+        fact,
+        EventAction.RESTORED,
+        at=at,
+        actor=actor,
+        status=FactStatus.UNVERIFIED,
+        retired_at=None,
+        expires_at=None,
+        last_verified_at=at,
+        strength=1.0,
+    )
+    event.after = {**(event.after or {}), "was": fact.status.value}
+    return Change(facts=[updated], evidence=list(evidence), events=[event])
 
 
 def dispute(new: Fact, existing: Fact, *, at: datetime, actor: str) -> Change:

@@ -19,7 +19,7 @@ from somna.errors import InvalidInputError
 from somna.model import Role, utc
 from somna.sources.base import Conversation, Turn
 
-__all__ = ["read_jsonl"]
+__all__ = ["numbered_lines", "read_jsonl"]
 
 
 class _Line(BaseModel):
@@ -36,7 +36,7 @@ class _Line(BaseModel):
 def read_jsonl(path: Path, *, profile: str | None, now: datetime) -> list[Conversation]:
     """Conversations in file order; raises `InvalidInputError` naming the first bad line."""
     grouped: dict[tuple[str, str], list[Turn]] = {}
-    for number, raw in _lines(path):
+    for number, raw in numbered_lines(path):
         try:
             line = _Line.model_validate(json.loads(raw))
         except (json.JSONDecodeError, ValidationError) as exc:
@@ -51,7 +51,8 @@ def read_jsonl(path: Path, *, profile: str | None, now: datetime) -> list[Conver
     return [Conversation(owner, key, turns) for (owner, key), turns in grouped.items()]
 
 
-def _lines(path: Path) -> Iterable[tuple[int, str]]:
+def numbered_lines(path: Path) -> Iterable[tuple[int, str]]:
+    """The non-blank lines of a UTF-8 file with their numbers; `InvalidInputError` if unreadable."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

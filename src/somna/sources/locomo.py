@@ -40,7 +40,7 @@ def read_locomo(path: Path, *, profile: str | None = None) -> list[Conversation]
         speakers = (data["speaker_a"], data["speaker_b"])
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise InvalidInputError(f"{path} is not a LoCoMo conversation file: {exc}.") from exc
-    owner = profile or f"locomo-{_slug(path.stem)}"
+    owner = profile or _profile_name(path)
     conversations = []
     numbers = sorted(int(m[1]) for key in data if (m := _SESSION.match(key)))
     for number in numbers:
@@ -68,6 +68,12 @@ def read_locomo(path: Path, *, profile: str | None = None) -> list[Conversation]
             )
         )
     return conversations
+
+
+def _profile_name(path: Path) -> str:
+    """locomo-<file name>: 26.json and locomo-26.json both make locomo-26."""
+    slug = _slug(path.stem)
+    return slug if slug.lower().startswith("locomo-") else f"locomo-{slug}"
 
 
 def _slug(text: str) -> str:

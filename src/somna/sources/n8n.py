@@ -60,6 +60,7 @@ __all__ = [
     "SourceRow",
     "parse_message",
     "session_key",
+    "without_node_name",
 ]
 
 DEFAULT_TABLE = "n8n_chat_histories"
@@ -77,6 +78,7 @@ _ROLES = {
 _LIVE = (SessionStatus.OPEN, SessionStatus.CLOSED)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_$]*$")
 _NOT_PROFILE = re.compile(r"[^A-Za-z0-9_.@:-]+")
+_NODE_SUFFIX = re.compile(r"^(?P<id>.+)__[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
 _KEY_MAX = 256  # Session.key
 _CONNECT_TIMEOUT_S = 10
 
@@ -142,6 +144,14 @@ def _text(content: object) -> str:
     return ""
 
 
+def _calls_tool(message: dict[str, Any]) -> bool:
+    """Whether an ai row is an agent's tool call (LangChain's `tool_calls`, at any level)."""
+    data = message.get("data")
+    places: list[Any] = [message, data if isinstance(data, dict) else {}]
+    places += [p.get("additional_kwargs") for p in places]
+    return any(isinstance(p, dict) and p.get("tool_calls") for p in places)
+
+
 def session_key(session_id: str, segment: int) -> str:
     """The Somna session key of a segment: `<session_id>#<segment>`, shortened if need be.
 
@@ -155,21 +165,41 @@ def session_key(session_id: str, segment: int) -> str:
     return f"{session_id[: _KEY_MAX - len(suffix) - 13]}~{digest}{suffix}"
 
 
+def without_node_name(session_id: str) -> str:
+    """The user's part of a session id that n8n's chat memory suffixed with its node's name.
+
+    Postgres Chat Memory 1.4 stores `<id>__<Node_Name>` (spaces of the name as
+    `_`); the user is `<id>`, whatever the node is called.
+
+    >>> without_node_name("user-anna__Postgres_Chat_Memory"), without_node_name("user-anna")
+    ('user-anna', 'user-anna')
+    """
+    found = _NODE_SUFFIX.match(session_id)
+    return session_id if found is None else found["id"]
+
+
 @dataclass(frozen=True)
 class ProfileFrom:
     """Which profile a source session goes to: its own (`session`), or one for all (`fixed:NAME`).
 
-    With `session`, a session id that is not a valid profile id is made into
-    one: its invalid characters become `-` and a short hash keeps it unique.
+    With `session`, an n8n node-name suffix (`user-anna__Postgres_Chat_Memory`)
+    is dropped, so one user keeps one profile whatever the memory node is
+    called; `session:full` keeps the whole id. A session id that is not a valid
+    profile id is made into one: its invalid characters become `-` and a short
+    hash keeps it unique.
     """
 
     fixed: str | None = None
+    full: bool = False
+    """Keep an n8n node-name suffix in the profile id (`session:full`)."""
 
     @classmethod
     def parse(cls, text: str) -> ProfileFrom:
         value = text.strip()
         if value == "session":
             return cls()
+        if value == "session:full":
+            return cls(full=True)
         if value.startswith("fixed:"):
             name = value.removeprefix("fixed:").strip()
             try:
@@ -181,12 +211,15 @@ class ProfileFrom:
             return cls(name)
         raise InvalidInputError(
             f"{text!r} is not a profile mapping; use 'session' (one profile per source "
-            "session id) or 'fixed:NAME' (every session into the profile NAME)."
+            "session id, without an n8n node-name suffix), 'session:full' (the whole session "
+            "id) or 'fixed:NAME' (every session into the profile NAME)."
         )
 
     def profile_for(self, session_id: str) -> str:
         if self.fixed is not None:
             return self.fixed
+        if not self.full:
+            session_id = without_node_name(session_id)
         try:
             return Profile(id=session_id).id
         except ValidationError:
@@ -195,7 +228,9 @@ class ProfileFrom:
             return f"{slug}-{digest}" if slug else f"n8n-{digest}"
 
     def __str__(self) -> str:
-        return "session" if self.fixed is None else f"fixed:{self.fixed}"
+        if self.fixed is not None:
+            return f"fixed:{self.fixed}"
+        return "session:full" if self.full else "session"
 
 
 # -- the source table ---------------------------------------------------------------
@@ -460,7 +495,10 @@ class N8nImport:
         if profile_id in self._profiles or self.store.get_profile(profile_id) is not None:
             self._profiles.add(profile_id)
             return
-        name = profile_id if self.profile_from.fixed is not None else key
+        mapping = self.profile_from
+        name = key if mapping.full else without_node_name(key)
+        if mapping.fixed is not None:
+            name = profile_id
         try:
             self.store.create_profile(Profile(id=profile_id, name=name, created_at=now))
             report.profiles += 1
@@ -486,7 +524,9 @@ class N8nImport:
             except ValueError as exc:
                 report.skipped[str(exc)] = report.skipped.get(str(exc), 0) + 1
                 continue
-            meta = {"source": "n8n", "row_id": row.id, "session_id": key}
+            meta: dict[str, Any] = {"source": "n8n", "row_id": row.id, "session_id": key}
+            if role is Role.ASSISTANT and _calls_tool(row.message):
+                meta["tool_call"] = True  # kept for provenance, never a source of facts
             messages.append(NewMessage(role, content, now, meta))
         last = rows[-1].id
         expected: int | None

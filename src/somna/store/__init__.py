@@ -14,6 +14,7 @@ from somna.store.base import (
     Reader,
     SourceCursor,
     Store,
+    ThreadState,
     Writer,
 )
 
@@ -24,6 +25,7 @@ __all__ = [
     "Reader",
     "SourceCursor",
     "Store",
+    "ThreadState",
     "Writer",
     "open_store",
 ]

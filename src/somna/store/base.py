@@ -44,6 +44,7 @@ __all__ = [
     "Reader",
     "SourceCursor",
     "Store",
+    "ThreadState",
     "Writer",
 ]
 
@@ -107,6 +108,17 @@ class SourceCursor:
     last_row_id: int
     last_change_seen_at: datetime
     purged_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ThreadState:
+    """The running summary of a live conversation: its turns up to `folded_seq` are told in
+    `summary`, so the thread fits a budget; the turns themselves stay for the nightly job."""
+
+    session_id: str
+    folded_seq: int
+    summary: str
+    updated_at: datetime
 
 
 class Reader(Protocol):
@@ -181,6 +193,10 @@ class Reader(Protocol):
         """Sessions quiet since `idle_before`, not consolidated and not leased, oldest first."""
         ...
 
+    def held_sessions(self, *, idle_before: datetime, now: datetime) -> list[Session]:
+        """Sessions that would be due but another worker's lease still holds."""
+        ...
+
     def session_messages(self, session_id: str) -> list[Message]:
         """A session's messages still in the hot table, in order."""
         ...
@@ -189,6 +205,14 @@ class Reader(Protocol):
         self, kind: SummaryKind, *, limit: int = 100, since: datetime | None = None
     ) -> list[Summary]:
         """Summaries of one kind, newest period first."""
+        ...
+
+    def session_transcript(self, session_id: str) -> list[Message]:
+        """A session's messages, hot or archived (not yet purged), in order."""
+        ...
+
+    def thread_state(self, session_id: str) -> ThreadState | None:
+        """The running summary of a live session, if its thread was ever folded."""
         ...
 
 
@@ -211,21 +235,48 @@ class Writer(Reader, Protocol):
         """
         ...
 
-    def release_session(self, session_id: str, owner: str) -> None:
-        """Give a leased session back after a failure; it counts one more attempt."""
+    def release_session(self, session_id: str, owner: str, *, retry_at: datetime | None) -> None:
+        """Give a leased session back.
+
+        After a failure (`retry_at` set) it counts one more attempt and is not
+        due again before `retry_at`; without, the worker merely stops (a signal)
+        and the session is due again at once.
+        """
+        ...
+
+    def renew_lease(self, session_id: str, owner: str, *, until: datetime) -> bool:
+        """Hold a leased session until `until`; False when this worker no longer holds it."""
         ...
 
     def finish_session(
-        self, session_id: str, owner: str, *, at: datetime, purge_after: datetime
+        self,
+        session_id: str,
+        owner: str,
+        *,
+        at: datetime,
+        purge_after: datetime,
+        through_seq: int,
     ) -> int:
         """Mark a leased session consolidated and move its messages to the archive.
 
+        Only messages up to `through_seq` (those the consolidation read) are
+        archived; any later one moves to a new live session of the same key.
         Returns how many messages were archived. Refuses a session this worker
         does not hold.
         """
         ...
 
     def add_summary(self, summary: Summary, vector: list[float] | None) -> None: ...
+
+    def save_thread_state(self, state: ThreadState) -> None:
+        """Insert or replace the running summary of a session of this profile."""
+        ...
+
+    def merge_sessions(self, into_id: str, other_id: str) -> Session:
+        """Move every message of `other_id` into `into_id`, renumbered in time order, and
+        remove the emptied session; both must be live (open or closed), else
+        `ConflictStateError`. The running summaries of both are dropped."""
+        ...
 
     def purge_archive(self, now: datetime) -> int:
         """Delete archived messages past their retention; returns how many."""
@@ -236,6 +287,10 @@ class Writer(Reader, Protocol):
 
         Use is not state: these change without a history event.
         """
+        ...
+
+    def record_judged(self, fact_ids: Sequence[str], at: datetime) -> None:
+        """Mark facts as judged against their neighbours (bookkeeping, no history event)."""
         ...
 
     def save_source_cursor(self, cursor: SourceCursor, *, expected_last_row_id: int | None) -> None:
@@ -264,6 +319,10 @@ class Store(Protocol):
     def get_profile(self, profile_id: str) -> Profile | None: ...
 
     def list_profiles(self) -> list[Profile]: ...
+
+    def save_profile_settings(self, profile_id: str, settings: dict[str, Any]) -> None:
+        """Replace a profile's settings mapping (its per-profile overrides and their history)."""
+        ...
 
     def erase_profile(self, profile_id: str) -> dict[str, int]:
         """Erase a profile and everything it holds (the only hard delete besides the archive

@@ -77,10 +77,22 @@ def test_keys_list_and_revoke(db: Path, embedder: BundledEmbedder) -> None:
     assert listed[0]["revoked_at"] is not None
 
 
+def test_a_prefix_key_from_the_command_line(db: Path, embedder: BundledEmbedder) -> None:
+    made = invoke(keys, embedder, "create", "--prefix", "shop-", "--json", "--db", str(db))
+    created = json.loads(made.output)
+    assert (created["key"]["prefix"], created["key"]["profiles"]) == ("shop-", [])
+    table = invoke(keys, embedder, "list", "--db", str(db)).output
+    assert "shop-*" in table
+    said = invoke(keys, embedder, "create", "--prefix", "shop-", "--db", str(db)).output
+    assert said.startswith("Created key key_") and " for shop-*." in said
+    bad = invoke(keys, embedder, "create", "--prefix", "shop one", "--db", str(db))
+    assert bad.exit_code == 2 and "'shop one' is not a profile prefix" in bad.output
+
+
 def test_keys_refuse_what_makes_no_sense(db: Path, embedder: BundledEmbedder) -> None:
     nowhere = invoke(keys, embedder, "create", "--db", str(db))
     assert nowhere.exit_code == 2
-    assert "at least one profile, or be an admin key" in nowhere.output
+    assert "at least one profile or a profile prefix, or be an admin key" in nowhere.output
     ghost = invoke(keys, embedder, "create", "--profile", "ghost", "--db", str(db))
     assert ghost.exit_code == 2 and "no profile named 'ghost'" in ghost.output
     unknown = invoke(keys, embedder, "revoke", "key_nope", "--db", str(db))
@@ -105,6 +117,7 @@ def _free_port() -> int:
     return port
 
 
+@pytest.mark.slow  # a server in a subprocess
 def test_serve_without_keys_warns_and_answers_on_localhost(db: Path) -> None:
     port = _free_port()
     server = subprocess.Popen(

@@ -67,7 +67,7 @@ def test_each_n8n_workflow_is_importable_and_calls_real_routes(
     workflow: Path, routes: list[tuple[str, str]]
 ) -> None:
     data = json.loads(workflow.read_text(encoding="utf-8"))
-    assert {"name", "nodes", "connections", "settings"} <= set(data)
+    assert {"id", "name", "nodes", "connections", "settings"} <= set(data)  # n8n 2.40 needs id
     names = [node["name"] for node in data["nodes"]]
     assert len(set(names)) == len(names)
     assert len({node["id"] for node in data["nodes"]}) == len(names)
@@ -85,9 +85,20 @@ def test_each_n8n_workflow_is_importable_and_calls_real_routes(
             path = re.sub(r"\{\{.*?\}\}", "x", url.split(":8420", 1)[1])
             assert _served(routes, parameters.get("method", "GET"), path), url
         if node["type"] == "@n8n/n8n-nodes-langchain.mcpClientTool":
-            assert parameters["endpointUrl"].endswith(":8420/mcp")
+            assert parameters["endpointUrl"].split("?", 1)[0].endswith(":8420/mcp")
             assert parameters["serverTransport"] == "httpStreamable"
             assert set(parameters["includeTools"]) <= set(TOOLS)
+        if node["type"].endswith(".chatTrigger"):
+            assert parameters["public"] is True  # else the chat URL answers 404
+        assert "alice" not in json.dumps(parameters), f"{node['name']} names one fixed user"
+    credentials = {c["name"] for n in data["nodes"] for c in n.get("credentials", {}).values()}
+    assert not any("admin" in name.lower() for name in credentials), credentials
+    types = {node["type"] for node in data["nodes"]}
+    if "n8n-nodes-base.scheduleTrigger" in types:
+        assert "n8n-nodes-base.manualTrigger" in types  # so it can run by hand, or `n8n execute`
+    if "@n8n/n8n-nodes-langchain.agent" in types:
+        memory = [n for n in data["nodes"] if "8420" in json.dumps(n["parameters"])]
+        assert memory and all(n.get("onError") == "continueRegularOutput" for n in memory)
 
 
 def test_the_three_examples_are_there() -> None:

@@ -33,11 +33,19 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/profiles/{profile}/context"): {"query": "tea"},
     ("POST", "/v1/consolidate"): {"profile": "{profile}", "idle_hours": 0},
     ("POST", "/v1/keys"): {"profiles": ["bob"], "admin": True},
+    ("POST", "/v1/profiles/{profile}/sessions/merge"): {"into": "{session_key}", "other": "x"},
+    ("POST", "/v1/sources/n8n/import"): {"dsn": "postgresql://bob@127.0.0.1:1/n8n"},
 }
 QUERIES: dict[tuple[str, str], dict[str, str]] = {
     ("GET", "/v1/profiles/{profile}/search"): {"q": "tea"},
 }
-ADMIN_ONLY = {"/v1/profiles", "/v1/keys", "/v1/keys/{key_id}"}
+ADMIN_ONLY = {
+    ("POST", "/v1/profiles"),
+    "/v1/keys",
+    "/v1/keys/{key_id}",
+    "/v1/sources/n8n/import",
+    "/v1/llm/check",
+}
 OPEN = {"/v1/health"}
 RUNS = {"/v1/runs", "/v1/runs/{run_id}"}
 
@@ -104,7 +112,10 @@ def test_a_key_for_alice_reaches_nothing_of_bob_through_any_route(
         where = f"{method} {path}"
         if "{profile}" in path or path == "/v1/consolidate":
             assert (response.status_code, response.json()) == (404, hidden), where
-        elif path in ADMIN_ONLY:
+        elif (method, path) == ("GET", "/v1/profiles"):
+            assert response.status_code == 200, where
+            assert [p["id"] for p in response.json()] == ["alice"], where
+        elif path in ADMIN_ONLY or (method, path) in ADMIN_ONLY:
             assert response.status_code == 403, where
             assert response.json()["error"]["code"] == "forbidden", where
         elif path == "/v1/runs":

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
@@ -25,6 +26,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.interfaces.api.live import Live
+
+pytestmark = pytest.mark.slow  # fuzzing every operation
 
 EXAMPLES = 20
 

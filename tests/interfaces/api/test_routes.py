@@ -42,6 +42,18 @@ def test_a_profile_lives_its_whole_life_through_every_route(
     assert session.status_code == 200 and session.json()["key"] == "chat-1"
     window = admin.get(f"{base}/sessions/chat-1/messages", params={"n": 15}).json()
     assert [m["content"] for m in window] == [t["content"] for t in turns]
+    listed = admin.get(f"{base}/sessions").json()
+    assert [(s["key"], s["messages"]) for s in listed] == [("chat-1", 2)]
+    assert admin.get(f"{base}/sessions/resume").json()["key"] == "chat-1"
+    thread = admin.get(f"{base}/sessions/chat-1/thread").json()
+    assert thread["summary"] is None and len(thread["turns"]) == 2
+    later = [{"role": "user", "content": "The flat has a balcony.", "device": "tablet"}]
+    admin.post(f"{base}/sessions/chat-2/messages", json={"messages": later})
+    merged = admin.post(f"{base}/sessions/merge", json={"into": "chat-1", "other": "chat-2"})
+    assert merged.status_code == 200 and merged.json()["device"] == "tablet"
+    assert admin.get(f"{base}/metrics").json()["turns"] == 3
+    no_table = admin.post("/v1/sources/n8n/import", json={})  # no DSN: tested in full elsewhere
+    assert no_table.status_code == 422
 
     first = admin.post(f"{base}/facts", json={"text": "Lives in Paris.", "category": "home"})
     assert first.status_code == 201 and first.json()["created"] is True
@@ -89,7 +101,9 @@ def test_a_profile_lives_its_whole_life_through_every_route(
     ).json()
     assert recalled[0]["id"] == berlin and recalled[0]["kind"] == "fact"
     assert {"rrf", "recency", "confidence"} <= set(recalled[0]["signals"])
-    context = admin.post(f"{base}/context", json={"query": "dinner plans", "budget_tokens": 200})
+    context = admin.post(
+        f"{base}/context", json={"query": "vegetarian dinner plans", "budget_tokens": 200}
+    )
     assert "Is vegetarian." in context.json()["context"]
 
     retired = admin.delete(f"{base}/facts/{meat}")
@@ -104,6 +118,9 @@ def test_a_profile_lives_its_whole_life_through_every_route(
     assert admin.get(f"/v1/runs/{run.json()['id']}").json()["status"] == run.json()["status"]
     summaries = admin.get(f"{base}/summaries", params={"kind": "session"})
     assert summaries.status_code == 200 and isinstance(summaries.json(), list)
+    checked = admin.get("/v1/llm/check")
+    assert checked.status_code == 200, checked.text
+    assert checked.json()["provider"] == "rules" and checked.json()["usable"] is True
 
     exported = admin.get(f"{base}/export").json()
     assert exported["profile"]["id"] == "carol"
@@ -143,7 +160,8 @@ def test_a_profile_key_uses_its_profile_with_either_header(live: Live) -> None:
 
 def test_a_profile_key_consolidates_only_a_named_profile(alice: httpx.Client) -> None:
     refused = alice.post("/v1/consolidate", json={})
-    assert refused.status_code == 422
+    assert refused.status_code == 403  # as docs/api.md's error table says of admin-only calls
+    assert refused.json()["error"]["code"] == "forbidden"
     assert "admin" in refused.json()["error"]["message"]
     assert alice.post("/v1/consolidate", json={"profile": "alice"}).status_code == 200
     assert [r["profile_id"] for r in alice.get("/v1/runs").json()] == ["alice"]

@@ -79,6 +79,8 @@ def _arguments(profile: str, ids: dict[str, str]) -> dict[str, dict[str, Any]]:
         },
         "recall": {"profile": profile, "query": "tea"},
         "remember": {"profile": profile, "text": "Call me Mallory."},
+        "sessions_list": {"profile": profile},
+        "session_resume": {"profile": profile},
     }
 
 

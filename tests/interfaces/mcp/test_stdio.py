@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
@@ -15,6 +16,8 @@ import somna
 from somna.embed import BundledEmbedder
 from somna.interfaces.mcp import TOOLS
 from tests.interfaces.api.live import new_memory
+
+pytestmark = pytest.mark.slow  # starts the server in a subprocess
 
 SRC = str(Path(somna.__file__).resolve().parent.parent)
 
@@ -65,9 +68,11 @@ def test_the_stdio_server_serves_one_profile(tmp_path: Path, embedder: BundledEm
     assert result["bobs"].is_error
     error = result["bobs"].content[0]
     assert isinstance(error, TextContent) and "no fact with id" in error.text
-    # `profile` is no argument here: the SDK drops it, and the list stays alice's.
-    sneaky = result["sneaky"].structured_content["facts"]
-    assert sneaky and all(f["id"] != bob_fact for f in sneaky)
+    # `profile` is no argument here: the tool refuses it rather than answer for alice.
+    assert result["sneaky"].is_error
+    sneaky = result["sneaky"].content[0]
+    assert isinstance(sneaky, TextContent) and "does not take 'profile'" in sneaky.text
+    assert bob_fact not in sneaky.text
 
     with new_memory(tmp_path, embedder) as memory:
         assert [f.text for f in memory.list("alice")] == ["Answer in French.", "Lives in Lyon."]

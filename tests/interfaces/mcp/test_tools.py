@@ -128,7 +128,7 @@ def test_a_fact_its_neighbour_and_the_verdict(memory: Memory) -> None:
     assert memory.get("alice", result["first"]["fact"]["id"]).text == "Lives in Paris."
 
 
-def test_remember_stores_a_verified_instruction_or_fact(memory: Memory) -> None:
+def test_remember_stores_a_verified_fact_and_a_pending_instruction(memory: Memory) -> None:
     async def work(client: Client) -> list[dict[str, Any]]:
         return [
             data(
@@ -140,7 +140,7 @@ def test_remember_stores_a_verified_instruction_or_fact(memory: Memory) -> None:
     instruction, fact = (r["fact"] for r in run_with(memory, work))
     assert (instruction["type"], instruction["status"], instruction["confidence"]) == (
         "instruction",
-        "verified",
+        "unverified",
         1.0,
     )
     assert (fact["type"], fact["status"], fact["confidence"]) == ("fact", "verified", 1.0)

@@ -10,6 +10,7 @@ from starlette.middleware import Middleware
 from starlette.routing import Route
 
 import somna
+from somna.interfaces.api.allow import AllowMiddleware
 from somna.interfaces.api.dto import HealthOut
 from somna.interfaces.api.errors import install_error_handlers
 from somna.interfaces.api.mcp import MCP_PATH, McpEndpoint
@@ -18,7 +19,19 @@ from somna.interfaces.api.middleware import (
     BodyLimitMiddleware,
     LocalOnlyMiddleware,
 )
-from somna.interfaces.api.routes import conflicts, facts, keys, profiles, retrieval, runs, sessions
+from somna.interfaces.api.routes import (
+    conflicts,
+    conversations,
+    facts,
+    keys,
+    llm,
+    profiles,
+    retrieval,
+    runs,
+    sessions,
+    sources,
+)
+from somna.interfaces.web import mount_dashboard
 from somna.memory import Memory
 
 __all__ = ["create_app"]
@@ -60,7 +73,10 @@ def create_app(memory: Memory | None = None, *, auth: bool = True) -> FastAPI:
             if owned:
                 used.close()
 
-    middleware = [Middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)]
+    middleware = [
+        Middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES),
+        Middleware(AllowMiddleware),
+    ]
     if not auth:
         middleware.insert(0, Middleware(LocalOnlyMiddleware))
     app = FastAPI(
@@ -79,7 +95,19 @@ def create_app(memory: Memory | None = None, *, auth: bool = True) -> FastAPI:
         """Whether the server is up; needs no key."""
         return HealthOut(version=somna.__version__, auth=request.app.state.auth)
 
-    for module in (profiles, sessions, facts, conflicts, retrieval, runs, keys):
+    for module in (
+        profiles,
+        sessions,
+        conversations,
+        facts,
+        conflicts,
+        retrieval,
+        runs,
+        keys,
+        llm,
+        sources,
+    ):
         app.include_router(module.router)
     app.router.routes.append(Route(MCP_PATH, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
+    mount_dashboard(app)
     return app

@@ -1,8 +1,10 @@
 """API keys at the edge: who is calling, and which profiles they may reach.
 
 A request names its key as `Authorization: Bearer <secret>` or `X-API-Key:
-<secret>`. A key reaches the profiles it was created for; an admin key reaches
-every profile and may also manage profiles, keys and global runs.
+<secret>`. A key reaches the profiles it was created for, and those under its
+prefix if it has one (created on its first request for them, see
+`somna.memory.keys`); an admin key reaches every profile and may also manage
+profiles, keys and global runs.
 
 A profile a key cannot reach is answered exactly like a profile that does not
 exist (404 `profile_not_found`, same message), so a key never learns which

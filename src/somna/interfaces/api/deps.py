@@ -56,8 +56,14 @@ AccessDep = Annotated[Access, Depends(get_access)]
 def reachable_profile(
     profile: Annotated[str, Path(min_length=1, max_length=128, description="The profile's id.")],
     access: AccessDep,
+    memory: MemoryDep,
+    request: Request,
 ) -> str:
-    return access.reach(profile)
+    """The profile, created on a prefix key's first request for it (a DELETE creates none)."""
+    access.reach(profile)
+    if access.key is not None and request.method != "DELETE":
+        memory.open_profile(access.key, profile)
+    return profile
 
 
 ReachableProfile = Annotated[str, Depends(reachable_profile)]

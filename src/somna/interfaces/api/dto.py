@@ -11,10 +11,19 @@ Bounds here protect the server (sizes, counts); the domain still checks meaning.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+)
 
 from somna.model import (
     ConflictStatus,
@@ -31,6 +40,7 @@ from somna.model import (
 __all__ = [
     "AddedOut",
     "ApiKeyOut",
+    "CompactRecalledOut",
     "ConflictOut",
     "ConflictPairOut",
     "ConflictResolveIn",
@@ -92,10 +102,45 @@ def _check_text(value: Any) -> None:
             _check_text(item)
 
 
+_SCALARS: dict[type, tuple[tuple[type, ...], str]] = {
+    bool: ((bool,), "must be true or false"),
+    int: ((int,), "must be a whole number"),
+    float: ((int, float), "must be a number"),
+}
+
+
+def _scalar(annotation: Any) -> tuple[tuple[type, ...], str] | None:
+    """What JSON values a field of type bool, int or float (or optional) accepts, and why."""
+    if get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    if annotation in _SCALARS:
+        return _SCALARS[annotation]
+    union = isinstance(annotation, UnionType) or get_origin(annotation) is Union
+    members = [
+        get_args(a)[0] if get_origin(a) is Annotated else a
+        for a in (get_args(annotation) if union else ())
+        if a is not type(None)
+    ]
+    return _SCALARS[members[0]] if len(members) == 1 and members[0] in _SCALARS else None
+
+
 class _In(BaseModel):
-    """A request body: unknown fields refused, text checked to be valid Unicode."""
+    """A request body: unknown fields refused, text checked to be valid Unicode, and no
+    coercion of JSON types (`"verified": "yes"` or `"idle_hours": false` is a 422, not a
+    guess). Dates and enum values still come as JSON strings."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _json_type(cls, value: Any, info: ValidationInfo) -> Any:
+        field = cls.model_fields.get(info.field_name or "")
+        wanted = None if field is None else _scalar(field.annotation)
+        if wanted is not None and value is not None:
+            kinds, rule = wanted
+            if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
+                raise ValueError(f"{info.field_name} {rule}, not {json.dumps(value)}")
+        return value
 
     @field_validator("*", mode="after")
     @classmethod
@@ -127,7 +172,16 @@ class MessageIn(_In):
     content: str = Field(min_length=1, max_length=100_000)
     at: Instant | None = Field(default=None, description="When it was said (default: now).")
     meta: dict[str, Any] | None = Field(
-        default=None, description="Where it came from (your own ids), kept for tracing."
+        default=None,
+        description="Where it came from (your own ids), kept for tracing; `facts_used`: how "
+        "many recalled facts this answer used, for the conversation metrics.",
+    )
+    device: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="The device it was typed on (kept as `meta.device`), to follow a "
+        "conversation across devices.",
     )
 
 
@@ -185,12 +239,17 @@ class RecallIn(_In):
     types: list[FactType] | None = Field(default=None, max_length=len(FactType))
     include_summaries: bool = True
     session_key: str | None = Field(default=None, min_length=1, max_length=256)
+    format: Literal["full", "compact"] = Field(
+        default="full",
+        description="`compact`: each item as `id`, `text`, `date` and `status` only, for an "
+        "agent's tool; `full`: scores, signals and the whole fact or summary.",
+    )
 
 
 class ContextIn(_In):
     query: Query
     budget_tokens: int = Field(default=800, ge=1, le=100_000)
-    k: K = 20
+    k: K | None = None
     session_key: str | None = Field(default=None, min_length=1, max_length=256)
 
 
@@ -208,6 +267,12 @@ class ConsolidateIn(_In):
 class KeyIn(_In):
     profiles: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(
         default_factory=list, max_length=1000
+    )
+    prefix: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="Reach every profile whose id starts with it, created on first use.",
     )
     admin: bool = False
     name: str = Field(default="", max_length=200)
@@ -283,6 +348,16 @@ class AddedOut(_Out):
     created: bool = Field(description="False when the same active fact was reinforced instead.")
     similar: list[SimilarOut] = Field(
         description="Active facts close to this one: judge each with POST …/facts/{id}/resolve."
+    )
+    candidates: list[SimilarOut] = Field(
+        default_factory=list,
+        description="Active facts of the same subject, further apart than `similar` but close "
+        "enough to contradict it (a changed value): judge each the same way.",
+    )
+    note: str | None = Field(
+        default=None,
+        description="When the fact was already known and the request gave another category: "
+        "that the stored category was kept, and how to change it.",
     )
 
 
@@ -370,8 +445,20 @@ class RecalledOut(_Out):
     summary: SummaryOut | None
 
 
+class CompactRecalledOut(_Out):
+    id: str
+    text: str
+    date: str = Field(description="When it became true (else was recorded), YYYY-MM-DD.")
+    status: str = Field(description="The fact's status (verified, unverified), or `summary`.")
+
+
 class ContextOut(_Out):
     context: str = Field(description="The block to put in a system prompt.")
+    degraded: list[str] = Field(
+        default_factory=list,
+        description="One sentence per part that was down and done without (the embedder, "
+        "query rewriting); empty when everything worked.",
+    )
 
 
 class RunOut(_Out):
@@ -408,6 +495,7 @@ class ApiKeyOut(_Out):
     id: str
     name: str
     profiles: list[str]
+    prefix: str | None
     admin: bool
     created_at: datetime
     revoked_at: datetime | None

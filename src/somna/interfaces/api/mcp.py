@@ -3,13 +3,15 @@
 `McpGate` authenticates every request to `/mcp` with the same keys as the
 REST API (`Authorization: Bearer` or `X-API-Key`), answers 401 in the REST
 error envelope without one, and sets `current_key` for the tools of that
-request. Each tool then checks its `profile` argument against the key.
+request. Each tool then checks its `profile` argument against the key, and
+against the profile of `/mcp?profile=NAME` when the URL pins one.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qs
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
@@ -20,7 +22,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from somna.errors import AuthenticationError
 from somna.interfaces.api.auth import authenticate
 from somna.interfaces.api.errors import error_body
-from somna.interfaces.mcp.access import current_key
+from somna.interfaces.mcp.access import current_key, pinned_profile
 from somna.interfaces.mcp.server import create_mcp_server
 from somna.memory import Memory
 
@@ -60,10 +62,18 @@ class McpGate:
             await send({"type": "http.response.body", "body": body})
             return
         token = current_key.set(key)
+        pinned = pinned_profile.set(_query_profile(scope))
         try:
             await self.app(scope, receive, send)
         finally:
+            pinned_profile.reset(pinned)
             current_key.reset(token)
+
+
+def _query_profile(scope: Scope) -> str | None:
+    """The `profile` of `/mcp?profile=NAME`, if any: the only profile its tools may use."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("profile")
+    return values[-1] if values else None
 
 
 class McpEndpoint:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
 import somna
 from somna.interfaces.cli import render
+from somna.interfaces.cli.capture import capture
 from somna.interfaces.cli.conflicts import conflicts
 from somna.interfaces.cli.consolidation import consolidate, runs, summaries
 from somna.interfaces.cli.context import (
@@ -19,16 +23,20 @@ from somna.interfaces.cli.context import (
     JsonOption,
     ProfileArg,
     open_memory,
+    usage_error_line,
 )
 from somna.interfaces.cli.demo import demo
+from somna.interfaces.cli.erasure import export, forget
 from somna.interfaces.cli.evaluate import app as evaluate
 from somna.interfaces.cli.facts import facts
 from somna.interfaces.cli.ingest import ingest_app
 from somna.interfaces.cli.keys import keys
+from somna.interfaces.cli.llm import llm_app
 from somna.interfaces.cli.profiles import profiles
 from somna.interfaces.cli.recall import context, recall
 from somna.interfaces.cli.schedule import schedule
 from somna.interfaces.cli.serve import mcp, serve
+from somna.interfaces.cli.sessions import metrics, sessions
 from somna.interfaces.cli.worker import worker
 
 __all__ = ["app", "main"]
@@ -37,6 +45,8 @@ _ORDER = (
     "init",
     "profiles",
     "ingest",
+    "capture",
+    "sessions",
     "consolidate",
     "worker",
     "facts",
@@ -45,22 +55,56 @@ _ORDER = (
     "recall",
     "context",
     "summaries",
+    "metrics",
     "runs",
     "schedule",
     "serve",
     "mcp",
     "keys",
+    "export",
+    "forget",
     "eval",
     "demo",
 )
 
 
 class _Root(TyperGroup):
-    """Lists the commands in the order of a first session, not alphabetically."""
+    """Lists the commands in the order of a first session; reports usage errors in one line."""
 
     def list_commands(self, ctx: object) -> list[str]:
         known = [name for name in _ORDER if name in self.commands]
         return known + sorted(name for name in self.commands if name not in _ORDER)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        run = partial(
+            super().main,
+            args,
+            prog_name,
+            complete_var,
+            standalone_mode=False,
+            windows_expand_args=windows_expand_args,
+            **extra,
+        )
+        if not standalone_mode:
+            return run()
+        try:
+            code = run()
+        except typer.TyperException as error:
+            if type(error).__name__ != "NoArgsIsHelpError":  # that one has printed the help
+                typer.echo(usage_error_line(error), err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 app = typer.Typer(
@@ -74,6 +118,9 @@ app.add_typer(profiles)
 app.add_typer(facts)
 app.add_typer(conflicts)
 app.add_typer(ingest_app)
+app.add_typer(capture)
+app.add_typer(sessions)
+app.command("metrics")(metrics)
 app.command("consolidate")(consolidate)
 app.command("worker")(worker)
 app.command("runs")(runs)
@@ -84,6 +131,9 @@ app.command("context")(context)
 app.command("serve")(serve)
 app.command("mcp")(mcp)
 app.add_typer(keys)
+app.add_typer(llm_app)
+app.command("export")(export)
+app.command("forget")(forget)
 app.add_typer(evaluate)
 app.command("demo")(demo)
 
@@ -170,6 +220,7 @@ def search(
     """
     with open_memory(ctx, db) as memory:
         hits = memory.search(profile, query, k, as_of=as_of)
+    render.degraded(hits.degraded)
     if as_json:
         render.print_json(hits)
     elif hits:

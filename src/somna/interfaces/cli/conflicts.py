@@ -53,7 +53,8 @@ def list_conflicts(
 ) -> None:
     """List conflicts with both facts side by side: open ones by default.
 
-    Under each conflict id: its status, date, and the ids of facts a and b.
+    Under each conflict id: its status, date, and the ids of facts a and b (and c, the
+    correction, once one is stored).
 
     Example:
 

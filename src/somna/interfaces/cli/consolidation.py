@@ -24,6 +24,13 @@ from somna.interfaces.cli.context import (
     ProfileArg,
     open_memory,
 )
+from somna.interfaces.cli.interrupt import (
+    INTERRUPTED,
+    ConcurrencyOption,
+    interrupted_line,
+    terminate_interrupts,
+)
+from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
 from somna.model import Run, Session, SummaryKind
 
 __all__ = [
@@ -116,7 +123,13 @@ def report_run(run: Run, idle_hours: float) -> None:
             "Dry run: nothing was written. Each session was compared with the facts stored "
             "now, not with those found earlier in this run."
         )
-    if run.sessions_seen == 0:
+    if run.sessions_seen == 0 and run.sessions_held and run.held_until is not None:
+        render.say(
+            f"No session was taken: {render.plural(run.sessions_held, 'due session')} "
+            f"{'is' if run.sessions_held == 1 else 'are'} held by another worker, the last "
+            f"until {run.held_until:%Y-%m-%d %H:%M} UTC (SOMNA_LEASE_MINUTES).",
+        )
+    elif run.sessions_seen == 0:
         render.say(
             f"No session was due (quiet for {idle_hours:g} h and not yet consolidated).",
             style="dim",
@@ -146,6 +159,9 @@ def consolidate(
         int | None,
         typer.Option("--limit", metavar="N", min=1, help="At most this many sessions."),
     ] = None,
+    concurrency: ConcurrencyOption = None,
+    llm_timeout: LlmTimeoutOption = None,
+    llm_retries: LlmRetriesOption = None,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -156,19 +172,31 @@ def consolidate(
     superseded, disputed) and written with a summary; its messages are archived.
     Prints the run's counts, then the rejected facts and the failed sessions.
     Failed sessions do not change the exit code; they are retried next run.
+    Ctrl-C or SIGTERM stops at once: the sessions not written yet are given
+    back and the run is recorded as interrupted (exit 130).
 
     Example:
 
         somna consolidate
         somna consolidate --profile alice --idle-hours 0 --dry-run
-        somna consolidate --limit 50 --json
+        somna consolidate --limit 50 --json --concurrency 16
     """
-    with open_memory(ctx, db) as memory:
-        with session_progress(enabled=not as_json) as progress:
-            run = memory.consolidate(
-                profile, idle_hours=idle_hours, limit=limit, dry_run=dry_run, progress=progress
-            )
-        idle = memory.settings.idle_hours if idle_hours is None else idle_hours
+    try:
+        model = {"llm_timeout_s": llm_timeout, "llm_max_retries": llm_retries}
+        with terminate_interrupts(), open_memory(ctx, db, **model) as memory:
+            with session_progress(enabled=not as_json) as progress:
+                run = memory.consolidate(
+                    profile,
+                    idle_hours=idle_hours,
+                    limit=limit,
+                    dry_run=dry_run,
+                    progress=progress,
+                    concurrency=concurrency,
+                )
+            idle = memory.settings.idle_hours if idle_hours is None else idle_hours
+    except KeyboardInterrupt:
+        typer.echo(interrupted_line(), err=True)
+        raise typer.Exit(INTERRUPTED) from None
     if as_json:
         render.print_json(render.run_data(run))
     else:

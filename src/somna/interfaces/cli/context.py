@@ -4,7 +4,8 @@ A command parses its options, opens the memory with `open_memory`, calls one
 `Memory` method and renders the result. A `SomnaError` raised on the way
 becomes one line on stderr and an exit code: 2 for bad input, a missing object
 or a state that does not allow the operation, 1 for everything else (database,
-embedder, configuration). Typer's own usage errors also exit 2.
+embedder, configuration). Usage errors (a missing argument, an unknown option)
+also exit 2 with one such line (`usage_error_line`, called by the root group).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -37,6 +38,7 @@ __all__ = [
     "open_memory",
     "parse_when",
     "reported",
+    "usage_error_line",
 ]
 
 MemoryFactory = Callable[[Settings], Memory]
@@ -121,6 +123,15 @@ def fail(error: SomnaError) -> NoReturn:
     raise typer.Exit(exit_code(error))
 
 
+def usage_error_line(error: typer.TyperException) -> str:
+    """A usage error (missing argument, bad option) as the one `Error: …` line of any failure."""
+    message = " ".join(error.format_message().split()).rstrip(".")
+    ctx: Any = getattr(error, "ctx", None)
+    if ctx is not None:
+        return f"Error: {message}. See '{ctx.command_path} --help'."
+    return f"Error: {message}."
+
+
 @contextmanager
 def reported() -> Iterator[None]:
     """Turn a `SomnaError` raised inside the block into one stderr line and an exit code."""
@@ -130,24 +141,24 @@ def reported() -> Iterator[None]:
         fail(error)
 
 
-def load_memory(ctx: typer.Context, db: str | None = None) -> Memory:
+def load_memory(ctx: typer.Context, db: str | None = None, **overrides: Any) -> Memory:
     """A new `Memory` for this invocation; raises `SomnaError`, for callers that report it.
 
     The database is the command's `--db`, else the global `--db`, else the settings
     (`SOMNA_DB`, `somna.toml`, default `./somna.db`).
     """
     state = ctx.ensure_object(CliState)
-    return state.memory_factory(Settings.load(db=db or state.db))
+    return state.memory_factory(Settings.load(db=db or state.db, **overrides))
 
 
 @contextmanager
-def open_memory(ctx: typer.Context, db: str | None = None) -> Iterator[Memory]:
+def open_memory(ctx: typer.Context, db: str | None = None, **overrides: Any) -> Iterator[Memory]:
     """The `Memory` of this invocation (see `load_memory`), closed on the way out.
 
     Domain errors raised while opening it or inside the block are reported.
     """
     with reported():
-        memory = load_memory(ctx, db)
+        memory = load_memory(ctx, db, **overrides)
         try:
             yield memory
         finally:

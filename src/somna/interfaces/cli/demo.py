@@ -16,6 +16,9 @@ state is shown.
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import sys
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -24,12 +27,12 @@ import typer
 
 from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import session_progress
-from somna.interfaces.cli.context import DbOption, open_memory
+from somna.interfaces.cli.context import CliState, DbOption, open_memory
 from somna.memory import Memory
 from somna.model import Evidence, Fact, FactStatus, SummaryKind, utcnow
 from somna.sources import Conversation, read_jsonl
 
-__all__ = ["PROFILE", "QUERY", "SAMPLES", "demo", "sample_conversations"]
+__all__ = ["PROFILE", "QUERY", "SAMPLES", "demo", "how_to_run", "sample_conversations"]
 
 PROFILE = "demo"
 SAMPLES = "samples/demo.jsonl"
@@ -178,11 +181,35 @@ def demo(ctx: typer.Context, db: DbOption = None) -> None:
         _conflicts(memory)
         _portrait(memory)
         _recall(memory)
+    somna = how_to_run()
+    where = db or ctx.ensure_object(CliState).db
+    also = f" --db {shlex.quote(where)}" if where else ""
     _step("Next: explore the same memory yourself.")
     for command in (
-        f"somna facts list {PROFILE} --status superseded --status disputed",
-        f"somna conflicts list {PROFILE}",
-        f"somna summaries {PROFILE}",
-        "somna runs",
+        f"facts list {PROFILE} --status superseded --status disputed",
+        f"conflicts list {PROFILE}",
+        f"summaries {PROFILE}",
+        "runs",
     ):
-        render.say(f"  {command}")
+        render.say(f"  {somna}{also} {command}")
+    render.say(f"  {somna}{also} serve --no-auth    # then open http://127.0.0.1:8420/ui")
+    if somna != "somna":
+        render.say(
+            f"  (Or type `. {shlex.quote(str(Path(somna).parent / 'activate'))}` once, "
+            "then plain `somna`.)",
+            style="dim",
+        )
+
+
+def how_to_run() -> str:
+    """How to type this very `somna` here: its bare name when PATH finds it, else its path."""
+    here = Path(sys.argv[0])
+    if here.name != "somna" or not here.is_file():
+        return "somna"  # run some other way (python -m, a test): the plain name is all we know
+    found = shutil.which("somna")
+    if found and Path(found).resolve() == here.resolve():
+        return "somna"
+    try:
+        return shlex.quote(str(here.resolve().relative_to(Path.cwd().resolve())))
+    except ValueError:
+        return shlex.quote(str(here.resolve()))

@@ -10,7 +10,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from somna.evaluation import CATEGORY_NAMES, LocomoReport, evaluate_locomo
+from somna.evaluation import CATEGORY_NAMES, GroupFigures, LocomoReport, evaluate_locomo
 from somna.interfaces.cli import render
 from somna.interfaces.cli.context import DbOption, open_memory
 
@@ -84,6 +84,23 @@ def locomo(
             "database consolidated beforehand (say, with another LLM).",
         ),
     ] = True,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            metavar="turns",
+            help="Also index every raw turn (full text and the configured embedder, fused by "
+            "rank) and print its evidence recall beside memory's: 'turns' is the one baseline.",
+        ),
+    ] = None,
+    multi_query: Annotated[
+        bool,
+        typer.Option(
+            "--multi-query",
+            help="Recall each question with 2-3 rephrasings from the configured LLM too, fused "
+            "by rank (the multi_query setting), to measure what it adds.",
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Evaluate recall on LoCoMo conversations: evidence recall@k per question category.
@@ -98,21 +115,28 @@ def locomo(
 
     Example:
 
-        somna eval locomo 26.json 30.json --db /tmp/locomo.db
+        somna eval locomo 26.json 30.json --baseline turns --db /tmp/locomo.db
         somna eval locomo 26.json --k 1 --k 5 --category 4 --json report.json --db /tmp/l.db
     """
+    if baseline is not None and baseline != "turns":
+        raise typer.BadParameter(
+            f"the only baseline is 'turns', not {baseline!r}.", param_hint="'--baseline'"
+        )
     to_stdout = json_path is not None and str(json_path) == _STDOUT
     if json_path is not None and not to_stdout and not json_path.parent.is_dir():
         raise typer.BadParameter(
             f"the folder of {str(json_path)!r} does not exist.", param_hint="'--json'"
         )
     with open_memory(ctx, db) as memory:
+        if multi_query:
+            memory.settings = memory.settings.model_copy(update={"multi_query": True})
         report = evaluate_locomo(
             memory,
             files,
             k_values=k or (5, 10),
             categories=category or (1, 2, 3, 4),
             consolidate=consolidate,
+            baseline=baseline is not None,
             progress=lambda line: typer.echo(line, err=True),
         )
     if to_stdout:
@@ -147,28 +171,40 @@ def _table(title: str, *columns: str) -> Table:
 
 
 def report_tables(report: LocomoReport) -> list[Table]:
-    """Recall per category and overall, then what each conversation became."""
+    """Recall per category and overall, per conversation, what each became, and per rule."""
     ks = report.k_values
-    recall = _table(
-        "Recall by question category",
-        "category",
+    baseline = bool(report.overall.baseline_recall)
+    columns = [
         "questions",
         "scored",
         *(f"evidence@{k}" for k in ks),
+        *(f"turns@{k}" for k in ks if baseline),
         *(f"session@{k}" for k in ks),
         "coverage",
-    )
-    groups = [(f"{c} {CATEGORY_NAMES[c]}", g) for c, g in report.by_category.items()]
-    for index, (name, group) in enumerate([*groups, ("all", report.overall)]):
-        recall.add_row(
-            name,
+        "in context",
+        "facts/block",
+    ]
+
+    def cells(group: GroupFigures) -> list[str]:
+        return [
             str(group.questions),
             str(group.scored),
             *(_share(group.evidence_recall.get(k)) for k in ks),
+            *(_share(group.baseline_recall.get(k)) for k in ks if baseline),
             *(_share(group.session_recall.get(k)) for k in ks),
             _share(group.coverage),
-            end_section=index == len(groups) - 1,
-        )
+            _share(group.context_with_evidence),
+            _number(group.context_facts),
+        ]
+
+    recall = _table("Recall by question category", "category", *columns)
+    groups = [(f"{c} {CATEGORY_NAMES[c]}", g) for c, g in report.by_category.items()]
+    for index, (name, group) in enumerate([*groups, ("all", report.overall)]):
+        recall.add_row(name, *cells(group), end_section=index == len(groups) - 1)
+    by_file = _table("Recall by conversation", "file", *columns)
+    for item in report.conversations:
+        if item.figures is not None:
+            by_file.add_row(Text(Path(item.path).name), *cells(item.figures))
     stored = _table(
         "What memory holds",
         "file",
@@ -178,6 +214,8 @@ def report_tables(report: LocomoReport) -> list[Table]:
         "expired",
         "summaries",
         "facts/turn",
+        "items/turn",
+        "observations",
         "consolidation",
     )
     for item in report.conversations:
@@ -190,9 +228,19 @@ def report_tables(report: LocomoReport) -> list[Table]:
             str(item.facts_expired),
             f"{item.session_summaries} sessions, {item.day_digests} days",
             f"{item.facts_per_turn:.3f}",
+            f"{item.items_per_turn:.3f}",
+            f"{_share(item.observation_recall)} of {item.observations}",
             "skipped" if run is None else f"{run.seconds:.1f} s, {run.llm_calls} LLM calls",
         )
-    return [recall, stored]
+    rules = _table("What each extraction rule stored", "rule", "items", "on a reference turn")
+    totals: dict[str, tuple[int, int]] = {}
+    for item in report.conversations:
+        for name, figures in item.rules.items():
+            items, on_reference = totals.get(name, (0, 0))
+            totals[name] = (items + figures.items, on_reference + figures.on_reference)
+    for name, (items, on_reference) in sorted(totals.items(), key=lambda pair: -pair[1][0]):
+        rules.add_row(name, str(items), _share(on_reference / items))
+    return [recall, by_file, stored, *([rules] if totals else [])]
 
 
 def report_lines(report: LocomoReport) -> list[str]:
@@ -204,8 +252,17 @@ def report_lines(report: LocomoReport) -> list[str]:
         f"Context block: mean {_number(tokens.mean)} tokens, p95 {_number(tokens.p95)}.",
         "evidence@k: share of a question's evidence turns quoted by the facts among the first "
         "k results; session@k: share of its sessions behind any of them; coverage: share of "
-        "its evidence turns behind any active fact (the ceiling of evidence@k).",
+        "its evidence turns behind any active fact (the ceiling of evidence@k); in context: "
+        "share of context blocks holding a fact on an evidence turn; facts/block: mean facts "
+        "in a context block.",
+        "items/turn: stored facts per turn; observations: share of LoCoMo's reference "
+        "observations whose turn is behind a stored fact.",
     ]
+    if report.overall.baseline_recall:
+        lines.append(
+            "turns@k: the same questions put to an index of every raw turn (full text and "
+            "the embedder, fused by rank)."
+        )
     expired = report.overall.expired
     if expired:
         lines.append(

@@ -115,6 +115,13 @@ def add_fact(
         render.say(f"Reinforced known fact {fact.id} (confidence now {fact.confidence:.2f}).")
     if added.similar:
         render.show(render.similar_table(added.similar, title="Similar active facts"))
+    if added.candidates:
+        render.show(
+            render.similar_table(
+                added.candidates, title="Facts of the same subject it may contradict"
+            )
+        )
+    if added.similar or added.candidates:
         render.say(
             f"Judge each pair with: somna facts resolve {profile} {fact.id} <id> "
             "duplicate|supersedes|contradicts|distinct",

@@ -146,8 +146,12 @@ def read_conversations(
     return conversations
 
 
-def _report(found: int, files: int, done: Ingested) -> str:
-    read = f"Read {render.plural(found, 'conversation')} from {render.plural(files, 'file')}"
+def _report(found: Sequence[Conversation], files: int, done: Ingested) -> str:
+    profiles = len({c.profile for c in found})
+    read = (
+        f"Read {render.plural(len(found), 'session')} of {render.plural(profiles, 'profile')} "
+        f"from {render.plural(files, 'file')}"
+    )
     created = f"created {render.plural(done.profiles, 'profile')}"
     added = (
         f"added {render.plural(done.sessions, 'session')} "
@@ -173,7 +177,8 @@ def ingest(
             "--profile",
             metavar="NAME",
             help="The profile to import into: for JSON Lines, lines without a 'profile' field; "
-            "for LoCoMo, instead of locomo-<file name>. Created if needed.",
+            "for LoCoMo, instead of one named after the file (26.json: locomo-26). "
+            "Created if needed.",
             show_default=False,
         ),
     ] = None,
@@ -198,10 +203,10 @@ def ingest(
         done = memory.ingest(conversations)
     if as_json:
         render.print_json(
-            {"files": [str(f) for f in files], "conversations": len(conversations), **vars(done)}
+            {"files": [str(f) for f in files], "sessions_read": len(conversations), **vars(done)}
         )
     else:
-        render.say(_report(len(conversations), len(files), done))
+        render.say(_report(conversations, len(files), done))
 
 
 # -- n8n ------------------------------------------------------------------------------
@@ -254,9 +259,10 @@ def ingest_n8n(
         str,
         typer.Option(
             "--profile-from",
-            metavar="session|fixed:NAME",
-            help="session: one profile per n8n session id; fixed:NAME: every session into "
-            "the profile NAME. Profiles are created as needed.",
+            metavar="session|session:full|fixed:NAME",
+            help="session: one profile per n8n session id, without the '__Node_Name' suffix "
+            "n8n's chat memory adds; session:full: the whole id; fixed:NAME: every session "
+            "into the profile NAME. Profiles are created as needed.",
         ),
     ] = "session",
     idle_hours: Annotated[

@@ -24,16 +24,23 @@ def _key_data(key: ApiKey) -> dict[str, Any]:
     return data
 
 
+def _reach(key: ApiKey) -> str:
+    """The profiles a key names, then its prefix as `shop-*`."""
+    return ", ".join([*key.profiles, *([f"{key.prefix}*"] if key.prefix else [])])
+
+
 @keys.callback()
 def keys_group() -> None:
     """Create, list and revoke the API keys of `somna serve` (REST and MCP).
 
-    A key reaches the profiles it was created for; an admin key reaches every
-    profile and manages profiles and keys over HTTP. The secret is shown once.
+    A key reaches the profiles it was created for, or every profile under its
+    prefix (one key for a bot's many users); an admin key reaches every profile
+    and manages profiles and keys over HTTP. The secret is shown once.
 
     Example:
 
         somna keys create --profile alice --name "n8n agent"
+        somna keys create --prefix chat- --name "n8n chat bot"
         somna keys list
         somna keys revoke key_01J…
     """
@@ -51,6 +58,15 @@ def create_key(
             show_default=False,
         ),
     ] = None,
+    prefix: Annotated[
+        str | None,
+        typer.Option(
+            "--prefix",
+            metavar="PREFIX",
+            help="Reach every profile whose id starts with PREFIX, created on first use.",
+            show_default=False,
+        ),
+    ] = None,
     admin: Annotated[
         bool, typer.Option("--admin", help="Reach every profile and manage profiles and keys.")
     ] = False,
@@ -60,19 +76,24 @@ def create_key(
 ) -> None:
     """Create an API key and print its secret, once: it is not stored and cannot be shown again.
 
-    A profile key reaches only the profiles named; an admin key reaches all of them.
+    A profile key reaches only the profiles named; a prefix key reaches every profile
+    whose id starts with the prefix (one per chat user of a bot), each created by the
+    key's first request for it; an admin key reaches all of them.
 
     Example:
 
         somna keys create --profile alice --profile bob --name "support bot"
+        somna keys create --prefix shop- --name "n8n shop bot"
         somna keys create --admin --name ops --json
     """
     with open_memory(ctx, db) as memory:
-        key, secret = memory.create_key(profiles=profile or [], admin=admin, name=name)
+        key, secret = memory.create_key(
+            profiles=profile or [], admin=admin, name=name, prefix=prefix
+        )
     if as_json:
         render.print_json({"key": _key_data(key), "secret": secret})
         return
-    reach = "every profile (admin)" if key.admin else ", ".join(key.profiles)
+    reach = "every profile (admin)" if key.admin else _reach(key)
     render.say(f"Created key {key.id} for {reach}.")
     render.say(secret, style="bold")
     render.say(
@@ -107,7 +128,7 @@ def list_keys(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = No
         table.add_row(
             key.id,
             Text(key.name),
-            Text("* (admin)" if key.admin else ", ".join(key.profiles)),
+            Text("* (admin)" if key.admin else _reach(key)),
             key.created_at.strftime("%Y-%m-%d %H:%M"),
             "" if key.revoked_at is None else key.revoked_at.strftime("%Y-%m-%d %H:%M"),
         )

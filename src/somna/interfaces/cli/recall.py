@@ -46,6 +46,7 @@ def recall(
     with open_memory(ctx, db) as memory:
         recalled = memory.recall(profile, query, k, as_of=as_of, include_summaries=not no_summaries)
         memory.flush()
+    render.degraded(recalled.degraded)
     if as_json:
         render.print_json(recalled)
     elif recalled:
@@ -77,4 +78,5 @@ def context(
     with open_memory(ctx, db) as memory:
         block = memory.context(profile, query, session_key=session, budget_tokens=budget)
         memory.flush()
+    render.degraded(block.degraded)
     typer.echo(block)

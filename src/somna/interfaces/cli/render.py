@@ -96,6 +96,13 @@ def say(message: str, style: str = "") -> None:
     _console().print(Text(message, style=style), soft_wrap=True)
 
 
+def degraded(notes: Sequence[str]) -> None:
+    """One line on stderr per part that was down and done without (stdout stays the answer,
+    JSON included)."""
+    for note in notes:
+        typer.echo(f"Degraded: {note}", err=True)
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     """ "1 session", "2 sessions", "0 facts"."""
     return f"{count} {word if count == 1 else many or word + 's'}"
@@ -212,6 +219,7 @@ def search_table(hits: Sequence[SearchHit], title: str | None = None) -> Table:
 def conflicts_table(pairs: Sequence[ConflictPair], title: str | None = None) -> Table:
     """Both facts of each conflict side by side; ids and outcome under the conflict's id."""
     table = _table(title, "conflict", "fact a", "fact b")
+    table.columns[0].no_wrap = True  # ids stay whole, to be copied; the correction goes right
     for pair in pairs:
         conflict = pair.conflict
         state = conflict.status.value
@@ -224,10 +232,12 @@ def conflicts_table(pairs: Sequence[ConflictPair], title: str | None = None) -> 
             style="dim",
         )
         if pair.correction is not None:
-            head.append(f"\ncorrection: {pair.correction.text}", style="dim")
+            head.append(f"\nc: {pair.correction.id}", style="dim")
         table.add_row(
             head, *(_text_with(fact, fact.status.value) for fact in (pair.fact_a, pair.fact_b))
         )
+        if pair.correction is not None:
+            table.add_row("", Text("c: ", style="dim") + _text_with(pair.correction, "correction"))
     return table
 
 

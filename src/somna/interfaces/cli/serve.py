@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import Annotated
 
 import typer
@@ -52,6 +54,7 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
+    _check_port(host, port)
     import uvicorn
 
     from somna.interfaces.api import create_app
@@ -78,6 +81,27 @@ def serve(
         uvicorn.run(app, host=host, port=port, ws="none", log_level="info")
     finally:
         memory.close()
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fails in one line, before any banner, when the address cannot be listened on."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            message = (
+                f"Port {port} on {host} is already in use; stop what listens there or pick "
+                f"another port, e.g. somna serve --port {port + 1 if port < 65535 else 8421}."
+            )
+        else:
+            message = f"Cannot listen on {host} port {port}: {exc.strerror or exc}."
+        typer.echo(f"Error: {message}", err=True)
+        raise typer.Exit(2) from None
 
 
 def mcp(

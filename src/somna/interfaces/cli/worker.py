@@ -8,9 +8,10 @@ LOCKED`, SQLite `BEGIN IMMEDIATE`) for SOMNA_LEASE_MINUTES, so no session is
 consolidated twice, and the sessions of a worker that died are taken again
 once its lease has expired.
 
-Ctrl-C or SIGTERM stops the worker cleanly (exit 0): at once while it sleeps,
-after the current run while it works. A second signal stops the run itself;
-what it had not written yet is rolled back and taken again after the lease. A
+Ctrl-C or SIGTERM stops the worker cleanly (exit 0): at once while it sleeps;
+while it works, the run takes no new session and ends after those in progress.
+A second signal stops the run itself: what it had not written yet is rolled
+back, its leases are given back and the run is recorded as interrupted. A
 failed run is logged on stderr and the loop goes on; with --once it makes the
 exit code 1.
 """
@@ -31,6 +32,8 @@ from somna.errors import SomnaError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import run_line
 from somna.interfaces.cli.context import CliState, DbOption, IdleHoursOption, open_memory
+from somna.interfaces.cli.interrupt import ConcurrencyOption
+from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
 
 __all__ = ["StopSignals", "run_worker", "worker"]
 
@@ -139,6 +142,9 @@ def worker(
         ),
     ] = 20,
     once: Annotated[bool, typer.Option("--once", help="Run once, then exit.")] = False,
+    concurrency: ConcurrencyOption = None,
+    llm_timeout: LlmTimeoutOption = None,
+    llm_retries: LlmRetriesOption = None,
     db: DbOption = None,
 ) -> None:
     """Consolidate due sessions in a loop: one worker of a fleet that shares one database.
@@ -163,7 +169,8 @@ def worker(
     failed = 0
     stopped = False
     try:
-        with stop.installed(), open_memory(ctx, db) as memory:
+        model = {"llm_timeout_s": llm_timeout, "llm_max_retries": llm_retries}
+        with stop.installed(), open_memory(ctx, db, **model) as memory:
             if profile is not None:
                 memory.get_profile(profile)
             idle = memory.settings.idle_hours if idle_hours is None else idle_hours
@@ -174,7 +181,14 @@ def worker(
                 started = f"{state.local_clock():%Y-%m-%d %H:%M:%S}"
                 try:
                     tidy = memory.now() - last_hygiene[0] >= HYGIENE_EVERY
-                    run = memory.consolidate(profile, idle_hours=idle, limit=batch, hygiene=tidy)
+                    run = memory.consolidate(
+                        profile,
+                        idle_hours=idle,
+                        limit=batch,
+                        hygiene=tidy,
+                        concurrency=concurrency,
+                        should_stop=lambda: stop.requested,  # no new session once asked
+                    )
                     if tidy:
                         last_hygiene[0] = memory.now()
                 except SomnaError as error:

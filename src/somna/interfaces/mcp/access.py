@@ -13,6 +13,9 @@ from contextvars import ContextVar
 
 from somna.model import ApiKey
 
-__all__ = ["current_key"]
+__all__ = ["current_key", "pinned_profile"]
 
 current_key: ContextVar[ApiKey | None] = ContextVar("somna_mcp_key", default=None)
+pinned_profile: ContextVar[str | None] = ContextVar("somna_mcp_profile", default=None)
+"""The one profile of `/mcp?profile=NAME`: a workflow serving many users pins each
+request to its user, so a tool call naming another profile fails as if it did not exist."""

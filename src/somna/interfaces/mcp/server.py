@@ -27,8 +27,11 @@ from pydantic import Field
 
 import somna
 from somna.errors import AuthenticationError, ProfileNotFoundError, SomnaError
-from somna.interfaces.mcp.access import current_key
+from somna.interfaces.mcp.access import current_key, pinned_profile
+from somna.interfaces.mcp.conversation import CONVERSATION_TOOLS, conversation_tools
+from somna.interfaces.mcp.strict import refuse_unknown_arguments
 from somna.memory import DEFER, Memory, Recalled
+from somna.memory.results import Found
 from somna.model import Conflict, Fact, FactType
 
 __all__ = [
@@ -70,6 +73,7 @@ TOOLS = (
     "resolve_conflict",
     "recall",
     "remember",
+    *CONVERSATION_TOOLS,
 )
 """Every tool, in the order a client lists them."""
 
@@ -132,6 +136,11 @@ def _recalled(item: Recalled) -> dict[str, Any]:
     return {name: value for name, value in data.items() if value is not None}
 
 
+def _degraded(answer: dict[str, Any], found: Found[Any]) -> dict[str, Any]:
+    """The answer with `degraded` (one sentence per part that was down) when a part was."""
+    return {**answer, "degraded": found.degraded} if found.degraded else answer
+
+
 def _reported(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """Turn a `SomnaError` raised by a tool into the SDK's tool error, with its message."""
 
@@ -181,8 +190,10 @@ def create_mcp_server(
         key = current_key.get()
         if key is None:
             raise AuthenticationError("This MCP endpoint needs an API key.")
-        if not key.can_reach(name):
+        pinned = pinned_profile.get()
+        if not key.can_reach(name) or (pinned is not None and name != pinned):
             raise ProfileNotFoundError(name)
+        memory.open_profile(key, name)
         return name
 
     def actor() -> str:
@@ -212,7 +223,9 @@ def create_mcp_server(
         is merged into the old), `supersedes` (the new one replaces the old from
         now on, e.g. a new address), `contradicts` (both cannot be true and you
         cannot tell which: a conflict opens for the user) or `distinct` (both
-        stand). With no similar facts there is nothing to judge.
+        stand). `candidates` lists facts of the same subject further apart (cosine
+        from about 0.6): a changed value ("Lives in Paris", then "Lives in Berlin")
+        lands there; judge them the same way. With neither there is nothing to judge.
 
         Args:
             profile: The profile (the user's isolated memory) to store it in.
@@ -245,10 +258,14 @@ def create_mcp_server(
                 {**_fact(near.fact), "similarity": round(near.similarity, 4)}
                 for near in added.similar
             ],
+            "candidates": [
+                {**_fact(near.fact), "similarity": round(near.similarity, 4)}
+                for near in added.candidates
+            ],
         }
-        if added.similar:
+        if added.similar or added.candidates:
             result["next_step"] = (
-                f"Judge each similar fact: fact_resolve(new_id={added.fact.id!r}, "
+                f"Judge each similar fact and candidate: fact_resolve(new_id={added.fact.id!r}, "
                 "existing_id=<its id>, verdict=duplicate|supersedes|contradicts|distinct)."
             )
         return result
@@ -298,7 +315,9 @@ def create_mcp_server(
                 including facts superseded since.
         """
         hits = memory.search(reach(profile), query, k, as_of=as_of)
-        return {"facts": [{**_fact(h.fact), "score": round(h.score, 4)} for h in hits]}
+        return _degraded(
+            {"facts": [{**_fact(h.fact), "score": round(h.score, 4)} for h in hits]}, hits
+        )
 
     @_reported
     def fact_get(profile: str, fact_id: str) -> dict[str, Any]:
@@ -465,13 +484,14 @@ def create_mcp_server(
         types: list[FactTypeName] | None = None,
         include_summaries: bool = True,
         as_of: datetime | None = None,
+        format: Literal["compact", "full"] = "compact",
     ) -> dict[str, Any]:
         """Recall what you should know about the user before answering: facts and
         summaries of past conversations, best first.
 
-        Each item has its `kind` (fact or summary), `text`, `score` and dates; facts
-        also carry their type, status and confidence. Unverified facts were inferred
-        and may be wrong: prefer verified ones when they disagree.
+        Each item has its `id`, `text`, `date` (when it became true) and `status`
+        (verified, unverified, or summary for a past conversation). Unverified facts
+        were inferred and may be wrong: prefer verified ones when they disagree.
 
         Args:
             profile: The profile to recall from.
@@ -480,6 +500,8 @@ def create_mcp_server(
             types: Only facts of these types, e.g. ["instruction", "persona"].
             include_summaries: Whether to include summaries of past conversations.
             as_of: Recall what was true at that moment (ISO 8601) instead of now.
+            format: "compact" (default) or "full": also the kind, score, type,
+                confidence, record date and quote of each item.
         """
         found = memory.recall(
             reach(profile),
@@ -489,7 +511,8 @@ def create_mcp_server(
             types=list(types) if types is not None else None,
             include_summaries=include_summaries,
         )
-        return {"results": [_recalled(item) for item in found]}
+        shape = _recalled if format == "full" else Recalled.compact
+        return _degraded({"results": [shape(item) for item in found]}, found)
 
     @_reported
     def remember(
@@ -498,7 +521,8 @@ def create_mcp_server(
         """Remember something the user explicitly asked you to remember.
 
         It is stored as verified, with full confidence: use it only for what the user
-        said themselves, not for your own inferences (use `fact_add` for those).
+        said themselves, not for your own inferences (use `fact_add` for those). An
+        instruction waits, unverified, until the user approves it in the dashboard.
         Like `fact_add`, it returns similar facts to judge with `fact_resolve`.
 
         Args:
@@ -537,6 +561,7 @@ def create_mcp_server(
         "resolve_conflict": resolve_conflict,
         "recall": recall,
         "remember": remember,
+        **{name: _reported(tool) for name, tool in conversation_tools(memory, reach).items()},
     }
     for name in TOOLS:
         fn = functions[name]
@@ -545,6 +570,7 @@ def create_mcp_server(
             name=name,
             description=_description(fn, fixed_profile=profile is not None),
         )
+        refuse_unknown_arguments(server, name)
     return server
 
 

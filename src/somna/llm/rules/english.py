@@ -99,7 +99,7 @@ _NOT_ACTIVITY = (
     r"staying\s+(?:positive|hopeful|strong|optimistic|motivated|determined|focused|upbeat|calm|"
     r"sane))"
 )
-# what the speaker has or is part of: "my (own) dance studio", "my fam"
+# what the speaker has or is part of: "my (own) bakery", "my fam"
 _OWN = (
     r"(?!(?:bad|pleasure|god|gosh|goodness|word|point|guess|question|heart|thoughts|"
     r"apologies|condolences)\b)[\w-]+(?:\s+(?!(?:is|are|was|were|has|have|had|will)\b)"
@@ -157,7 +157,7 @@ RULES = (
         FactType.FACT,
         _re(r"^my\s+(?:all-time\s+)?(?:favou?rite|preferred)\s+[\w\s-]+?\s+(?:is|are)\b"),
     ),
-    # the speaker as object: "Painting is important to me", "Blue calms me"
+    # the speaker as object: "Gardening is important to me", "Blue calms me"
     Rule(
         "preference",
         FactType.FACT,

@@ -1,14 +1,14 @@
-"""English retelling: a first-person clause said by Caroline, told about Caroline.
+"""English retelling: a first-person clause said by Odile, told about Odile.
 
 Five shapes are retold; anything else gives None, since a missed fact costs less than a
 wrong one:
 
-- "I …": the subject named, the verb agreed ("I love" → "Caroline loves", "I'm" → "is");
-- "my …": "Caroline's …";
-- "we …" and "my kids and I …": "Caroline and their family …", only when the speaker's
+- "I …": the subject named, the verb agreed ("I love" → "Odile loves", "I'm" → "is");
+- "my …": "Odile's …";
+- "we …" and "my kids and I …": "Odile and their family …", only when the speaker's
   group is known (`Speaker.group`);
-- "it was my first time …": "It was Caroline's first time …";
-- a clause about the speaker as object ("Painting helps me relax"): "me" becomes the name.
+- "it was my first time …": "It was Odile's first time …";
+- a clause about the speaker as object ("Gardening helps me relax"): "me" becomes the name.
 
 Other first-person words after the head become "they/them/their"; "you" and, outside a
 "we" clause, "we/our" are never guessed at. Verbs are known from small tables: an
@@ -240,12 +240,12 @@ def _retell_we(head: re.Match[str], who: Speaker, initial: bool) -> str | None:
 
 
 def _plain_is(text: str) -> str:
-    """ "Painting's a way", "my son's ok", "art's been": "'s" written out as "is" or "has"."""
+    """ "Gardening's a way", "my son's ok", "work's been": "'s" written out as "is" or "has"."""
     return _IS.sub(lambda m: " has " if m["has"] is not None else " is ", text)
 
 
 def _retell_object(clause: str, who: Speaker, initial: bool) -> str:
-    """ "Painting helps me relax": "me" is the speaker by name, the first "my" too."""
+    """ "Gardening helps me relax": "me" is the speaker by name, the first "my" too."""
     named = False
 
     def swap(match: re.Match[str]) -> str:
@@ -302,5 +302,5 @@ def retell(
 
 
 def third_person(clause: str, who: Speaker) -> str | None:
-    """ "I love hiking" said by Caroline: "Caroline loves hiking"; None when unsure."""
+    """ "I love hiking" said by Odile: "Odile loves hiking"; None when unsure."""
     return retell(clause, who, initial=True)

@@ -2,7 +2,7 @@
 
 The tables the engine (`extract`) applies before any rule: sentences and clauses that
 are never facts (`SKIP`, `HEDGES`), where a sentence is cut (`SEGMENT_BREAK`,
-`CLAUSE_BREAK`), what leads a clause and is left out ("Wow,", "Hey Mel!", a time
+`CLAUSE_BREAK`), what leads a clause and is left out ("Wow,", "Hey Bram!", a time
 phrase: `LEAD`), spoken forms made plain ("gonna", a dropped subject: `SPOKEN`), the
 words a self-contained clause does without (`VAGUE`) and who "we" is (`COMPANY`).
 """
@@ -166,7 +166,7 @@ SPOKEN: tuple[tuple[re.Pattern[str], Replacement], ...] = (
         _re(r"^here(?:'s|\s+is)\s+(?=(?:a|an|one)\s+(?:[\w-]+\s+){0,3}?(?:of|from)\s+my\b)"),
         "I shared ",
     ),
-    # a subject left out in speech: "Gonna try pottery", "Been painting a lot", "Just got a dog"
+    # a subject left out in speech: "Gonna try woodworking", "Been rowing a lot", "Just got a dog"
     (_re(r"^going\s+to\b(?=\s+(?!be\b)\w)"), lambda m: "I'm " + m.group().lower()),
     (
         _re(r"^(?:just\s+)?been\s+(?=\w+ing\b|(?:only\s+)?to\b)"),

@@ -5,7 +5,7 @@ whole; a standing instruction to the assistant is one fact. Otherwise the senten
 cut into parts at strong breaks ("; ", " - "), a part that is a hypothetical, a hedge or
 a pleasantry is dropped, and the others are cut into first-person clauses that each may
 match a rule and be retold in the third person: leading interjections ("Wow,", "Hey
-Mel!") are left out, a clause leaning on a pronoun ("I love it"), about a passing mood
+Bram!") are left out, a clause leaning on a pronoun ("I love it"), about a passing mood
 ("I'm so tired") or saying nothing after its verb ("I love to.") gives no fact. The
 quote of a fact is always the whole sentence, sliced verbatim from the message.
 """
@@ -15,10 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from datetime import date
 
 from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language, Speaker, detect_language
+from somna.llm.rules.observe import ITEMS_PER_MESSAGE, Observation, observe, select
+from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact, SessionTranscript
 from somna.model import FactType, Role, check_fact_text, normalize_text
@@ -28,6 +31,8 @@ __all__ = ["CONFIDENCE", "LANGUAGES", "Found", "extract_facts", "facts_of_senten
 LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
 CONFIDENCE = 0.6
 """What a pattern knows: less than a model that read the whole conversation."""
+OBSERVATION = "observation"
+"""The category of an observation (`observe`): what was said, dated, not a typed fact."""
 
 
 _SWITCH = 2.0
@@ -39,6 +44,8 @@ class Found:
     type: FactType
     category: str
     text: str
+    rule: str
+    """Which rule found it: ``en.preference.3`` (language, category, place in the table)."""
 
 
 def facts_of_sentence(
@@ -47,17 +54,23 @@ def facts_of_sentence(
     """The facts one sentence of ``who`` states; ``sentence`` is folded (see `text.fold`).
 
     ``names`` are the people in the conversation: one of them addressed at the end of a
-    clause ("…, Jon.") is left out of the fact.
+    clause ("…, Tariq.") is left out of the fact.
     """
     lead = language.lead.match(sentence)
     when = (lead["when"] or "") if lead else ""
     core = trim_clause(sentence[lead.end() :] if lead else sentence)
     asked = "?" in sentence
+    seed = None if asked else seed_fact(core, who, language.code)
+    if seed is not None:  # "We decided to go with the annual plan."
+        text = finish_sentence(seed.text)
+        seeded = Found(FactType.FACT, seed.category, text, f"{language.code}.seed.{seed.category}")
+        return [seeded] if _valid(text) else []
     if not asked and not _skipped(core, language.skip):
         request = language.instruction(core, who)  # "Also, always answer in French."
         if request:
             text = finish_sentence(request) if not request.endswith("»") else request
-            return [Found(FactType.INSTRUCTION, "instruction", text)] if _valid(text) else []
+            rule = f"{language.code}.instruction"
+            return [Found(FactType.INSTRUCTION, "instruction", text, rule)] if _valid(text) else []
     found: list[Found] = []
     for part in language.segment_break.split(sentence[lead.end() :] if lead else sentence):
         segment = trim_clause(part.strip(_LEADING))
@@ -111,12 +124,12 @@ def _fact_of_clause(
     if _skipped(clause, language.hedges):
         return None
     probe = f"{clause} {when}" if when else clause
-    for rule in language.rules:
-        match = rule.pattern.search(probe)
-        if match is not None:
-            break
-    else:
+    found = next(
+        ((n, r, m) for n, r in enumerate(language.rules) if (m := r.pattern.search(probe))), None
+    )
+    if found is None:
         return None
+    number, rule, match = found
     if not rule.bare and not _says_something(clause, match.end(), language.filler):
         return None
     retold = language.third_person(clause, who)
@@ -125,14 +138,15 @@ def _fact_of_clause(
     if when:
         retold = f"{retold} {when[:1].lower()}{when[1:]}"
     text = finish_sentence(retold)
-    return Found(rule.type, rule.category, text) if _valid(text) else None
+    name = f"{language.code}.{rule.category}.{number}"
+    return Found(rule.type, rule.category, text, name) if _valid(text) else None
 
 
 _VOCATIVE = re.compile(r"^(?P<head>.*?)[\s,]*,\s*(?P<name>[^\W\d_]+)[\s!.]*$")
 
 
 def _unaddressed(clause: str, names: Set[str]) -> str:
-    """The clause without a name it ends on as an address ("I did it, Mel!"): "Mel" for Melanie."""
+    """The clause without a name it ends on as an address ("Done, Bram!"): "Bram" for Bramwell."""
     match = _VOCATIVE.match(clause)
     if match is None:
         return clause
@@ -170,23 +184,65 @@ def extract_facts(
 ) -> tuple[list[CandidateFact], set[tuple[int, int]]]:
     """The session's facts in order of appearance, once each, and the sentences they came from.
 
-    The second value holds ``(message position, sentence start)`` of each sentence that
-    gave a fact, so the summary can favour them.
+    Typed facts first (`typed_facts`), then the observations of the most informative
+    messages (`observe.select`) within `ITEMS_PER_MESSAGE` (typed facts: `MIN_ROOM` at least). The
+    second value holds ``(message position, sentence start)`` of each sentence that gave a
+    typed fact, so the summary can favour them.
     """
+    typed, observed, sources = typed_facts(transcript, languages)
+    facts = []
+
+    def covers(position: int, fact: CandidateFact) -> bool:
+        item = observed[position]
+        content = transcript.messages[position].content
+        return item is not None and fact.quote in content[item.start : item.end]
+
+    room = int(ITEMS_PER_MESSAGE * len(transcript.messages))
+    for position, fact in select(observed, typed, room, covers):
+        item, message = observed[position], transcript.messages[position]
+        if fact is None and item is not None:
+            fact = CandidateFact(
+                type=FactType.FACT,
+                category=OBSERVATION,
+                subject=message.speaker or transcript.user,
+                text=item.text,
+                quote=message.content[item.start : item.end],
+                message_index=message.index,
+                valid_from=transcript.date,
+                confidence=CONFIDENCE,
+                rule=OBSERVATION,
+            )
+        if fact is not None:
+            facts.append(fact)
+    return facts, sources
+
+
+def typed_facts(
+    transcript: SessionTranscript, languages: Sequence[Language] = LANGUAGES
+) -> tuple[list[tuple[int, CandidateFact]], list[Observation | None], set[tuple[int, int]]]:
+    """The facts the typed rules find, each with its message's position, once each; every
+    message's observation (None for what tells nothing, or is not the user's); and the
+    sentences that gave a typed fact."""
     default = detect_language(
         " ".join(m.content for m in transcript.messages if m.role is Role.USER),
         languages,
         languages[0],
     )
     names = {m.speaker for m in transcript.messages if m.speaker} | {transcript.user}
-    facts: list[CandidateFact] = []
+    typed: list[tuple[int, CandidateFact]] = []
     sources: set[tuple[int, int]] = set()
     seen: set[str] = set()
+    observed: list[Observation | None] = []
     for position, message in enumerate(transcript.messages):
         if message.role is not Role.USER:
+            observed.append(None)
             continue  # what the assistant says is never a fact about the user
         who = Speaker(message.speaker or transcript.user)
         language = detect_language(message.content, languages, default)
+        said_on = date.fromisoformat((message.at or transcript.date)[:10])
+        observed.append(
+            observe(message.content, who.name, _listener(transcript, who.name), language, said_on)
+        )
         folded = fold(message.content)
         for start, end in split_sentences(folded):
             sentence = folded[start:end]
@@ -199,16 +255,28 @@ def extract_facts(
                 if key in seen:
                     continue
                 seen.add(key)
-                facts.append(
-                    CandidateFact(
-                        type=item.type,
-                        category=item.category,
-                        subject=who.name,
-                        text=item.text,
-                        quote=message.content[start:end],
-                        message_index=message.index,
-                        valid_from=transcript.date,
-                        confidence=CONFIDENCE,
+                typed.append(
+                    (
+                        position,
+                        CandidateFact(
+                            type=item.type,
+                            category=item.category,
+                            subject=who.name,
+                            text=item.text,
+                            quote=message.content[start:end],
+                            message_index=message.index,
+                            valid_from=transcript.date,
+                            confidence=CONFIDENCE,
+                            rule=item.rule,
+                        ),
                     )
                 )
-    return facts, sources
+    return typed, observed, sources
+
+
+def _listener(transcript: SessionTranscript, speaker: str) -> str:
+    """Who "you" is for ``speaker``: the one other person, else the assistant."""
+    others = {m.speaker for m in transcript.messages if m.speaker and m.speaker != speaker}
+    if len(others) == 1:
+        return others.pop()
+    return "the assistant"

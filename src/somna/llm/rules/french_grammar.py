@@ -159,14 +159,14 @@ def nominative(who: Speaker, initial: bool) -> str:
 
 
 def genitive(who: Speaker) -> str:
-    """ "de Caroline", "d'Anne", "de l'utilisateur"."""
+    """ "de Odile", "d'Anne", "de l'utilisateur"."""
     if who.is_user:
         return "de l'utilisateur"
     return f"d'{who.name}" if starts_with_vowel(who.name) else f"de {who.name}"
 
 
 def _dative(who: Speaker) -> str:
-    """ "à Caroline", "à l'utilisateur"."""
+    """ "à Odile", "à l'utilisateur"."""
     return f"à {nominative(who, initial=False)}"
 
 

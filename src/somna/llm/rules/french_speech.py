@@ -2,7 +2,7 @@
 
 The tables the engine (`extract`) applies before any rule, as in `english_speech`:
 sentences and clauses that are never facts (`SKIP`, `HEDGES`), where a sentence is cut,
-what leads a clause and is left out ("Coucou Mel !", "Ouais,", a time phrase), spoken
+what leads a clause and is left out ("Coucou Bram !", "Ouais,", a time phrase), spoken
 forms made plain, the words a self-contained clause does without (`VAGUE`) and who
 "nous" or "on" is (`COMPANY`).
 """

@@ -42,7 +42,7 @@ class Rule:
     """A first-person clause matching ``pattern`` is a fact of this type and category.
 
     The match ends where what the clause says begins ("I love| hiking"): unless ``bare``
-    (the match says it all: "Painting is important to me"), a clause with only filler
+    (the match says it all: "Gardening is important to me"), a clause with only filler
     words after it ("I love to.") is no fact.
     """
 
@@ -77,7 +77,7 @@ class Language:
     """Discourse markers and a time phrase (group ``when``) before the clause; matched at start."""
     segment_break: re.Pattern[str]
     """Strong breaks (";", " - ") between parts of a sentence that stand alone: each part is
-    skipped or kept on its own ("I'm keen on pottery - I'd love a wheel": the first part)."""
+    skipped or kept on its own ("I'm keen on woodworking - I'd love a lathe": the first part)."""
     clause_break: re.Pattern[str]
     """Where one part holds several first-person clauses."""
     together: re.Pattern[str]

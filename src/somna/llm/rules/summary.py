@@ -35,7 +35,7 @@ def summarise(
     languages: Sequence[Language],
     sources: Set[tuple[int, int]] = frozenset(),
 ) -> str:
-    """3 to 5 sentences ("Caroline: I decided to …"), in the order they were said."""
+    """3 to 5 sentences ("Odile: I decided to …"), in the order they were said."""
     stopwords = frozenset().union(*(language.stopwords for language in languages))
     candidates: list[tuple[int, int, str, str, list[str]]] = []
     for position, message in enumerate(transcript.messages):

@@ -14,7 +14,6 @@ from somna.model import (
     FactEvent,
     Message,
     Profile,
-    Run,
     Session,
     Summary,
 )
@@ -39,7 +38,6 @@ __all__ = [
     "key_from_row",
     "message_from_row",
     "profile_from_row",
-    "run_from_row",
     "session_from_row",
     "summary_from_row",
 ]
@@ -67,6 +65,7 @@ FACT_FIELDS = (
     "last_recalled_at",
     "recall_count",
     "strength",
+    "judged_at",
 )
 FACT_COLUMNS = ", ".join(f"f.{name}" for name in FACT_FIELDS)
 
@@ -83,6 +82,7 @@ MUTABLE_FACT_COLUMNS = (
     "last_recalled_at",
     "recall_count",
     "strength",
+    "judged_at",
 )
 """Columns a fact may change in place; a change of wording or meaning is a new version."""
 
@@ -169,10 +169,6 @@ def message_from_row(row: dict[str, Any]) -> Message:
 
 def summary_from_row(row: dict[str, Any]) -> Summary:
     return Summary.model_validate(row)
-
-
-def run_from_row(row: dict[str, Any]) -> Run:
-    return Run.model_validate(row["body"])
 
 
 def key_from_row(row: dict[str, Any]) -> ApiKey:

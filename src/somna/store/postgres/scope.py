@@ -52,6 +52,7 @@ from somna.store.postgres.rows import (
 )
 from somna.store.postgres.sessions import SessionQueries
 from somna.store.postgres.summaries import SummaryQueries
+from somna.store.postgres.threads import ThreadQueries
 from somna.store.vectors import INDEXED_STATUSES, VectorIndex
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ _UPDATE_CONFLICT = (
 )
 
 
-class PostgresScope(SessionQueries, SummaryQueries):
+class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
     """Reads and writes of one profile inside one transaction (a `Reader` and a `Writer`)."""
 
     def __init__(
@@ -468,6 +469,14 @@ class PostgresScope(SessionQueries, SummaryQueries):
                     (f.strength, f.recall_count, f.last_recalled_at, self._profile_id, f.id)
                     for f in facts
                 ],
+            )
+
+    def record_judged(self, fact_ids: Sequence[str], at: datetime) -> None:
+        # Bookkeeping, like use: no event, and the vector index holds no judging.
+        if fact_ids:
+            self._cur.executemany(
+                "UPDATE facts SET judged_at = %s WHERE profile_id = %s AND id = %s",
+                [(at, self._profile_id, fact_id) for fact_id in fact_ids],
             )
 
     def _bump_revision(self) -> None:

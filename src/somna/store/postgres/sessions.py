@@ -19,7 +19,8 @@ _LIVE = sorted(s.value for s in (SessionStatus.OPEN, SessionStatus.CLOSED))
 # Sessions a consolidation worker may take: live, quiet long enough, and not held.
 _DUE = (
     "profile_id = %(profile)s AND status = ANY(%(live)s) AND last_message_at <= %(idle_before)s "
-    "AND (lease_until IS NULL OR lease_until <= %(now)s)"
+    "AND (lease_until IS NULL OR lease_until <= %(now)s) "
+    "AND (next_attempt_at IS NULL OR next_attempt_at <= %(now)s)"
 )
 
 
@@ -135,6 +136,14 @@ class SessionQueries:
         ).fetchall()
         return [session_from_row(row) for row in rows]
 
+    def held_sessions(self, *, idle_before: datetime, now: datetime) -> list[Session]:
+        rows = self._cur.execute(
+            "SELECT * FROM sessions WHERE profile_id = %s AND status = ANY(%s) "
+            "AND last_message_at <= %s AND lease_until > %s ORDER BY lease_until",
+            (self._profile_id, _LIVE, idle_before, now),
+        ).fetchall()
+        return [session_from_row(row) for row in rows]
+
     def lease_sessions(
         self, *, idle_before: datetime, now: datetime, owner: str, until: datetime, limit: int
     ) -> list[Session]:
@@ -157,15 +166,30 @@ class SessionQueries:
             "limit": limit,
         }
 
-    def release_session(self, session_id: str, owner: str) -> None:
+    def release_session(self, session_id: str, owner: str, *, retry_at: datetime | None) -> None:
         self._cur.execute(
-            "UPDATE sessions SET lease_owner = NULL, lease_until = NULL, attempts = attempts + 1 "
+            "UPDATE sessions SET lease_owner = NULL, lease_until = NULL, "
+            "attempts = attempts + %s, next_attempt_at = coalesce(%s, next_attempt_at) "
             "WHERE profile_id = %s AND id = %s AND lease_owner = %s",
-            (self._profile_id, session_id, owner),
+            (int(retry_at is not None), retry_at, self._profile_id, session_id, owner),
         )
 
+    def renew_lease(self, session_id: str, owner: str, *, until: datetime) -> bool:
+        renewed = self._cur.execute(
+            "UPDATE sessions SET lease_until = %s WHERE profile_id = %s AND id = %s "
+            "AND lease_owner = %s AND status = ANY(%s)",
+            (until, self._profile_id, session_id, owner, _LIVE),
+        ).rowcount
+        return bool(renewed)
+
     def finish_session(
-        self, session_id: str, owner: str, *, at: datetime, purge_after: datetime
+        self,
+        session_id: str,
+        owner: str,
+        *,
+        at: datetime,
+        purge_after: datetime,
+        through_seq: int,
     ) -> int:
         held = self._cur.execute(
             "UPDATE sessions SET status = 'archived', consolidated_at = %s, lease_owner = NULL, "
@@ -180,13 +204,36 @@ class SessionQueries:
             )
         moved = self._cur.execute(
             "WITH moved AS (DELETE FROM messages WHERE profile_id = %s AND session_id = %s "
-            "RETURNING *) INSERT INTO archived_messages (id, session_id, profile_id, seq, role, "
-            "content, created_at, meta, archived_at, purge_after) "
+            "AND seq <= %s RETURNING *) INSERT INTO archived_messages (id, session_id, "
+            "profile_id, seq, role, content, created_at, meta, archived_at, purge_after) "
             "SELECT id, session_id, profile_id, seq, role, content, created_at, meta, %s, %s "
             "FROM moved",
-            (self._profile_id, session_id, at, purge_after),
+            (self._profile_id, session_id, through_seq, at, purge_after),
         ).rowcount
+        self._reopen_unread(session_id, through_seq)
         return int(moved)
+
+    def _reopen_unread(self, session_id: str, through_seq: int) -> None:
+        """Messages that arrived while the session was read move to a new live session."""
+        span = self._cur.execute(
+            "SELECT min(created_at) AS first, max(created_at) AS last FROM messages "
+            "WHERE profile_id = %s AND session_id = %s",
+            (self._profile_id, session_id),
+        ).fetchone()
+        if span is None or span["first"] is None:
+            return
+        fresh = new_id("ses")
+        self._cur.execute(
+            "INSERT INTO sessions (id, profile_id, key, started_at, last_message_at, status) "
+            "SELECT %s, profile_id, key, %s, %s, 'open' FROM sessions "
+            "WHERE profile_id = %s AND id = %s",
+            (fresh, span["first"], span["last"], self._profile_id, session_id),
+        )
+        self._cur.execute(
+            "UPDATE messages SET session_id = %s, seq = seq - %s WHERE profile_id = %s "
+            "AND session_id = %s",
+            (fresh, through_seq + 1, self._profile_id, session_id),
+        )
 
     def purge_archive(self, now: datetime) -> int:
         purged = self._cur.execute(

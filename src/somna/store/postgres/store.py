@@ -38,6 +38,7 @@ from somna.errors import (
 from somna.model import ApiKey, Profile, Run
 from somna.store.base import SourceCursor
 from somna.store.migrations import load_migrations
+from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
 from somna.store.postgres.hnsw import HnswIndexes, index_name, index_prefix
 from somna.store.postgres.rows import (
@@ -45,7 +46,6 @@ from somna.store.postgres.rows import (
     jsonb,
     key_from_row,
     profile_from_row,
-    run_from_row,
 )
 from somna.store.postgres.scope import PostgresScope
 
@@ -58,11 +58,6 @@ _MIGRATION_LOCK = 0x736F6D6E61
 _CONNECT_TIMEOUT_S = 10
 _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _BEGIN_WRITE = "BEGIN"
-# What `erase_profile` deletes, children first; the counts it returns use these names.
-_ERASED = (
-    "conflicts", "fact_events", "evidence", "summaries", "archived_messages", "messages",
-    "facts", "sessions",
-)  # fmt: skip
 
 
 class PostgresStore:
@@ -289,17 +284,18 @@ class PostgresStore:
             )
         return [profile_from_row(row) for row in rows]
 
+    def save_profile_settings(self, profile_id: str, settings: dict[str, Any]) -> None:
+        with self._connection() as conn:
+            updated = conn.execute(
+                "UPDATE profiles SET settings = %s WHERE id = %s", (jsonb(settings), profile_id)
+            ).rowcount
+        if not updated:
+            raise ProfileNotFoundError(profile_id)
+
     def erase_profile(self, profile_id: str) -> dict[str, int]:
         with self.write(profile_id) as scope:
             cursor = scope.cursor
-            counts = {}
-            for table in _ERASED:
-                counts[table] = cursor.execute(
-                    f"DELETE FROM {table} WHERE profile_id = %s", (profile_id,)
-                ).rowcount
-            counts["profiles"] = cursor.execute(
-                "DELETE FROM profiles WHERE id = %s", (profile_id,)
-            ).rowcount
+            counts = erasure.erase(cursor, profile_id)
             dim = scope.embedding_dim
             indexed = (
                 self._hnsw is not None
@@ -313,6 +309,8 @@ class PostgresStore:
             # Outside the transaction, as it was built: DROP INDEX CONCURRENTLY.
             self._hnsw.request(("drop", profile_id, dim))
         self._cache.forget(profile_id)
+        with self._connection() as conn:
+            erasure.vacuum(conn, [table for table, count in counts.items() if count])
         return counts
 
     # -- API keys and runs (not scoped: they span profiles) ---------------------------
@@ -320,15 +318,18 @@ class PostgresStore:
     def save_key(self, key: ApiKey) -> None:
         with self._connection() as conn:
             conn.execute(
-                "INSERT INTO api_keys (id, name, secret_hash, profiles, admin, created_at, "
-                "revoked_at) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET "
-                "name = excluded.name, profiles = excluded.profiles, admin = excluded.admin, "
+                "INSERT INTO api_keys (id, name, secret_hash, profiles, prefix, admin, "
+                "created_at, revoked_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+                "profiles = excluded.profiles, "
+                "prefix = excluded.prefix, admin = excluded.admin, "
                 "revoked_at = excluded.revoked_at",
                 (
                     key.id,
                     key.name,
                     key.secret_hash,
                     jsonb(key.profiles),
+                    key.prefix,
                     key.admin,
                     key.created_at,
                     key.revoked_at,
@@ -355,30 +356,11 @@ class PostgresStore:
 
     def save_run(self, run: Run) -> None:
         with self._connection() as conn:
-            conn.execute(
-                "INSERT INTO runs (id, profile_id, started_at, finished_at, status, body) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET finished_at = "
-                "excluded.finished_at, status = excluded.status, body = excluded.body",
-                (
-                    run.id,
-                    run.profile_id,
-                    run.started_at,
-                    run.finished_at,
-                    run.status,
-                    jsonb(run.model_dump(mode="json")),
-                ),
-            )
+            runs.save_run(conn, run)
 
     def list_runs(self, limit: int = 20) -> list[Run]:
         with self._connection() as conn:
-            rows = (
-                conn.cursor(row_factory=dict_row)
-                .execute(
-                    "SELECT body FROM runs ORDER BY started_at DESC, id DESC LIMIT %s", (limit,)
-                )
-                .fetchall()
-            )
-        return [run_from_row(row) for row in rows]
+            return runs.list_runs(conn, limit)
 
     def source_cursors(self, source: str) -> list[SourceCursor]:
         with self._connection() as conn:

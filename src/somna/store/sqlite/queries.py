@@ -28,6 +28,7 @@ MUTABLE = (
     "last_recalled_at",
     "recall_count",
     "strength",
+    "judged_at",
 )
 
 

@@ -15,7 +15,6 @@ from somna.model import (
     FactEvent,
     Message,
     Profile,
-    Run,
     Session,
     Summary,
     utc,
@@ -35,7 +34,6 @@ __all__ = [
     "key_from_row",
     "message_from_row",
     "profile_from_row",
-    "run_from_row",
     "session_from_row",
     "summary_from_row",
     "ts",
@@ -44,7 +42,8 @@ __all__ = [
 FACT_COLUMNS = (
     "id, profile_id, type, category, subject, predicate, object, text, status, confidence, "
     "valid_from, valid_to, recorded_at, superseded_at, superseded_by, retired_at, "
-    "first_observed_at, last_verified_at, expires_at, last_recalled_at, recall_count, strength"
+    "first_observed_at, last_verified_at, expires_at, last_recalled_at, recall_count, strength, "
+    "judged_at"
 )
 _FACT_FIELDS = [name.strip() for name in FACT_COLUMNS.split(",")]
 
@@ -124,10 +123,6 @@ def summary_from_row(row: sqlite3.Row) -> Summary:
     data.pop("embedding", None)
     data["sources"] = json.loads(data["sources"])
     return Summary.model_validate(data)
-
-
-def run_from_row(row: sqlite3.Row) -> Run:
-    return Run.model_validate_json(row["body"])
 
 
 def key_from_row(row: sqlite3.Row) -> ApiKey:

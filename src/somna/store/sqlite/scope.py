@@ -50,6 +50,7 @@ from somna.store.sqlite.rows import (
     summary_from_row,
     ts,
 )
+from somna.store.sqlite.threads import ThreadQueries
 
 if TYPE_CHECKING:
     from somna.store.sqlite.store import SQLiteStore
@@ -65,7 +66,7 @@ def _moved(cursor: SourceCursor) -> str:
     )
 
 
-class SQLiteScope:
+class SQLiteScope(ThreadQueries):
     """Reads and writes of one profile inside one transaction."""
 
     def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, profile_id: str) -> None:
@@ -326,12 +327,14 @@ class SQLiteScope:
             session.last_message_at = max(session.last_message_at, last)
             session.status = SessionStatus.OPEN
             self._conn.execute(
-                "UPDATE sessions SET last_message_at = ?, status = ? WHERE id = ?",
-                (ts(session.last_message_at), session.status.value, session.id),
+                "UPDATE sessions SET last_message_at = ?, status = ? "
+                "WHERE profile_id = ? AND id = ?",
+                (ts(session.last_message_at), session.status.value, self._profile_id, session.id),
             )
             seq = self._conn.execute(
-                "SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE session_id = ?",
-                (session.id,),
+                "SELECT coalesce(max(seq) + 1, 0) FROM messages "
+                "WHERE profile_id = ? AND session_id = ?",
+                (self._profile_id, session.id),
             ).fetchone()[0]
         self._conn.executemany(
             "INSERT INTO messages (id, session_id, profile_id, seq, role, content, created_at, "
@@ -373,13 +376,22 @@ class SQLiteScope:
 
     _DUE = (
         "profile_id = ? AND status IN ('open', 'closed') AND last_message_at <= ? "
-        "AND (lease_until IS NULL OR lease_until <= ?)"
+        "AND (lease_until IS NULL OR lease_until <= ?) "
+        "AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
     )
 
     def due_sessions(self, *, idle_before: datetime, now: datetime, limit: int) -> list[Session]:
         rows = self._conn.execute(
             f"SELECT * FROM sessions WHERE {self._DUE} ORDER BY last_message_at, id LIMIT ?",
-            (self._profile_id, ts(idle_before), ts(now), limit),
+            (self._profile_id, ts(idle_before), ts(now), ts(now), limit),
+        ).fetchall()
+        return [session_from_row(row) for row in rows]
+
+    def held_sessions(self, *, idle_before: datetime, now: datetime) -> list[Session]:
+        rows = self._conn.execute(
+            "SELECT * FROM sessions WHERE profile_id = ? AND status IN ('open', 'closed') "
+            "AND last_message_at <= ? AND lease_until > ? ORDER BY lease_until",
+            (self._profile_id, ts(idle_before), ts(now)),
         ).fetchall()
         return [session_from_row(row) for row in rows]
 
@@ -390,20 +402,37 @@ class SQLiteScope:
             "UPDATE sessions SET lease_owner = ?, lease_until = ? WHERE id IN ("
             f"SELECT id FROM sessions WHERE {self._DUE} ORDER BY last_message_at, id LIMIT ?"
             ") RETURNING *",
-            (owner, ts(until), self._profile_id, ts(idle_before), ts(now), limit),
+            (owner, ts(until), self._profile_id, ts(idle_before), ts(now), ts(now), limit),
         ).fetchall()
         sessions = [session_from_row(row) for row in rows]
         return sorted(sessions, key=lambda s: (s.last_message_at, s.id))
 
-    def release_session(self, session_id: str, owner: str) -> None:
+    def release_session(self, session_id: str, owner: str, *, retry_at: datetime | None) -> None:
+        failed = retry_at is not None
         self._conn.execute(
-            "UPDATE sessions SET lease_owner = NULL, lease_until = NULL, attempts = attempts + 1 "
+            "UPDATE sessions SET lease_owner = NULL, lease_until = NULL, "
+            "attempts = attempts + ?, next_attempt_at = coalesce(?, next_attempt_at) "
             "WHERE profile_id = ? AND id = ? AND lease_owner = ?",
-            (self._profile_id, session_id, owner),
+            (int(failed), ts(retry_at), self._profile_id, session_id, owner),
+        )
+
+    def renew_lease(self, session_id: str, owner: str, *, until: datetime) -> bool:
+        return bool(
+            self._conn.execute(
+                "UPDATE sessions SET lease_until = ? WHERE profile_id = ? AND id = ? "
+                "AND lease_owner = ? AND status IN ('open', 'closed')",
+                (ts(until), self._profile_id, session_id, owner),
+            ).rowcount
         )
 
     def finish_session(
-        self, session_id: str, owner: str, *, at: datetime, purge_after: datetime
+        self,
+        session_id: str,
+        owner: str,
+        *,
+        at: datetime,
+        purge_after: datetime,
+        through_seq: int,
     ) -> int:
         held = self._conn.execute(
             "UPDATE sessions SET status = 'archived', consolidated_at = ?, lease_owner = NULL, "
@@ -420,14 +449,36 @@ class SQLiteScope:
             "INSERT INTO archived_messages (id, session_id, profile_id, seq, role, content, "
             "created_at, meta, archived_at, purge_after) "
             "SELECT id, session_id, profile_id, seq, role, content, created_at, meta, ?, ? "
-            "FROM messages WHERE profile_id = ? AND session_id = ?",
-            (ts(at), ts(purge_after), self._profile_id, session_id),
+            "FROM messages WHERE profile_id = ? AND session_id = ? AND seq <= ?",
+            (ts(at), ts(purge_after), self._profile_id, session_id, through_seq),
         ).rowcount
         self._conn.execute(
-            "DELETE FROM messages WHERE profile_id = ? AND session_id = ?",
-            (self._profile_id, session_id),
+            "DELETE FROM messages WHERE profile_id = ? AND session_id = ? AND seq <= ?",
+            (self._profile_id, session_id, through_seq),
         )
+        self._reopen_unread(session_id, through_seq)
         return int(moved)
+
+    def _reopen_unread(self, session_id: str, through_seq: int) -> None:
+        """Messages that arrived while the session was read move to a new live session."""
+        span = self._conn.execute(
+            "SELECT min(created_at) AS first, max(created_at) AS last FROM messages "
+            "WHERE profile_id = ? AND session_id = ?",
+            (self._profile_id, session_id),
+        ).fetchone()
+        if span["first"] is None:
+            return
+        fresh = new_id("ses")
+        self._conn.execute(
+            "INSERT INTO sessions (id, profile_id, key, started_at, last_message_at, status) "
+            "SELECT ?, profile_id, key, ?, ?, 'open' FROM sessions WHERE profile_id = ? AND id = ?",
+            (fresh, span["first"], span["last"], self._profile_id, session_id),
+        )
+        self._conn.execute(
+            "UPDATE messages SET session_id = ?, seq = seq - ? WHERE profile_id = ? "
+            "AND session_id = ?",
+            (fresh, through_seq + 1, self._profile_id, session_id),
+        )
 
     def add_summary(self, summary: Summary, vector: list[float] | None) -> None:
         if summary.profile_id != self._profile_id:
@@ -467,6 +518,12 @@ class SQLiteScope:
                 (f.strength, f.recall_count, ts(f.last_recalled_at), self._profile_id, f.id)
                 for f in facts
             ],
+        )
+
+    def record_judged(self, fact_ids: Sequence[str], at: datetime) -> None:
+        self._conn.executemany(
+            "UPDATE facts SET judged_at = ? WHERE profile_id = ? AND id = ?",
+            [(ts(at), self._profile_id, fact_id) for fact_id in fact_ids],
         )
 
     def save_source_cursor(self, cursor: SourceCursor, *, expected_last_row_id: int | None) -> None:

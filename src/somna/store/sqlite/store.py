@@ -9,16 +9,23 @@ instead of failing half-way.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from somna.errors import ConflictStateError, ProfileNotFoundError, StoreError
+from somna.errors import (
+    ConflictStateError,
+    InvalidInputError,
+    ProfileNotFoundError,
+    StoreError,
+)
 from somna.model import (
     ApiKey,
     Fact,
@@ -28,6 +35,7 @@ from somna.model import (
 )
 from somna.store.base import SourceCursor
 from somna.store.migrations import load_migrations
+from somna.store.sqlite import erasure, runs
 from somna.store.sqlite.queries import (
     parse_ts,
     placeholders,
@@ -37,7 +45,6 @@ from somna.store.sqlite.rows import (
     cursor_from_row,
     key_from_row,
     profile_from_row,
-    run_from_row,
     ts,
 )
 from somna.store.sqlite.scope import SQLiteScope
@@ -56,6 +63,7 @@ class SQLiteStore:
 
     def __init__(self, path: str | Path = "somna.db") -> None:
         self.path = str(path)
+        _create_private(self.path)
         try:
             self._conn = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=30.0
@@ -73,9 +81,23 @@ class SQLiteStore:
             "foreign_keys = ON",
             "synchronous = NORMAL",
             "busy_timeout = 30000",
+            "secure_delete = ON",  # erased text is overwritten, not left in free pages
         ):
-            self._conn.execute(f"PRAGMA {pragma}")
+            self._execute_first(f"PRAGMA {pragma}")
         self._migrate()
+
+    def _execute_first(self, statement: str) -> None:
+        """Runs an opening statement; a file that is not SQLite fails here, named, as bad input."""
+        try:
+            self._conn.execute(statement)
+        except sqlite3.DatabaseError as exc:
+            if exc.sqlite_errorcode != sqlite3.SQLITE_NOTADB:
+                raise
+            self._conn.close()
+            raise InvalidInputError(
+                f"{self.path!r} is not a Somna database (SQLite: {exc}); point SOMNA_DB or "
+                "--db at a database file, or at a path that does not exist yet."
+            ) from exc
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -147,27 +169,21 @@ class SQLiteStore:
             rows = self._conn.execute("SELECT * FROM profiles ORDER BY id").fetchall()
         return [profile_from_row(row) for row in rows]
 
-    # -- erasure and keys ---------------------------------------------------------------
+    def save_profile_settings(self, profile_id: str, settings: dict[str, Any]) -> None:
+        with self._lock:
+            updated = self._conn.execute(
+                "UPDATE profiles SET settings = ? WHERE id = ?", (json.dumps(settings), profile_id)
+            ).rowcount
+        if not updated:
+            raise ProfileNotFoundError(profile_id)
 
-    _ERASED = (
-        "conflicts", "fact_events", "evidence", "summaries", "archived_messages", "messages",
-        "facts", "sessions",
-    )  # fmt: skip
+    # -- erasure and keys ---------------------------------------------------------------
 
     def erase_profile(self, profile_id: str) -> dict[str, int]:
         with self._transaction(profile_id, "BEGIN IMMEDIATE"):
-            conn = self._conn
-            counts = {}
-            conn.execute(
-                "UPDATE facts SET superseded_by = NULL WHERE profile_id = ?", (profile_id,)
-            )
-            for table in self._ERASED:
-                counts[table] = conn.execute(
-                    f"DELETE FROM {table} WHERE profile_id = ?", (profile_id,)
-                ).rowcount
-            counts["profiles"] = conn.execute(
-                "DELETE FROM profiles WHERE id = ?", (profile_id,)
-            ).rowcount
+            counts = erasure.erase(self._conn, profile_id)
+        with self._lock:
+            erasure.compact(self._conn)
         self._indexes.pop(profile_id, None)
         self._summary_indexes.pop(profile_id, None)
         return counts
@@ -175,15 +191,18 @@ class SQLiteStore:
     def save_key(self, key: ApiKey) -> None:
         with self._lock:
             self._conn.execute(
-                "INSERT INTO api_keys (id, name, secret_hash, profiles, admin, created_at, "
-                "revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-                "name = excluded.name, profiles = excluded.profiles, admin = excluded.admin, "
+                "INSERT INTO api_keys (id, name, secret_hash, profiles, prefix, admin, "
+                "created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+                "profiles = excluded.profiles, "
+                "prefix = excluded.prefix, admin = excluded.admin, "
                 "revoked_at = excluded.revoked_at",
                 (
                     key.id,
                     key.name,
                     key.secret_hash,
                     json.dumps(key.profiles),
+                    key.prefix,
                     int(key.admin),
                     ts(key.created_at),
                     ts(key.revoked_at),
@@ -206,26 +225,11 @@ class SQLiteStore:
 
     def save_run(self, run: Run) -> None:
         with self._lock:
-            self._conn.execute(
-                "INSERT INTO runs (id, profile_id, started_at, finished_at, status, body) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET finished_at = "
-                "excluded.finished_at, status = excluded.status, body = excluded.body",
-                (
-                    run.id,
-                    run.profile_id,
-                    ts(run.started_at),
-                    ts(run.finished_at),
-                    run.status,
-                    run.model_dump_json(),
-                ),
-            )
+            runs.save_run(self._conn, run)
 
     def list_runs(self, limit: int = 20) -> list[Run]:
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT body FROM runs ORDER BY started_at DESC, id DESC LIMIT ?", (limit,)
-            ).fetchall()
-        return [run_from_row(row) for row in rows]
+            return runs.list_runs(self._conn, limit)
 
     def source_cursors(self, source: str) -> list[SourceCursor]:
         with self._lock:
@@ -359,3 +363,14 @@ class SQLiteStore:
         for fact, vector in patches:
             index.put_fact(fact, vector)
         index.revision = revision_after
+
+
+def _create_private(path: str) -> None:
+    """Create a new database file readable by its owner alone; SQLite gives its -wal and
+    -shm files the same mode. An existing file keeps the mode its owner chose."""
+    if path == ":memory:" or path.startswith("file:") or not path:
+        return
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        return  # it exists, or SQLite will say why it cannot be opened

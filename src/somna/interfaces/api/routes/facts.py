@@ -18,7 +18,7 @@ from somna.interfaces.api.dto import (
     ResolveIn,
 )
 from somna.interfaces.api.routes import errors
-from somna.model import FactStatus, FactType
+from somna.model import Fact, FactStatus, FactType
 
 __all__ = ["router"]
 
@@ -45,6 +45,8 @@ def add_fact(
     `similar` lists the active facts whose cosine similarity to it reaches the
     neighbour floor, each with its similarity: judge each one with
     `POST …/facts/{id}/resolve` (duplicate, supersedes, contradicts or distinct).
+    `candidates` lists facts of the same subject from the judge floor up: a changed
+    value ("Lives in Paris", then "Lives in Berlin") lands there; judge them alike.
     """
     added = memory.add_fact(
         profile,
@@ -64,7 +66,21 @@ def add_fact(
     )
     if not added.created:
         response.status_code = 200
-    return AddedOut.model_validate(added)
+    return AddedOut.model_validate(added).model_copy(
+        update={"note": None if added.created else _kept_note(profile, body, added.fact)}
+    )
+
+
+def _kept_note(profile: str, body: FactIn, known: Fact) -> str | None:
+    """Reinforcing never rewrites a fact: say so when the request asked for another category."""
+    if body.category is None or body.category == known.category:
+        return None
+    kept = f"category {known.category!r}" if known.category else "lack of a category"
+    return (
+        f"Already known as {known.id}: reinforced, not stored again, and it keeps its "
+        f"{kept}, not {body.category!r}. "
+        f"To change it, PATCH /v1/profiles/{profile}/facts/{known.id} with that category."
+    )
 
 
 @router.post("/{fact_id}/resolve", response_model=OutcomeOut, responses=errors(409))

@@ -24,9 +24,12 @@ def list_keys(memory: MemoryDep, access: AccessDep) -> list[ApiKeyOut]:
 
 @router.post("", status_code=201, response_model=CreatedKeyOut, responses=errors(403))
 def create_key(body: KeyIn, memory: MemoryDep, access: AccessDep) -> CreatedKeyOut:
-    """A new key for `profiles` (or an admin key); its secret is in this answer only."""
+    """A new key for `profiles`, for every profile under `prefix`, or an admin key; its
+    secret is in this answer only."""
     access.require_admin("create keys")
-    key, secret = memory.create_key(profiles=body.profiles, admin=body.admin, name=body.name)
+    key, secret = memory.create_key(
+        profiles=body.profiles, admin=body.admin, name=body.name, prefix=body.prefix
+    )
     return CreatedKeyOut(key=ApiKeyOut.model_validate(key), secret=secret)
 
 

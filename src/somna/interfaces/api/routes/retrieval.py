@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from somna.interfaces.api.deps import MemoryDep, ReachableProfile
 from somna.interfaces.api.dto import (
+    CompactRecalledOut,
     ContextIn,
     ContextOut,
     Instant,
@@ -17,35 +18,62 @@ from somna.interfaces.api.dto import (
     SearchIn,
 )
 from somna.interfaces.api.routes import errors
+from somna.memory.results import Found
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/v1/profiles/{profile}", tags=["recall"])
+
+DEGRADED = "Somna-Degraded"
+"""The response header that says a part was down and done without (the embedder, query
+rewriting): one sentence per part. Absent when everything worked."""
+
+
+def _tell_degraded(response: Response, found: Found[Any]) -> None:
+    if found.degraded:
+        text = " ".join(found.degraded)
+        response.headers[DEGRADED] = text.encode("ascii", "backslashreplace").decode()
 
 
 @router.get("/search", response_model=list[SearchHitOut], responses=errors())
 def search_get(
     profile: ReachableProfile,
     memory: MemoryDep,
+    response: Response,
     q: Annotated[str, Query(min_length=1, max_length=2000, description="Words or a question.")],
     k: Annotated[int, Query(ge=1, le=100)] = 5,
     as_of: Annotated[Instant | None, Query(description="Search that moment.")] = None,
 ) -> list[SearchHitOut]:
-    """The `k` active facts most relevant to `q`: full text and vectors, fused by rank."""
-    return [SearchHitOut.model_validate(h) for h in memory.search(profile, q, k, as_of=as_of)]
-
-
-@router.post("/search", response_model=list[SearchHitOut], responses=errors())
-def search_post(profile: ReachableProfile, body: SearchIn, memory: MemoryDep) -> list[SearchHitOut]:
-    """The same search, with the query in a JSON body."""
-    hits = memory.search(profile, body.query, body.k, as_of=body.as_of)
+    """The `k` active facts most relevant to `q`: full text and vectors, fused by rank.
+    With the embedder down, full text alone, and the `Somna-Degraded` header says so."""
+    hits = memory.search(profile, q, k, as_of=as_of)
+    _tell_degraded(response, hits)
     return [SearchHitOut.model_validate(h) for h in hits]
 
 
-@router.post("/recall", response_model=list[RecalledOut], responses=errors(502))
-def recall(profile: ReachableProfile, body: RecallIn, memory: MemoryDep) -> list[RecalledOut]:
+@router.post("/search", response_model=list[SearchHitOut], responses=errors())
+def search_post(
+    profile: ReachableProfile, body: SearchIn, memory: MemoryDep, response: Response
+) -> list[SearchHitOut]:
+    """The same search, with the query in a JSON body."""
+    hits = memory.search(profile, body.query, body.k, as_of=body.as_of)
+    _tell_degraded(response, hits)
+    return [SearchHitOut.model_validate(h) for h in hits]
+
+
+@router.post(
+    "/recall",
+    response_model=list[RecalledOut] | list[CompactRecalledOut],
+    responses=errors(502),
+)
+def recall(
+    profile: ReachableProfile, body: RecallIn, memory: MemoryDep, response: Response
+) -> list[RecalledOut] | list[CompactRecalledOut]:
     """Facts and conversation summaries for a query, best first, each with the signals
-    that brought it (text and vector ranks, recency, confidence, strength)."""
+    that brought it (text and vector ranks, recency, confidence, strength); with
+    `"format": "compact"`, only each one's id, text, date and status. A part that is down
+    (query rewriting, the embedder) is done without, and the `Somna-Degraded` header
+    says so."""
     found = memory.recall(
         profile,
         body.query,
@@ -55,6 +83,9 @@ def recall(profile: ReachableProfile, body: RecallIn, memory: MemoryDep) -> list
         include_summaries=body.include_summaries,
         session_key=body.session_key,
     )
+    _tell_degraded(response, found)
+    if body.format == "compact":
+        return [CompactRecalledOut(**r.compact()) for r in found]
     return [RecalledOut.model_validate(r) for r in found]
 
 
@@ -68,4 +99,4 @@ def context(profile: ReachableProfile, body: ContextIn, memory: MemoryDep) -> Co
         budget_tokens=body.budget_tokens,
         k=body.k,
     )
-    return ContextOut(context=text)
+    return ContextOut(context=text, degraded=text.degraded)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from somna.errors import InvalidInputError, NotFoundError
+from somna.errors import NotFoundError
 from somna.interfaces.api.deps import AccessDep, MemoryDep
 from somna.interfaces.api.dto import ConsolidateIn, RunOut
 from somna.interfaces.api.routes import errors
@@ -18,7 +18,7 @@ router = APIRouter(prefix="/v1", tags=["consolidation"])
 _SCAN = 10_000  # how many recent runs `GET /v1/runs/{id}` looks through
 
 
-@router.post("/consolidate", response_model=RunOut, responses=errors(502))
+@router.post("/consolidate", response_model=RunOut, responses=errors(403, 502))
 def consolidate(body: ConsolidateIn, memory: MemoryDep, access: AccessDep) -> RunOut:
     """Run the nightly job now and wait for it: conversations quiet for `idle_hours`
     become facts, their messages move to the archive. `dry_run` writes nothing.
@@ -26,10 +26,7 @@ def consolidate(body: ConsolidateIn, memory: MemoryDep, access: AccessDep) -> Ru
     Without `profile` it covers every profile, which only an admin key may ask.
     """
     if body.profile is None:
-        if not access.admin:
-            raise InvalidInputError(
-                "Name the profile to consolidate: only an admin key may consolidate every profile."
-            )
+        access.require_admin("consolidate every profile; name the profile to consolidate")
     else:
         access.reach(body.profile)
     run = memory.consolidate(

@@ -47,7 +47,7 @@ def test_recall_json_is_parseable(somna: Invoke) -> None:
 
 
 def test_context_prints_the_prompt_block_within_budget(somna: Invoke) -> None:
-    result = somna("context", "alice", "what should I cook?", "--budget", "40")
+    result = somna("context", "alice", "can she eat peanut butter?", "--budget", "40")
     assert result.exit_code == 0
     assert result.stdout.startswith(HEADER)
     assert count_tokens(result.stdout.strip()) <= 40

@@ -27,7 +27,7 @@ from somna.interfaces.cli import app
 from somna.interfaces.cli.context import CliState
 from somna.memory import Memory
 from somna.model import FactStatus
-from tests.interfaces.cli_support import assert_one_line_error, data, ok
+from tests.interfaces.cli.support import assert_one_line_error, data, ok
 
 Invoke = Callable[..., Result]
 
@@ -416,6 +416,7 @@ def _command_paths(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[s
         yield from _command_paths(sub, (*path, name))
 
 
+@pytest.mark.slow  # renders the help of every command
 def test_every_command_has_help_with_example() -> None:
     paths = list(_command_paths(typer.main.get_command(app)))
     assert {
@@ -439,8 +440,9 @@ def test_version() -> None:
     assert ok(CliRunner().invoke(app, ["--version"])).stdout == "somna 0.1.0\n"
 
 
+@pytest.mark.slow  # a subprocess
 def test_python_dash_m_runs_the_cli(tmp_path: Path) -> None:
-    src = Path(__file__).resolve().parents[2] / "src"
+    src = Path(__file__).resolve().parents[3] / "src"
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run(
         [sys.executable, "-m", "somna.interfaces.cli", "--help"],

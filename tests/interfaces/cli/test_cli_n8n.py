@@ -21,7 +21,7 @@ from somna.embed import BundledEmbedder
 from somna.interfaces.cli.context import CliState
 from somna.memory import Memory
 from somna.sources import N8nTable
-from tests.interfaces.cli_support import assert_one_line_error, data, ok
+from tests.interfaces.cli.support import assert_one_line_error, data, ok
 from tests.scale.somna_cli import build_app
 from tests.sources.n8n_rows import MALFORMED, N8nChat
 from tests.store.pg_servers import TestServers
@@ -182,11 +182,14 @@ def test_ingest_files_still_work_through_the_group(
 ) -> None:
     chat = tmp_path / "chat.jsonl"
     chat.write_text(
-        json.dumps({"session": "monday", "role": "user", "content": "I love tea."}) + "\n",
+        json.dumps(
+            {"session": "monday", "role": "user", "content": "I love tea.", "at": "2026-05-01"}
+        )
+        + "\n",
         encoding="utf-8",
     )
     result = ok(somna("ingest", str(chat), "--profile", "alice"))
-    assert result.stdout.startswith("Read 1 conversation from 1 file: created 1 profile")
+    assert result.stdout.startswith("Read 1 session of 1 profile from 1 file: created 1 profile")
     assert data(somna("ingest", "--json", str(chat), "--profile", "alice"))["skipped"] == 1
     assert_one_line_error(somna("ingest", "nope.jsonl"), 2, "nope.jsonl", "no such file")
     with opened() as memory:

@@ -1,0 +1,139 @@
+"""The wire shapes of the conversation side: sessions across devices, threads, metrics, and the
+n8n import. Kept beside `dto.py`, on the same request and response bases."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from somna.interfaces.api.dto import MessageOut, _In, _Out
+from somna.memory.sessions import SessionInfo
+from somna.model import SessionStatus
+
+__all__ = [
+    "MergeIn",
+    "MetricsOut",
+    "N8nImportIn",
+    "N8nImportOut",
+    "ResumeOut",
+    "SessionInfoOut",
+    "SessionMetricsOut",
+    "ThreadOut",
+]
+
+
+class SessionInfoOut(_Out):
+    id: str
+    key: str
+    status: SessionStatus = Field(
+        description="open; closed once quiet for idle_hours; archived once consolidated."
+    )
+    device: str | None = Field(description="The device of the latest message that named one.")
+    started_at: datetime
+    last_message_at: datetime
+    consolidated_at: datetime | None
+    messages: int
+    last_message: str | None = Field(description="The start of the latest message.")
+    summary: str | None = Field(
+        description="The nightly summary once consolidated, else the running summary."
+    )
+
+    @classmethod
+    def of(cls, info: SessionInfo) -> SessionInfoOut:
+        session = info.session
+        return cls(
+            id=session.id,
+            key=session.key,
+            status=info.status,
+            device=info.device,
+            started_at=session.started_at,
+            last_message_at=session.last_message_at,
+            consolidated_at=session.consolidated_at,
+            messages=info.messages,
+            last_message=info.last_message,
+            summary=info.summary,
+        )
+
+
+class ThreadOut(_Out):
+    session_id: str | None
+    summary: str | None = Field(description="The older turns, told (None when all fit).")
+    summarised_by: str | None = Field(description="model, extractive or saved.")
+    folded: int = Field(description="How many older turns the summary tells.")
+    turns: list[MessageOut]
+    text: str = Field(description='The block for a prompt: "Earlier in this conversation: …".')
+    tokens: int
+
+
+class ResumeOut(SessionInfoOut):
+    thread: ThreadOut
+
+
+class MergeIn(_In):
+    into: str = Field(min_length=1, max_length=256, description="The session key that stays.")
+    other: str = Field(min_length=1, max_length=256, description="The session key merged in.")
+
+
+class SessionMetricsOut(_Out):
+    session_id: str
+    key: str
+    status: SessionStatus
+    started_at: datetime
+    turns: int
+    user_turns: int
+    assistant_turns: int
+    user_chars_mean: float | None
+    assistant_chars_mean: float | None
+    time_to_close_s: float | None
+    clarifications: int
+    topic_shifts: int
+    facts_used: int
+    facts_used_reported: int
+
+
+class MetricsOut(_Out):
+    profile: str
+    sessions: int
+    turns: int
+    turns_per_session: float | None
+    user_chars_mean: float | None
+    assistant_chars_mean: float | None
+    time_to_close_s_mean: float | None
+    clarifications: int
+    clarification_rate: float | None
+    topic_shifts: int
+    facts_used: int
+    facts_used_reported: int
+    per_session: list[SessionMetricsOut]
+
+
+class N8nImportIn(_In):
+    dsn: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="The Postgres database of the chat table; default: the server's "
+        "SOMNA_N8N_DSN, so n8n need not send a password.",
+    )
+    table: str = Field(default="n8n_chat_histories", max_length=200)
+    profile_from: str = Field(
+        default="session",
+        max_length=200,
+        description="session, session:full or fixed:NAME (as `somna ingest n8n`).",
+    )
+    idle_hours: float | None = Field(default=None, ge=0, le=87_600)
+    source: str | None = Field(default=None, max_length=200)
+    purge_source: bool = False
+
+
+class N8nImportOut(_Out):
+    source: str
+    rows: int
+    messages: int
+    sessions: int
+    new_sessions: int
+    profiles: int
+    skipped: dict[str, int]
+    skipped_rows: int
+    purged_sessions: int
+    purged_rows: int

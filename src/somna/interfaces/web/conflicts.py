@@ -1,0 +1,128 @@
+"""The Conflicts and Persona pages: pairs to settle side by side, and the rules to approve.
+
+Pairs that involve a persona or instruction fact are settled on the Persona page,
+next to the portrait and the rules; the Conflicts page shows the others.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, Response
+from fastapi.responses import RedirectResponse
+
+from somna.interfaces.web.base import PREFIX, HtmlRoute, Viewer, ViewerDep, back
+from somna.memory import DEFER, ConflictPair
+from somna.model import Evidence, FactStatus, FactType, SummaryKind
+
+__all__ = ["router"]
+
+router = APIRouter(
+    prefix=f"{PREFIX}/profiles/{{profile}}", route_class=HtmlRoute, include_in_schema=False
+)
+
+_PERSONAL = frozenset({FactType.PERSONA, FactType.INSTRUCTION})
+_SETTLED = {
+    "a_true": "The first fact was kept; the other one was retired.",
+    "b_true": "The second fact was kept; the other one was retired.",
+    "neither": "Both facts were retired.",
+    "corrected": "Both facts were retired and your correction was stored.",
+    DEFER: "The conflict was put off; it will come back later.",
+}
+
+
+def _personal(pair: ConflictPair) -> bool:
+    return pair.fact_a.type in _PERSONAL or pair.fact_b.type in _PERSONAL
+
+
+def _evidence(viewer: Viewer, profile: str, pairs: list[ConflictPair]) -> dict[str, list[Evidence]]:
+    quotes: dict[str, list[Evidence]] = {}
+    for pair in pairs:
+        for fact in (pair.fact_a, pair.fact_b):
+            quotes[fact.id] = [
+                e for e in viewer.memory.history(profile, fact.id).evidence if e.fact_id == fact.id
+            ]
+    return quotes
+
+
+@router.get("/conflicts")
+def conflicts_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
+    viewer.reach(profile)
+    pairs = viewer.memory.conflicts(profile)
+    shown = [p for p in pairs if not _personal(p)]
+    return viewer.page(
+        request,
+        "conflicts.html",
+        profile,
+        "conflicts",
+        pairs=shown,
+        elsewhere=len(pairs) - len(shown),
+        evidence=_evidence(viewer, profile, shown),
+        back_to="conflicts",
+    )
+
+
+@router.post("/conflicts/{conflict_id}")
+def resolve(
+    profile: str,
+    conflict_id: str,
+    viewer: ViewerDep,
+    csrf: Annotated[str, Form()] = "",
+    resolution: Annotated[str, Form()] = "",
+    correction: Annotated[str, Form()] = "",
+    back_to: Annotated[str, Form()] = "conflicts",
+) -> RedirectResponse:
+    viewer.check(csrf)
+    viewer.reach(profile)
+    viewer.memory.resolve_conflict(
+        profile,
+        conflict_id,
+        resolution,
+        correction=correction if resolution == "corrected" else None,
+        actor=viewer.actor,
+    )
+    viewer.notice(_SETTLED.get(resolution, "The conflict was settled."))
+    page = "persona" if back_to == "persona" else "conflicts"
+    return back(f"{PREFIX}/profiles/{profile}/{page}")
+
+
+@router.get("/persona")
+def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
+    viewer.reach(profile)
+    memory = viewer.memory
+    portraits = memory.summaries(profile, SummaryKind.PORTRAIT, limit=1)
+    rules = memory.list(profile, type=FactType.INSTRUCTION, limit=500)
+    pairs = [p for p in memory.conflicts(profile) if _personal(p)]
+    return viewer.page(
+        request,
+        "persona.html",
+        profile,
+        "persona",
+        portrait=portraits[0] if portraits else None,
+        persona=memory.list(profile, type=FactType.PERSONA, limit=500),
+        pending=[r for r in rules if r.status is FactStatus.UNVERIFIED],
+        approved=[r for r in rules if r.status is FactStatus.VERIFIED],
+        pairs=pairs,
+        evidence=_evidence(viewer, profile, pairs),
+        back_to="persona",
+    )
+
+
+@router.post("/persona/rules/{fact_id}")
+def judge_rule(
+    profile: str,
+    fact_id: str,
+    viewer: ViewerDep,
+    csrf: Annotated[str, Form()] = "",
+    decision: Annotated[str, Form()] = "",
+) -> RedirectResponse:
+    """Approve a proposed rule (it is verified and reaches the prompt block) or reject it."""
+    viewer.check(csrf)
+    viewer.reach(profile)
+    if decision == "approve":
+        viewer.memory.verify(profile, fact_id, actor=viewer.actor)
+        viewer.notice("The rule was approved; agents will now receive it.")
+    else:
+        viewer.memory.delete(profile, fact_id, actor=viewer.actor, reason="rule rejected")
+        viewer.notice("The rule was rejected.")
+    return back(f"{PREFIX}/profiles/{profile}/persona")

@@ -1,0 +1,108 @@
+"""The Settings page: the values one profile overrides, their history, and the models in use."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request, Response
+from fastapi.responses import RedirectResponse
+
+from somna.errors import InvalidInputError
+from somna.interfaces.web.base import PREFIX, HtmlRoute, ViewerDep, back
+from somna.redact import redact_url
+from somna.tuning import overrides_of
+
+__all__ = ["parse_ttl", "router"]
+
+router = APIRouter(
+    prefix=f"{PREFIX}/profiles/{{profile}}", route_class=HtmlRoute, include_in_schema=False
+)
+
+_NUMBERS = ("neighbor_floor", "judge_floor", "idle_hours", "archive_days")
+
+
+def parse_ttl(text: str) -> dict[str, float]:
+    """`category = days` lines (blank lines ignored) as a mapping."""
+    ttl: dict[str, float] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        name, sep, days = line.partition("=")
+        try:
+            if not sep or not name.strip():
+                raise ValueError
+            ttl[name.strip()] = float(days)
+        except ValueError:
+            raise InvalidInputError(
+                f"Line {number} of the time to live is {line.strip()!r}; write one "
+                "'category = days' per line, e.g. 'preference = 730'."
+            ) from None
+    return ttl
+
+
+def _number(name: str, value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise InvalidInputError(f"The setting {name} must be a number, not {value!r}.") from None
+
+
+@router.get("/settings")
+def settings_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
+    viewer.reach(profile)
+    memory = viewer.memory
+    used = memory.profile_settings(profile)
+    return viewer.page(
+        request,
+        "settings.html",
+        profile,
+        "settings",
+        used=used,
+        own=overrides_of(memory.get_profile(profile)),
+        ttl="\n".join(f"{k} = {v:g}" for k, v in sorted(used.ttl_days.items())),
+        history=list(reversed(memory.settings_history(profile))),
+        models={
+            "LLM provider": used.llm_provider,
+            "LLM model": used.llm_model or "(the provider's default)",
+            "LLM endpoint": redact_url(used.llm_base_url) or "(none: the provider's default)",
+            "Embedder": used.embedder,
+            "Embedding model": "all-MiniLM-L6-v2 (bundled)"
+            if used.embedder == "bundled"
+            else used.embed_model or "(the provider's default)",
+            "Embedding endpoint": redact_url(used.embed_base_url) or "(none)",
+        },
+    )
+
+
+@router.post("/settings")
+def save_settings(
+    profile: str,
+    viewer: ViewerDep,
+    csrf: Annotated[str, Form()] = "",
+    neighbor_floor: Annotated[str, Form()] = "",
+    judge_floor: Annotated[str, Form()] = "",
+    idle_hours: Annotated[str, Form()] = "",
+    archive_days: Annotated[str, Form()] = "",
+    ttl: Annotated[str, Form()] = "",
+) -> RedirectResponse:
+    viewer.check(csrf)
+    viewer.reach(profile)
+    memory = viewer.memory
+    sent = {
+        "neighbor_floor": neighbor_floor,
+        "judge_floor": judge_floor,
+        "idle_hours": idle_hours,
+        "archive_days": archive_days,
+    }
+    changes: dict[str, Any] = {
+        name: None if not value.strip() else _number(name, value.strip())
+        for name, value in sent.items()
+    }
+    ttl_days = parse_ttl(ttl)
+    changes["ttl_days"] = None if ttl_days == memory.settings.ttl_days else ttl_days
+    for name in _NUMBERS:
+        if changes[name] == getattr(memory.settings, name):
+            changes[name] = None
+    memory.tune_profile(profile, changes, actor=viewer.actor)
+    viewer.notice("The settings were saved; they apply from now on.")
+    return back(f"{PREFIX}/profiles/{profile}/settings")

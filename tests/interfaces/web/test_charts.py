@@ -1,0 +1,43 @@
+"""The Runs page's numbers: nights added up from runs, and the SVG drawn from them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from somna.interfaces.web.charts import Series, bars, lines
+from somna.interfaces.web.runs import nightly
+from somna.model import Run
+
+
+def _run(day: int, hour: int, **counts: int | bool) -> Run:
+    return Run(profile_id="p", started_at=datetime(2026, 5, day, hour, tzinfo=UTC), **counts)
+
+
+def test_runs_are_added_up_per_night_and_dry_runs_left_out() -> None:
+    runs = [
+        _run(4, 2, facts_added=3, llm_calls=2, prompt_tokens=900),
+        _run(3, 23, facts_added=1, facts_expired=2, llm_calls=1, prompt_tokens=400),
+        _run(3, 2, facts_added=2, facts_rejected=1, llm_calls=1, prompt_tokens=500),
+        _run(4, 3, facts_added=50, dry_run=True),
+    ]
+    nights = nightly(runs)
+    assert list(nights) == ["2026-05-03", "2026-05-04"]
+    assert nights["2026-05-03"] == {
+        "facts_added": 3,
+        "facts_superseded": 0,
+        "facts_expired": 2,
+        "facts_rejected": 1,
+        "llm_calls": 2,
+        "prompt_tokens": 900,
+    }
+    assert nights["2026-05-04"]["facts_added"] == 3
+
+
+def test_charts_label_every_value_for_readers() -> None:
+    drawn = str(lines("Tokens", ["05-03", "05-04"], [Series("replay", [900.0, 1800.0])]))
+    assert 'role="img" aria-label="Tokens"' in drawn
+    assert "<title>05-04: 1,800 replay</title>" in drawn
+    assert ">replay</li>" in drawn
+    grouped = str(bars("Facts", ["05-03"], [Series("added", [3.0]), Series("expired", [0.0])]))
+    assert grouped.count("<rect") == 2
+    assert "<title>05-03: 3 added</title>" in grouped

@@ -1,0 +1,177 @@
+"""RulesLLM's observations: what a speaker said, retold, dated and quoted; and the seed's
+business categories (decisions, how a client wants to be reached), in English and French."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from somna.llm import EXTRACT, RulesLLM, SessionDigest
+from somna.llm.rules.dates import resolve_dates
+from somna.llm.rules.observe import ITEMS_PER_MESSAGE
+from tests.llm.helpers import transcript
+
+
+def _extract(*turns: tuple[str, str | None, str], user: str = "user") -> SessionDigest:
+    return RulesLLM().structured(EXTRACT, transcript(*turns, user=user)).value
+
+
+def _observations(digest: SessionDigest) -> list[str]:
+    return [fact.text for fact in digest.facts if fact.category == "observation"]
+
+
+def test_an_observation_names_the_speaker_the_listener_and_the_date() -> None:
+    said = "Yesterday I finally repaired the old sailboat you lent me. It handles waves well again!"
+    digest = _extract(("user", "Tariq", "Hello Odile!"), ("user", "Odile", said), user="Odile")
+    (fact,) = digest.facts
+    assert fact.category == "observation"
+    assert fact.subject == "Odile"
+    assert fact.text == (
+        "Yesterday (2 May 2026) Odile finally repaired the old sailboat Tariq lent Odile; "
+        "It handles waves well again."
+    )
+    assert fact.quote == said  # both sentences, verbatim
+    assert fact.message_index == 1
+
+
+def test_a_french_observation_is_retold_and_dated() -> None:
+    said = "J'ai commencé la clarinette la semaine dernière avec un professeur du quartier."
+    digest = _extract(("user", "Tariq", "Salut !"), ("user", "Odile", said), user="Odile")
+    assert _observations(digest) == [
+        "Odile a commencé la clarinette la semaine dernière (week of 20 April 2026) "
+        "avec un professeur du quartier."
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Did you ever try making fresh pasta at home with the kids?",
+        "Hey Tariq, good to see you again!",
+        "Thanks so much for the lovely recipe!",
+        "Wow, that's so cool, congrats!",
+        "You're amazing, what a great idea!",
+        "Me too!",
+    ],
+)
+def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str) -> None:
+    digest = _extract(
+        ("user", "Tariq", "I rebuilt a bicycle from spare parts."), ("user", "Odile", said)
+    )
+    assert [fact.message_index for fact in digest.facts if fact.category == "observation"] == [0]
+
+
+def test_a_session_keeps_at_most_half_an_item_per_message() -> None:
+    said = [
+        "I spent the morning sorting {} boxes of old letters.",  # a typed event
+        "The ferry to the island now leaves at {} o'clock every Sunday.",  # no rule knows it
+    ]
+    turns = [("user", "Odile" if i % 2 else "Tariq", said[i % 2].format(i)) for i in range(20)]
+    digest = _extract(*turns)
+    assert len(digest.facts) <= ITEMS_PER_MESSAGE * len(turns)
+    assert len(_observations(digest)) >= 1
+    for fact in digest.facts:
+        assert fact.quote in turns[fact.message_index or 0][2]
+
+    statements = [("user", "Odile", said[0].format(i)) for i in range(10)]
+    assert len(_extract(*statements).facts) == ITEMS_PER_MESSAGE * len(statements)
+
+
+def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_preferences() -> (
+    None
+):
+    said = "I love jazz. Last week I visited the harbour museum with my cousin Ines."
+    digest = _extract(
+        ("user", "Tariq", "Hi!"),
+        ("user", "Odile", said),
+        ("user", "Tariq", "Nice."),
+        ("user", "Tariq", "Which one?"),
+        user="Odile",
+    )
+    assert [(fact.category, fact.text) for fact in digest.facts] == [
+        ("preference", "Odile loves jazz."),
+        (
+            "observation",
+            "Last week (week of 20 April 2026) Odile visited the harbour museum with "
+            "Odile's cousin Ines.",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "category", "text"),
+    [
+        (
+            "We decided to go with the annual plan.",
+            "decision",
+            "The user decided to go with the annual plan.",
+        ),
+        (
+            "So we've chosen the blue model for our office.",
+            "decision",
+            "The user chose the blue model for their office.",
+        ),
+        (
+            "Please always contact me by email.",
+            "client_info",
+            "The user wants to be contacted by email.",
+        ),
+        (
+            "My billing address is 4 Elm Row, Leeds.",
+            "client_info",
+            "The user's billing address is 4 Elm Row, Leeds.",
+        ),
+        (
+            "Nous avons décidé de prendre l'offre annuelle.",
+            "decision",
+            "L'utilisateur a décidé de prendre l'offre annuelle.",
+        ),
+        (
+            "Merci de toujours me contacter par email.",
+            "client_info",
+            "L'utilisateur veut être contacté par email.",
+        ),
+    ],
+)
+def test_seed_categories_are_first_class(said: str, category: str, text: str) -> None:
+    digest = _extract(("user", None, said), ("assistant", None, "Noted."))
+    assert [
+        (fact.category, fact.text) for fact in digest.facts if fact.category != "observation"
+    ] == [(category, text)]
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("I moved yesterday.", "I moved yesterday (11 March 2031)."),
+        ("We meet tomorrow.", "We meet tomorrow (13 March 2031)."),
+        ("It opened last month.", "It opened last month (February 2031)."),
+        ("It closes next month.", "It closes next month (April 2031)."),
+        ("I left last year.", "I left last year (2030)."),
+        ("They came two weeks ago.", "They came two weeks ago (week of 24 February 2031)."),
+        ("See you next Friday.", "See you next Friday (14 March 2031)."),
+        ("Je suis arrivée hier.", "Je suis arrivée hier (11 March 2031)."),
+        ("On part le mois prochain.", "On part le mois prochain (April 2031)."),
+        ("Il est venu il y a trois jours.", "Il est venu il y a trois jours (9 March 2031)."),
+        ("Nothing relative here.", "Nothing relative here."),
+    ],
+)
+def test_relative_dates_are_resolved_from_the_day_they_were_said(said: str, told: str) -> None:
+    assert resolve_dates(said, date(2031, 3, 12)) == told
+
+
+def test_each_item_names_the_rule_that_found_it() -> None:
+    said = "I love jazz. Last week I visited the harbour museum with my cousin Ines."
+    digest = _extract(
+        ("user", "Tariq", "Hi!"),
+        ("user", "Odile", said),
+        ("user", "Tariq", "We decided to go with the annual plan."),
+        ("user", "Tariq", "Which one?"),
+        ("user", "Odile", "The blue one."),
+        ("user", "Tariq", "Good."),
+        user="Odile",
+    )
+    rules = [fact.rule or "" for fact in digest.facts]
+    assert rules[0].startswith("en.preference.") and rules[1] == "observation"
+    assert "en.seed.decision" in rules

@@ -1,0 +1,89 @@
+"""Per-profile settings: validated, stored with the profile, recorded, and used by
+`add_fact` and the nightly job; the other profiles keep the global values."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from somna import InvalidInputError, Memory
+from somna.model import FactStatus, SessionStatus
+from tests.support import Clock
+
+
+@pytest.fixture
+def two(memory: Memory) -> Memory:
+    memory.create_profile("ann")
+    memory.create_profile("ben")
+    return memory
+
+
+def test_a_change_is_stored_recorded_and_undone(two: Memory, clock: Clock) -> None:
+    tuned = two.tune_profile("ann", {"idle_hours": 12, "ttl_days": {"habit": 5}}, actor="ui:k1")
+    assert (tuned.idle_hours, tuned.ttl_days) == (12, {"habit": 5})
+    assert two.profile_settings("ann").idle_hours == 12
+    assert two.profile_settings("ben").idle_hours == two.settings.idle_hours
+    two.tune_profile("ann", {"idle_hours": None})
+    assert two.profile_settings("ann").idle_hours == two.settings.idle_hours
+    assert two.settings_history("ann") == [
+        {
+            "at": clock.now.isoformat(),
+            "actor": "ui:k1",
+            "before": {"ttl_days": None, "idle_hours": None},
+            "after": {"ttl_days": {"habit": 5.0}, "idle_hours": 12.0},
+        },
+        {
+            "at": clock.now.isoformat(),
+            "actor": "user",
+            "before": {"idle_hours": 12.0},
+            "after": {"idle_hours": None},
+        },
+    ]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"neighbor_floor": 1.5}, "The setting neighbor_floor is invalid"),
+        ({"idle_hours": -1}, "The setting idle_hours is invalid"),
+        ({"ttl_days": {"habit": "soon"}}, "The setting ttl_days.habit is invalid"),
+        ({"llm_model": "x"}, "A profile cannot override llm_model"),
+    ],
+)
+def test_a_bad_value_is_refused_and_nothing_is_written(
+    two: Memory, changes: dict[str, object], message: str
+) -> None:
+    two.tune_profile("ann", {"judge_floor": 0.5})
+    with pytest.raises(InvalidInputError, match=message):
+        two.tune_profile("ann", {"judge_floor": 0.4, **changes})
+    assert two.profile_settings("ann").judge_floor == 0.5
+    assert len(two.settings_history("ann")) == 1
+
+
+def test_add_fact_uses_the_profile_neighbor_floor(two: Memory) -> None:
+    for profile in ("ann", "ben"):
+        two.add_fact(profile, "Prefers tea to coffee.")
+    two.tune_profile("ann", {"neighbor_floor": 0.2})
+    near = {p: two.add_fact(p, "Drinks herbal tea at night.").similar for p in ("ann", "ben")}
+    assert [s.fact.text for s in near["ann"]] == ["Prefers tea to coffee."]
+    assert near["ben"] == []
+
+
+def test_the_nightly_job_uses_the_profile_idle_hours_and_ttl(two: Memory, clock: Clock) -> None:
+    for profile in ("ann", "ben"):
+        two.add_messages(profile, "chat", [("user", "I live in Grenoble.")])
+        two.add_fact(profile, "Plays chess on Sundays.", category="habit")
+    two.tune_profile("ann", {"idle_hours": 48, "ttl_days": {"habit": 2}})
+    clock.advance(hours=5)
+    two.consolidate()
+    status = {p: two.sessions(p)[0].status for p in ("ann", "ben")}
+    assert status == {"ann": SessionStatus.OPEN, "ben": SessionStatus.ARCHIVED}
+    clock.advance(days=3)
+    two.consolidate()
+    habit = {
+        p: two.list(p, status=list(FactStatus), category="habit")[0].status for p in ("ann", "ben")
+    }
+    assert habit == {"ann": FactStatus.EXPIRED, "ben": FactStatus.UNVERIFIED}
+    assert two.sessions("ann")[0].status is SessionStatus.ARCHIVED
+    assert clock.now - two.sessions("ann")[0].last_message_at > timedelta(hours=48)

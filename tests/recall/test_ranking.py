@@ -1,0 +1,96 @@
+"""The ranking functions of `somna.recall`, as pure functions: fusion, weights, the prompt block."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from somna.model import Fact, FactStatus
+from somna.recall import (
+    HEADER,
+    Weights,
+    blend,
+    count_tokens,
+    fact_line,
+    keywords,
+    recency,
+    render_context,
+    rrf,
+)
+
+MAY_3 = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
+
+
+def fact(text: str, status: FactStatus = FactStatus.VERIFIED) -> Fact:
+    return Fact(profile_id="alice", text=text, status=status, valid_from=MAY_3)
+
+
+def test_an_item_ranked_in_two_lists_beats_one_ranked_first_in_a_single_list() -> None:
+    fused = rrf([["tea", "coffee"], ["coffee", "juice"]], k=60)
+    assert [item for item, _ in fused] == ["coffee", "tea", "juice"]
+    assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61)
+
+
+def test_ties_are_broken_by_id_so_the_order_never_depends_on_the_input_order() -> None:
+    assert rrf([["b"], ["a"]]) == rrf([["a"], ["b"]]) == [("a", 1 / 61), ("b", 1 / 61)]
+    assert rrf([]) == []
+
+
+def test_keywords_drop_stop_words_of_both_languages_and_repeat_no_word() -> None:
+    assert keywords("Where does she work? Her work is far.") == ["work", "far"]
+    assert keywords("Quel est le métier de Léa ?") == ["métier", "léa"]
+    assert keywords("what is it?") == []
+
+
+def test_recency_halves_every_half_life_and_never_exceeds_one() -> None:
+    assert recency(MAY_3, MAY_3, 30) == 1.0
+    assert recency(MAY_3 - timedelta(days=30), MAY_3, 30) == pytest.approx(0.5)
+    assert recency(MAY_3 - timedelta(days=60), MAY_3, 30) == pytest.approx(0.25)
+    assert recency(MAY_3 + timedelta(days=5), MAY_3, 30) == 1.0
+
+
+def test_weights_only_scale_relevance_within_the_share_they_are_given() -> None:
+    weights = Weights(recency=0.2, confidence=0.1, strength=0.1)
+    assert blend(0.5, weights, recent=1.0, confidence=1.0, strength=1.0) == pytest.approx(0.5)
+    assert blend(0.5, weights, recent=0.0, confidence=0.0, strength=0.0) == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("shares", [(-0.1, 0.1, 0.1), (0.5, 0.4, 0.2)])
+def test_negative_weights_or_weights_above_one_are_refused(
+    shares: tuple[float, float, float],
+) -> None:
+    with pytest.raises(ValueError, match="non-negative and add up to at most 1"):
+        Weights(*shares)
+
+
+def test_a_fact_line_carries_its_date_and_says_when_nobody_confirmed_it() -> None:
+    assert fact_line(fact("Prefers tea to coffee.")) == "- [2026-05-03] Prefers tea to coffee."
+    assert fact_line(fact("Plays the cello.", FactStatus.UNVERIFIED)).endswith(
+        "Plays the cello. (unverified)"
+    )
+
+
+def test_the_block_keeps_whole_lines_in_order_within_the_budget() -> None:
+    facts = [fact("Prefers tea to coffee."), fact("Lives in a small town by the sea.")]
+    full = render_context("A retired sailor.", facts, budget_tokens=1000)
+    assert full.splitlines() == [
+        "About this user: A retired sailor.",
+        HEADER,
+        *(fact_line(f) for f in facts),
+    ]
+    budget = count_tokens(HEADER) + count_tokens(fact_line(facts[0])) + 2
+    assert render_context(None, facts, budget_tokens=budget).splitlines() == [
+        HEADER,
+        fact_line(facts[0]),
+    ]
+
+
+def test_a_header_without_any_fact_under_it_is_left_out() -> None:
+    assert render_context(None, [fact("Prefers tea to coffee.")], budget_tokens=1) == ""
+    assert render_context("A retired sailor.", [], budget_tokens=1000) == (
+        "About this user: A retired sailor."
+    )
+    too_long = fact("Lives in a small town by the sea and sails every summer.")
+    budget = count_tokens(HEADER) + 1
+    assert render_context(None, [too_long], budget_tokens=budget) == ""

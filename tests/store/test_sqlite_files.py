@@ -1,0 +1,56 @@
+"""The SQLite file itself: who can read it, what a deleted row leaves, what a scope touches."""
+
+from __future__ import annotations
+
+import re
+import stat
+from datetime import UTC, datetime
+from pathlib import Path
+
+from somna.model import Profile, Role
+from somna.store import NewMessage
+from somna.store.sqlite import SQLiteStore
+
+T0 = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
+
+
+def test_the_files_somna_creates_are_readable_by_their_owner_alone(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "somna.db")
+    store.create_profile(Profile(id="alice"))
+    with store.write("alice") as tx:
+        tx.add_messages("chat", [NewMessage(Role.USER, "hello", T0)])
+    for name in ("somna.db", "somna.db-wal", "somna.db-shm"):
+        mode = stat.S_IMODE((tmp_path / name).stat().st_mode)
+        assert mode == 0o600, f"{name} is {oct(mode)}"
+    store.close()
+
+
+def test_an_existing_file_keeps_the_mode_its_owner_chose(tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    path.touch(mode=0o640)
+    path.chmod(0o640)
+    SQLiteStore(path).close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_deleted_rows_are_overwritten(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "somna.db")
+    with store._lock:
+        assert store._conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+    store.close()
+
+
+def test_appending_to_a_live_session_touches_only_the_profiles_rows(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "somna.db")
+    for who in ("alice", "bob"):
+        store.create_profile(Profile(id=who))
+    with store.write("alice") as tx:
+        tx.add_messages("chat", [NewMessage(Role.USER, "first", T0)])
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    with store.write("alice") as tx:
+        tx.add_messages("chat", [NewMessage(Role.USER, "second", T0)])
+    store._conn.set_trace_callback(None)
+    touching = [s for s in statements if re.search(r"\b(sessions|messages)\b", s)]
+    assert touching and all("profile_id" in s for s in touching), touching
+    store.close()
