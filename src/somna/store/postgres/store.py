@@ -155,7 +155,7 @@ class PostgresStore:
     @staticmethod
     def _migrate(conn: Connection[Any]) -> None:
         migrations = load_migrations("somna.store.postgres.migrations")
-        if _applied_version(conn) >= migrations[-1].version:
+        if {m.version for m in migrations} <= _applied_versions(conn):
             return  # the common case: one query, no lock
         for migration in migrations:
             with conn.transaction():
@@ -450,11 +450,15 @@ def _location(dsn: str) -> str:
 
 
 def _applied_version(conn: Connection[Any]) -> int:
+    return max(_applied_versions(conn), default=0)
+
+
+def _applied_versions(conn: Connection[Any]) -> set[int]:
+    """Every migration recorded: a version may land below one already applied."""
     found = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
     if not (found and found[0]):
-        return 0
-    row = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
-    return int(row[0] or 0) if row else 0
+        return set()
+    return {int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")}
 
 
 def _detect_vector_mode(conn: Connection[Any]) -> VectorMode:
