@@ -42,6 +42,11 @@ SKIP = (
     PLEASANTRY,
     _re(r"\bgoing to (?:bed|sleep)\b|\bhave a (?:good|nice|great)\b"),
 )
+REQUEST = _re(r"^(?:please|pls|kindly|remember|remind me|don't forget|note that)\b")
+HYPOTHETICAL = _re(
+    r"\b(?:if|unless|suppose|imagine)\b.*\b(?:would|could|might|\w+'d)\b|"
+    r"\b(?:would|could|might|\w+'d)\b.*\b(?:if|unless)\b"
+)
 INTERROGATIVE = _re(
     r"^(?:do|does|did|are|is|was|were|have|has|had|can|could|will|would|should|what|how|why|"
     r"where|when|who|which|want|wanna|got|any|anything|ever|you)\b"

@@ -45,6 +45,11 @@ SKIP = (
     PLEASANTRY,
     _re(r"\bje\s+vais\s+(?:bien|mieux|mal|super|très\s+bien|me\s+coucher|dormir)\b|\bça\s+va\b"),
 )
+REQUEST = _re(
+    r"^(?:s'il (?:te|vous) pla[iî]t|merci de|pourrais-tu|pouvez-vous|retiens|rappelle-moi|"
+    r"n'oublie pas|note que|souviens-toi)\b"
+)
+HYPOTHETICAL = _re(r"\bsi\b.*\b\w+(?:rais|rait|rions|riez|raient)\b|\b\w+(?:rais|rait)\b.*\bsi\b")
 INTERROGATIVE = _re(
     r"^(?:est-ce|qu'est-ce|que\b|quoi|comment|pourquoi|où|quand|qui\b|quel(?:le)?s?\b|"
     r"combien|[\w']+-(?:tu|vous|il|elle|ils|elles|on)\b|tu\b|vous\b)"

@@ -117,6 +117,14 @@ class Language:
     """Articles and auxiliaries left out when two statements are compared."""
     lemmas: Mapping[str, str]
     """Inflected forms compared as one ("has" as "have")."""
+    request: re.Pattern[str]
+    """A sentence asking the assistant for something ("Please book a table"): asked for,
+    not yet true, so no observation."""
+    hypothetical: re.Pattern[str]
+    """A what-if: a condition with a conditional verb ("If I moved, I would…"). A plain
+    condition ("call me if it rains") still tells something."""
+    plain_user: str
+    """How a speaker the transcript gives no name is named in a retold sentence."""
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")

@@ -60,21 +60,6 @@ class Observation:
 
 
 _I = re.IGNORECASE
-_REQUEST = re.compile(
-    r"^(?:please|pls|kindly|remember|remind me|don't forget|note that|"
-    r"s'il (?:te|vous) pla[iî]t|merci de|pourrais-tu|pouvez-vous|retiens|rappelle-moi|"
-    r"n'oublie pas|note que|souviens-toi)\b",
-    _I,
-)
-"""A request to the assistant ("Please book a table"): asked for, not yet true."""
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|unless|suppose|imagine)\b.*\b(?:would|could|might|\w+'d)\b|"
-    r"\b(?:would|could|might|\w+'d)\b.*\b(?:if|unless)\b|"
-    r"\bsi\b.*\b\w+(?:rais|rait|rions|riez|raient)\b|\b\w+(?:rais|rait)\b.*\bsi\b",
-    _I,
-)
-"""A what-if ("If I moved, I would…", "Si je gagnais, j'achèterais…"): a condition with a
-conditional verb. A plain "if" ("call me if it rains") still tells something."""
 _WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+")
 _FIRST = re.compile(
     r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|us|"
@@ -97,8 +82,8 @@ def _informative(sentence: str, language: Language) -> tuple[float, int]:
     if (
         "?" in sentence
         or language.pleasantry.search(trimmed)
-        or _REQUEST.search(trimmed)
-        or _HYPOTHETICAL.search(trimmed)
+        or language.request.search(trimmed)
+        or language.hypothetical.search(trimmed)
     ):
         return 0.0, 0  # questions, pleasantries, requests and what-ifs tell nothing yet
     lead = language.lead.match(sentence)
@@ -153,8 +138,6 @@ _FRENCH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]],
     )
 )
 _SAYS = {"en": "{} says that", "fr": "{} dit que"}
-_PLAIN_USER = {"en": "the user", "fr": "l'utilisateur"}
-"""How an observation names a speaker the transcript gives no name, as typed facts do."""
 
 
 def retell_speaker(text: str, speaker: str, listener: str, language: Language) -> str:
@@ -183,7 +166,7 @@ def observe(
 ) -> Observation | None:
     """The observation of one message, or None when it tells nothing."""
     if Speaker(speaker).is_user:
-        speaker = _PLAIN_USER.get(language.code, _PLAIN_USER["en"])
+        speaker = language.plain_user
     folded = fold(content)
     kept: list[tuple[int, int, int, float]] = []
     for start, end in split_sentences(folded):
