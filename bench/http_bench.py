@@ -87,7 +87,7 @@ def _seed(db: Path, count: int) -> str:
         memory.create_profile(PROFILE)
         for text in _facts(count):
             memory.add_fact(PROFILE, text, category="hobby")
-        _, secret = memory.create_key(profiles=[PROFILE], name="bench")
+        _, secret = memory.keys.create(profiles=[PROFILE], name="bench")
         memory.flush()
     return secret
 

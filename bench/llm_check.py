@@ -35,14 +35,14 @@ from somna.sources import read_locomo
 MODEL_ALIAS = "gemma-3-270m-it"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
 
 
-def _gguf(python: Path, scratch: Path) -> Path:
+def model_file(python: Path, scratch: Path) -> Path:
     """The model file, assembled once from the package's chunks into the scratch folder."""
     target = scratch / "gemma-3-270m-q4_k_m.gguf"
     if not target.exists():
@@ -51,7 +51,7 @@ def _gguf(python: Path, scratch: Path) -> Path:
     return target
 
 
-def _start_server(
+def start_server(
     python: Path, model: Path, port: int, n_ctx: int, log: Path
 ) -> subprocess.Popen[bytes]:
     """The server, its output in ``log`` (a pipe nobody reads would stall it once full)."""
@@ -90,10 +90,10 @@ def main() -> None:
     python = args.scratch / "venv" / "bin" / "python"
     if not python.exists():
         sys.exit(f"No scratch environment at {args.scratch}: run `make llm-check`.")
-    model = _gguf(python, args.scratch)
-    port = _free_port()
+    model = model_file(python, args.scratch)
+    port = free_port()
     print(f"model file: {model} ({model.stat().st_size / 1e6:.0f} MB)", flush=True)
-    server = _start_server(python, model, port, args.n_ctx, args.scratch / "server.log")
+    server = start_server(python, model, port, args.n_ctx, args.scratch / "server.log")
     try:
         settings = Settings(
             llm_provider="openai",

@@ -36,7 +36,7 @@ from somna.interfaces.mcp import create_mcp_server
 from somna.llm.prompt import render_prompt
 from somna.llm.tasks import EXTRACT, SessionTranscript, TranscriptMessage
 from somna.model import Message, Role
-from somna.recall import count_tokens
+from somna.ranking import count_tokens
 from somna.store.sqlite import SQLiteStore
 
 FACTS = [

@@ -18,7 +18,7 @@ minute per 100,000. "lowrank": points near a 48-dim subspace plus isotropic nois
 a synthetic middle ground.
 
 The first 500 facts of a profile go through the store (`apply`); the rest are
-COPYed in, rows built by the store's own `fact_params` with the columns the
+COPYed in, rows built by the store's own `fact_values` with the columns the
 store inserts, then checked to read back equal. VACUUM ANALYZE follows each load,
 as autovacuum would.
 """
@@ -43,9 +43,9 @@ from psycopg import sql
 
 from somna.model import Fact, Profile, lifecycle
 from somna.store import Eligibility
+from somna.store.columns import FACT_FIELDS, fact_values
 from somna.store.postgres import PostgresStore
 from somna.store.postgres.hnsw import index_name
-from somna.store.postgres.rows import FACT_FIELDS, fact_params
 
 DIM = 384
 K = 50
@@ -131,7 +131,7 @@ def grow(store: PostgresStore, dsn: str, profile: str, vectors: np.ndarray, star
                 out.set_types([types[c] for c in COLUMNS])
                 for vector in vectors[through_store:]:
                     last = new_fact(profile)
-                    params = fact_params(last)
+                    params = fact_values(last)
                     params.update(text_config=text_config, embedding=vector)
                     out.write_row([params[c] for c in COLUMNS])
             conn.execute("UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = %s", (profile,))

@@ -25,7 +25,7 @@ from somna import Memory, Settings
 from somna.embed import BundledEmbedder
 from somna.evaluation import CATEGORY_NAMES, LocomoReport, evaluate_locomo
 from somna.model import Summary, SummaryKind
-from somna.recall import count_tokens
+from somna.ranking import count_tokens
 from somna.store.sqlite import SQLiteStore
 
 PROFILE = "bench"  # the profile `store_bench.bulk_load` fills

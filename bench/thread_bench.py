@@ -19,7 +19,7 @@ from pathlib import Path
 
 from somna import Memory, Settings
 from somna.memory.thread import render_turns
-from somna.recall import count_tokens
+from somna.ranking import count_tokens
 from somna.sources import read_locomo
 from somna.store.sqlite import SQLiteStore
 

@@ -24,7 +24,7 @@ class Clock:
 
 
 def all_facts(memory: Memory, profile: str) -> list[Fact]:
-    return memory.list(profile, status=list(FactStatus), limit=10_000)
+    return memory.list_facts(profile, status=list(FactStatus), limit=10_000)
 
 
 def snapshot(memory: Memory, profile: str) -> dict[str, Any]:

@@ -53,7 +53,7 @@ class Settings(BaseModel):
         default=0.80,
         ge=0.0,
         le=1.0,
-        description="Cosine similarity from which an existing fact counts as a neighbour of a new "
+        description="Cosine similarity from which an existing fact counts as a neighbor of a new "
         "one, to be judged duplicate, superseded, contradicted or distinct.",
     )
     judge_floor: float = Field(

@@ -143,7 +143,7 @@ def _state(memory: Memory, profile: str) -> dict[str, Any]:
     facts = all_facts(memory, profile)
     text = {f.id: f.text for f in facts}
     conflicts = sorted(
-        (text[pair.conflict.fact_a], text[pair.conflict.fact_b], pair.conflict.status.value)
+        (text[pair.conflict.fact_a_id], text[pair.conflict.fact_b_id], pair.conflict.status.value)
         for pair in memory.conflicts(profile)
     )
     rows = [

@@ -42,5 +42,5 @@ def test_superseded_and_disputed_facts_leave_the_active_ones() -> None:
     stale_new = fact("Plans to paint the bathroom.")
     # A contradiction disputes both: neither is active when hygiene runs.
     assert expiring_after([stale], [(stale_new, {stale.id: Verdict.CONTRADICTS})], TTL, NOW) == 0
-    # A distinct neighbour changes nothing.
+    # A distinct neighbor changes nothing.
     assert expiring_after([stale], [(stale_new, {stale.id: Verdict.DISTINCT})], TTL, NOW) == 2

@@ -57,7 +57,7 @@ def test_a_quiet_session_becomes_facts_with_evidence_and_a_summary(
     clock.advance(hours=4)
     run = m.consolidate()
     assert (run.sessions_seen, run.sessions_consolidated, run.facts_added) == (1, 1, 1)
-    [stored] = m.list("alice")
+    [stored] = m.list_facts("alice")
     assert stored.text == "Prefers tea to coffee." and stored.status is FactStatus.UNVERIFIED
     [evidence] = m.history("alice", stored.id).evidence
     assert evidence.quote == "I always pick tea over coffee" and evidence.message_id
@@ -107,7 +107,7 @@ def test_a_fact_whose_text_is_not_one_sentence_is_rejected(alice: Memory, clock:
     clock.advance(hours=4)
     run = m.consolidate()
     assert run.facts_rejected == 1 and "single sentence" in run.rejections[0]["reason"]
-    assert m.list("alice") == []
+    assert m.list_facts("alice") == []
 
 
 def test_a_fact_seen_again_is_reinforced_not_duplicated(alice: Memory, clock: Clock) -> None:
@@ -119,12 +119,12 @@ def test_a_fact_seen_again_is_reinforced_not_duplicated(alice: Memory, clock: Cl
     clock.advance(days=1)
     run = m.consolidate()
     assert (run.facts_added, run.facts_reinforced) == (0, 1)
-    [stored] = m.list("alice")
+    [stored] = m.list_facts("alice")
     assert len(m.history("alice", stored.id).evidence) == 2
     assert stored.confidence > TEA.confidence
 
 
-def test_a_neighbour_judged_duplicate_gains_evidence_instead_of_a_twin(
+def test_a_neighbor_judged_duplicate_gains_evidence_instead_of_a_twin(
     alice: Memory, clock: Clock
 ) -> None:
     alice.add_fact("alice", "Likes tea more than coffee.")
@@ -134,7 +134,7 @@ def test_a_neighbour_judged_duplicate_gains_evidence_instead_of_a_twin(
     clock.advance(hours=4)
     run = m.consolidate()
     assert (run.facts_added, run.facts_reinforced) == (0, 1)
-    assert [f.text for f in m.list("alice")] == ["Likes tea more than coffee."]
+    assert [f.text for f in m.list_facts("alice")] == ["Likes tea more than coffee."]
     assert llm.calls_of("judge") == 1
 
 
@@ -147,7 +147,7 @@ def test_a_supersede_sets_valid_to_and_superseded_at(alice: Memory, clock: Clock
     run = m.consolidate()
     assert run.facts_superseded == 1
     closed = m.get("alice", old.id)
-    [berlin] = m.list("alice")
+    [berlin] = m.list_facts("alice")
     assert closed.status is FactStatus.SUPERSEDED
     assert closed.valid_to == berlin.valid_from and closed.superseded_by == berlin.id
     assert closed.superseded_at == clock.now
@@ -323,7 +323,7 @@ def test_two_consolidators_started_together_take_every_session_once(
         thread.join()
     assert sum(r.sessions_consolidated for r in runs) == 12
     assert sum(llm.calls_of("extract") for llm in llms) == 12
-    [stored] = setup.list("alice")
+    [stored] = setup.list_facts("alice")
     assert len(setup.history("alice", stored.id).evidence) == 12
 
 
@@ -336,7 +336,7 @@ def test_archived_messages_are_purged_after_their_retention(alice: Memory, clock
     assert m.consolidate().messages_purged == 0
     clock.advance(days=2)
     assert m.consolidate().messages_purged == 2
-    [stored] = m.list("alice")  # the facts and their quotes outlive the raw chat
+    [stored] = m.list_facts("alice")  # the facts and their quotes outlive the raw chat
     assert m.history("alice", stored.id).evidence[0].quote == "I always pick tea over coffee"
 
 
@@ -351,7 +351,7 @@ def test_facts_expire_after_their_category_ttl(alice: Memory, clock: Clock) -> N
     assert m.get("alice", plan.id).status is FactStatus.EXPIRED
     assert m.get("alice", keep.id).status is FactStatus.UNVERIFIED
     assert [e.action.value for e in m.history("alice", plan.id).events][-1] == "expired"
-    assert [f.id for f in m.list("alice")] == [keep.id]
+    assert [f.id for f in m.list_facts("alice")] == [keep.id]
 
 
 def test_strength_fades_on_the_forgetting_curve(alice: Memory, clock: Clock) -> None:

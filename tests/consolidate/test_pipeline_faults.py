@@ -124,7 +124,7 @@ def test_a_message_sent_during_consolidation_stays_in_a_live_session(
     clock.advance(hours=4)
     run = m.consolidate()
     assert (run.sessions_consolidated, run.messages_archived) == (1, 2)
-    assert [f.text for f in m.list("alice")] == [TEA.text]
+    assert [f.text for f in m.list_facts("alice")] == [TEA.text]
     late = m.window("alice", "morning")
     assert [msg.content for msg in late] == ["One more thing: my name is Robin."]
     assert late[0].seq == 0
@@ -132,7 +132,7 @@ def test_a_message_sent_during_consolidation_stays_in_a_live_session(
     clock.advance(hours=4)
     again = m.consolidate()
     assert (again.sessions_consolidated, again.messages_archived) == (1, 1)
-    assert sorted(f.text for f in m.list("alice")) == sorted([TEA.text, NAME.text])
+    assert sorted(f.text for f in m.list_facts("alice")) == sorted([TEA.text, NAME.text])
 
 
 # -- 12.3 and 12.4: a broken or hanging model fails its session alone ---------------------

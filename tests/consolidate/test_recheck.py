@@ -38,7 +38,7 @@ def test_a_move_added_through_the_api_supersedes_the_old_home_at_night(
     old = alice.get("alice", paris.id)
     assert old.status is FactStatus.SUPERSEDED and old.superseded_by == berlin.fact.id
     assert old.valid_to == berlin.fact.valid_from
-    assert [f.text for f in alice.list("alice")] == [BERLIN]
+    assert [f.text for f in alice.list_facts("alice")] == [BERLIN]
     last = alice.history("alice", paris.id).events[-1]
     assert (last.action, last.actor) == (EventAction.SUPERSEDED, "consolidation")
     assert alice.get("alice", berlin.fact.id).judged_at == clock.now
@@ -73,7 +73,7 @@ def test_a_contradiction_found_at_night_opens_a_conflict(alice: Memory, clock: C
     [pair] = m.conflicts("alice")
     assert pair.conflict.status is ConflictStatus.OPEN
     assert {pair.fact_a.text, pair.fact_b.text} == {PARIS, BERLIN}
-    assert m.list("alice") == []
+    assert m.list_facts("alice") == []
 
 
 def test_a_duplicate_found_at_night_joins_the_older_fact(alice: Memory, clock: Clock) -> None:
@@ -95,7 +95,7 @@ def test_facts_the_pipeline_extracted_are_not_judged_again(alice: Memory, clock:
     chat(m, "morning", "I always pick tea over coffee.")
     clock.advance(hours=4)
     m.consolidate()
-    [tea] = m.list("alice")
+    [tea] = m.list_facts("alice")
     assert tea.judged_at is not None
     clock.advance(days=1)
     m.consolidate()
@@ -142,7 +142,7 @@ def test_a_fact_the_agent_judged_is_left_alone(alice: Memory, clock: Clock) -> N
     m.resolve("alice", berlin.id, paris.id, "distinct", actor="api:agent")
     m.consolidate()
     assert llm.calls_of("judge") == 0
-    assert {f.id for f in m.list("alice")} == {paris.id, berlin.id}
+    assert {f.id for f in m.list_facts("alice")} == {paris.id, berlin.id}
 
 
 def test_many_pairs_go_to_the_judge_in_calls_of_twenty(alice: Memory, clock: Clock) -> None:
@@ -161,4 +161,4 @@ def test_many_pairs_go_to_the_judge_in_calls_of_twenty(alice: Memory, clock: Clo
         clock.advance(minutes=1)
     m.consolidate()
     assert sum(sizes) == len(cities) - 1 and max(sizes) <= 20 and len(sizes) == 2
-    assert all(f.judged_at is not None for f in m.list("alice"))
+    assert all(f.judged_at is not None for f in m.list_facts("alice"))

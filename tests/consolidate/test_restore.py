@@ -55,13 +55,13 @@ def test_an_expired_fact_said_again_in_a_session_is_restored(alice: Memory, cloc
     chat(m, "trip", "You know, I still want to see the salt flats.")
     clock.advance(hours=4)
     m.consolidate()
-    assert [f.id for f in m.list("alice")] == [first.id]
+    assert [f.id for f in m.list_facts("alice")] == [first.id]
     last = m.history("alice", first.id).events[-1]
     assert last.action is EventAction.RESTORED and last.after is not None
     assert last.after["was"] == "expired"
 
 
-def test_a_restored_fact_supersedes_the_neighbour_it_replaces(alice: Memory, clock: Clock) -> None:
+def test_a_restored_fact_supersedes_the_neighbor_it_replaces(alice: Memory, clock: Clock) -> None:
     paris = alice.add_fact("alice", PARIS.text, category="home").fact
     alice.delete("alice", paris.id)
     berlin = alice.add_fact("alice", BERLIN.text, category="home").fact
@@ -71,14 +71,14 @@ def test_a_restored_fact_supersedes_the_neighbour_it_replaces(alice: Memory, clo
     clock.advance(hours=4)
     run = m.consolidate()
     assert (run.facts_added, run.facts_superseded) == (0, 1)
-    assert [f.id for f in m.list("alice")] == [paris.id]
+    assert [f.id for f in m.list_facts("alice")] == [paris.id]
     moved = m.get("alice", berlin.id)
     assert moved.status is FactStatus.SUPERSEDED and moved.superseded_by == paris.id
     said = m.history("alice", paris.id).evidence[-1]
     assert moved.valid_to == said.observed_at
 
 
-def test_a_restored_fact_that_contradicts_a_neighbour_opens_a_conflict(
+def test_a_restored_fact_that_contradicts_a_neighbor_opens_a_conflict(
     alice: Memory, clock: Clock
 ) -> None:
     paris = alice.add_fact("alice", PARIS.text, category="home").fact

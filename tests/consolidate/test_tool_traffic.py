@@ -46,7 +46,7 @@ def _consolidated(memory: Memory, llm: ScriptedLLM, clock: Clock) -> list[str]:
     clock.advance(hours=4)
     run = memory.consolidate("alice")
     assert run.sessions_failed == 0
-    return sorted(f.text for f in memory.list("alice"))
+    return sorted(f.text for f in memory.list_facts("alice"))
 
 
 def test_tool_rows_of_an_agent_turn_are_kept_but_never_extracted(

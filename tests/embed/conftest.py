@@ -24,7 +24,7 @@ FAKE_DIM = 8
 
 
 def fake_vector(text: str, dim: int = FAKE_DIM) -> list[float]:
-    """Deterministic, deliberately unnormalised vector for ``text`` (entries in [-4, 4])."""
+    """Deterministic, deliberately unnormalized vector for ``text`` (entries in [-4, 4])."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return [(digest[i % len(digest)] - 127.5) / 32 for i in range(dim)]
 

@@ -20,7 +20,7 @@ def _unit(rows: list[list[float]]) -> npt.NDArray[np.float64]:
     return unit
 
 
-def test_rows_are_normalised_float32_in_input_order(
+def test_rows_are_normalized_float32_in_input_order(
     embedding_server: FakeEmbeddingServer,
 ) -> None:
     texts = ["alpha", "beta", "gamma", "alpha"]

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from somna.embed import BundledEmbedder
-from somna.interfaces.cli.context import CliState
 from somna.interfaces.cli.evaluate import app
+from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
 
 pytestmark = pytest.mark.slow  # a LoCoMo evaluation

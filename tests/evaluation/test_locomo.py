@@ -88,7 +88,7 @@ def test_a_day_digest_stands_for_the_sessions_of_its_day(
     assert all(item.sessions == ["session_1", "session_2"] for item in days)
 
 
-def test_malformed_and_unknown_evidence_ids_are_normalised(report: LocomoReport) -> None:
+def test_malformed_and_unknown_evidence_ids_are_normalized(report: LocomoReport) -> None:
     by_number = {q.number: q for q in report.questions}
     assert by_number[2].evidence == ["D2:3", "D2:4"]
     assert by_number[2].covered_evidence == ["D2:3"]
@@ -245,7 +245,7 @@ def test_a_conversation_without_questions_is_refused(
         evaluate_locomo(memory, [path])
 
 
-def test_read_locomo_questions_keeps_file_order_and_normalises(tiny_locomo: Path) -> None:
+def test_read_locomo_questions_keeps_file_order_and_normalizes(tiny_locomo: Path) -> None:
     questions = read_locomo_questions(tiny_locomo)
     assert [q.number for q in questions] == list(range(7))
     assert questions[2].evidence == ("D2:3", "D2:4")

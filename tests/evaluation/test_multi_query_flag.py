@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from somna.embed import BundledEmbedder
-from somna.interfaces.cli.context import CliState
 from somna.interfaces.cli.evaluate import app
+from somna.interfaces.cli.options import CliState
 from somna.llm import OpenAILLM
 from somna.memory import Memory
 from tests.evaluation.conftest import TINY

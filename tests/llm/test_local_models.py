@@ -66,7 +66,7 @@ def test_every_locomo_26_session_consolidates_through_a_quirky_small_model(
         assert len(empty) == ingested.sessions  # one invalid fact a session, counted
         assert all(r["reason"] == "text: Value error, it is empty" for r in empty)
         (profile,) = memory.list_profiles()
-        facts = memory.list(profile.id)
+        facts = memory.list_facts(profile.id)
         assert facts and all(0.0 <= f.confidence <= 1.0 for f in facts)
     finally:
         memory.flush()
@@ -133,7 +133,7 @@ def test_a_model_that_paraphrases_its_quotes_degrades_to_no_facts(
         assert (run.sessions_consolidated, run.facts_added, run.facts_rejected) == (1, 0, 2)
         reasons = sorted(r["reason"] for r in run.rejections)
         assert reasons == ["its quote is not in the conversation", "text: Value error, it is empty"]
-        assert not memory.list("maya")
+        assert not memory.list_facts("maya")
         (summary,) = memory.summaries("maya")
         assert summary.text == "user talked about finally, booked, tickets."
     finally:

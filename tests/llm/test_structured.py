@@ -102,7 +102,7 @@ def test_facts_are_validated_one_by_one_and_mended_where_possible() -> None:
     assert "rejected" not in digest.model_dump()
 
 
-def test_dates_are_normalised_and_empty_ones_are_null() -> None:
+def test_dates_are_normalized_and_empty_ones_are_null() -> None:
     session = transcript(("user", None, "I love hiking."))
     fact = json.loads(digest_json())["facts"][0]
     for given, kept in [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from somna import DEFER, ConflictStateError, FactStatus, Memory
+from somna import ConflictStateError, FactStatus, Memory
 from somna.model import ConflictStatus, Fact, Resolution
 from tests.support import Clock
 
@@ -54,7 +54,7 @@ def test_each_resolution_keeps_the_right_facts(
     pair = alice.resolve_conflict("alice", conflict_id, resolution)
     assert pair.conflict.status is ConflictStatus.RESOLVED
     assert pair.conflict.resolution is Resolution(resolution)
-    assert {f.text for f in alice.list("alice")} == kept
+    assert {f.text for f in alice.list_facts("alice")} == kept
     for fact in (pair.fact_a, pair.fact_b):
         expected = FactStatus.VERIFIED if fact.text in kept else FactStatus.RETIRED
         assert fact.status is expected
@@ -69,7 +69,7 @@ def test_a_correction_retires_both_and_stores_a_verified_fact(alice: Memory) -> 
     assert pair.correction is not None
     assert pair.correction.status is FactStatus.VERIFIED
     assert pair.conflict.correction == "Eats fish but no meat."
-    assert {f.text for f in alice.list("alice")} == {"Eats fish but no meat."}
+    assert {f.text for f in alice.list_facts("alice")} == {"Eats fish but no meat."}
     assert texts(alice, "what does she eat?") == {"Eats fish but no meat."}
 
 
@@ -86,7 +86,7 @@ def test_a_deferred_conflict_stays_out_of_recall_and_comes_back_later(
     alice: Memory, clock: Clock
 ) -> None:
     _, _, conflict_id = contradiction(alice, "Is vegetarian.", "Eats steak every week.")
-    pair = alice.resolve_conflict("alice", conflict_id, DEFER)
+    pair = alice.resolve_conflict("alice", conflict_id, Resolution.DEFER)
     assert pair.conflict.status is ConflictStatus.DEFERRED
     assert alice.conflicts("alice") == []
     assert [p.conflict.id for p in alice.conflicts("alice", status="deferred")] == [conflict_id]
@@ -121,7 +121,7 @@ def test_a_third_contradicting_fact_opens_its_own_pair(alice: Memory) -> None:
     assert alice.get("alice", a.id).status is FactStatus.DISPUTED
     alice.resolve_conflict("alice", second.id, "a_true")
     assert alice.get("alice", a.id).status is FactStatus.VERIFIED
-    assert {f.text for f in alice.list("alice")} == {"Lives in Paris."}
+    assert {f.text for f in alice.list_facts("alice")} == {"Lives in Paris."}
 
 
 def test_retiring_a_fact_settles_its_other_pairs_for_the_other_side(alice: Memory) -> None:
@@ -133,4 +133,4 @@ def test_retiring_a_fact_settles_its_other_pairs_for_the_other_side(alice: Memor
     assert alice.conflicts("alice") == []
     [settled] = [p for p in alice.conflicts("alice", "resolved") if p.conflict.id == second.id]
     assert settled.conflict.resolution is Resolution.B_TRUE
-    assert {f.text for f in alice.list("alice")} == {"Lives in Lyon.", "Lives in Nice."}
+    assert {f.text for f in alice.list_facts("alice")} == {"Lives in Lyon.", "Lives in Nice."}

@@ -10,7 +10,7 @@ import pytest
 from somna import Memory
 from somna.config import Settings
 from somna.embed import BundledEmbedder
-from somna.recall import HEADER
+from somna.ranking import HEADER
 from somna.store import Store
 from tests.support import Clock
 
@@ -78,7 +78,7 @@ def test_a_faded_fact_leaves_the_block_but_stays_searchable(odile: Memory, clock
     assert any("penicillin" in line for line in _facts(odile.context("odile", question)))
     clock.advance(days=400)  # never recalled since: strength exp(-400 / 30), far under 0.05
     odile.consolidate("odile", now=clock.now)
-    [fact] = [f for f in odile.list("odile", limit=100) if "penicillin" in f.text]
+    [fact] = [f for f in odile.list_facts("odile", limit=100) if "penicillin" in f.text]
     assert fact.strength < odile.settings.context_strength_floor
     assert not any("penicillin" in line for line in _facts(odile.context("odile", question)))
     assert odile.search("odile", "penicillin allergy", k=1)[0].fact.text == fact.text

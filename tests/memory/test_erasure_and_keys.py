@@ -46,33 +46,33 @@ def test_forget_erases_the_profile_and_counts_what_went(alice: Memory) -> None:
         alice.forget("alice")
     assert alice.export("bob") == bob_before
     alice.create_profile("alice")  # the name is free again, and empty
-    assert alice.list("alice") == []
+    assert alice.list_facts("alice") == []
 
 
 def test_an_api_key_reaches_only_its_profiles(alice: Memory) -> None:
-    key, secret = alice.create_key(profiles=["alice"], name="agent")
+    key, secret = alice.keys.create(profiles=["alice"], name="agent")
     assert secret.startswith("somna_") and secret not in key.model_dump_json()
-    found = alice.authenticate(secret)
+    found = alice.keys.authenticate(secret)
     assert found.id == key.id and found.can_reach("alice") and not found.can_reach("bob")
-    admin, admin_secret = alice.create_key(admin=True)
-    assert alice.authenticate(admin_secret).can_reach("anyone")
-    assert {k.id for k in alice.list_keys()} == {key.id, admin.id}
+    admin, admin_secret = alice.keys.create(admin=True)
+    assert alice.keys.authenticate(admin_secret).can_reach("anyone")
+    assert {k.id for k in alice.keys.all()} == {key.id, admin.id}
 
 
 def test_unknown_or_revoked_keys_are_refused(alice: Memory) -> None:
-    key, secret = alice.create_key(profiles=["alice"])
+    key, secret = alice.keys.create(profiles=["alice"])
     with pytest.raises(AuthenticationError):
-        alice.authenticate("somna_not-a-key")
-    alice.revoke_key(key.id)
+        alice.keys.authenticate("somna_not-a-key")
+    alice.keys.revoke(key.id)
     with pytest.raises(AuthenticationError, match="revoked"):
-        alice.authenticate(secret)
+        alice.keys.authenticate(secret)
     with pytest.raises(NotFoundError):
-        alice.revoke_key("key_nope")
+        alice.keys.revoke("key_nope")
 
 
 def test_a_key_needs_a_real_profile_or_admin(alice: Memory) -> None:
     with pytest.raises(InvalidInputError, match="at least one profile"):
-        alice.create_key()
+        alice.keys.create()
     with pytest.raises(ProfileNotFoundError):
-        alice.create_key(profiles=["carol"])
-    assert alice.list_keys() == []
+        alice.keys.create(profiles=["carol"])
+    assert alice.keys.all() == []

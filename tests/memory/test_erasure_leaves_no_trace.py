@@ -54,7 +54,7 @@ def write_everywhere(memory: Memory, clock: Clock, who: str, word: str) -> None:
     """`word` through every path: messages, archived messages, facts, corrections, conflicts,
     rejected candidates, failed runs, summaries, session keys and a key's name."""
     memory.create_profile(who)
-    memory.create_key(profiles=[who], name=f"assistant of {word}")
+    memory.keys.create(profiles=[who], name=f"assistant of {word}")
     m = consolidating(memory, ScriptedLLM(extract, judge_all("distinct")))
     m.add_messages(who, f"trip-{word}", [("user", f"I always pick {word} tea over coffee.")])
     m.add_messages(who, f"fail-{word}", [("user", f"Something about {word}.")])
@@ -128,7 +128,7 @@ def test_a_profile_created_again_under_the_same_id_reads_nothing_of_the_old_one(
     runs = json.dumps([r.model_dump(mode="json") for r in memory.runs(100)])
     assert MARKER not in runs
     assert MARKER not in json.dumps(memory.export("carol"))
-    assert MARKER not in json.dumps([k.model_dump(mode="json") for k in memory.list_keys()])
+    assert MARKER not in json.dumps([k.model_dump(mode="json") for k in memory.keys.all()])
 
 
 def test_a_run_in_flight_during_forget_does_not_write_the_profile_back(

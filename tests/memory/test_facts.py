@@ -1,4 +1,4 @@
-"""Facts through `Memory`: add, neighbours, verdicts, corrections, history."""
+"""Facts through `Memory`: add, neighbors, verdicts, corrections, history."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_add_fact_stores_an_unverified_fact_with_its_quote(alice: Memory, clock:
     assert [e.quote for e in alice.history("alice", fact.id).evidence] == ["I'd rather have tea"]
 
 
-def test_add_fact_returns_neighbours_above_the_floor(alice: Memory) -> None:
+def test_add_fact_returns_neighbors_above_the_floor(alice: Memory) -> None:
     tea = alice.add_fact("alice", "Prefers tea to coffee.").fact
     alice.add_fact("alice", "Owns a red bicycle.")
     added = alice.add_fact("alice", "Likes drinking tea more than coffee.")
@@ -37,7 +37,7 @@ def test_add_fact_returns_neighbours_above_the_floor(alice: Memory) -> None:
     assert added.similar[0].similarity >= 0.80
 
 
-def test_the_neighbour_floor_is_a_setting(memory: Memory) -> None:
+def test_the_neighbor_floor_is_a_setting(memory: Memory) -> None:
     strict = Memory(
         store=memory.store, embedder=memory.embedder, settings=Settings(neighbor_floor=0.99)
     )
@@ -55,14 +55,14 @@ def test_a_duplicate_verdict_retires_the_new_fact_and_merges_its_evidence(alice:
     assert kept.id == tea.id and kept.confidence > tea.confidence
     quotes = {e.quote for e in alice.history("alice", tea.id).evidence if e.fact_id == tea.id}
     assert quotes == {"tea please", "I like tea more"}
-    assert [f.id for f in alice.list("alice")] == [tea.id]
+    assert [f.id for f in alice.list_facts("alice")] == [tea.id]
 
 
 def test_a_distinct_verdict_changes_nothing(alice: Memory) -> None:
     a = alice.add_fact("alice", "Prefers tea to coffee.").fact
     b = alice.add_fact("alice", "Prefers green tea in the morning.").fact
     assert alice.resolve("alice", b.id, a.id, "distinct").facts == [b, a]
-    assert {f.id for f in alice.list("alice")} == {a.id, b.id}
+    assert {f.id for f in alice.list_facts("alice")} == {a.id, b.id}
 
 
 def test_only_active_facts_can_supersede_or_be_superseded(alice: Memory) -> None:
@@ -94,7 +94,7 @@ def test_a_correction_is_a_new_verified_version_and_keeps_the_old_one(
         EventAction.CREATED,
     ]
     # As of any past time the corrected wording is what was true.
-    assert [f.text for f in alice.list("alice", as_of=original.valid_from)] == [
+    assert [f.text for f in alice.list_facts("alice", as_of=original.valid_from)] == [
         "Works at Acme Robotics."
     ]
 
@@ -111,23 +111,27 @@ def test_delete_retires_and_a_second_delete_is_refused(alice: Memory) -> None:
     assert alice.delete("alice", fact.id).status is FactStatus.RETIRED
     with pytest.raises(ConflictStateError, match="already retired"):
         alice.delete("alice", fact.id)
-    assert alice.list("alice", status="retired")[0].id == fact.id
+    assert alice.list_facts("alice", status="retired")[0].id == fact.id
 
 
 def test_list_filters_facts(alice: Memory, clock: Clock) -> None:
     alice.add_fact("alice", "Prefers tea to coffee.", category="preference")
     alice.add_fact("alice", "Is a nurse.", type="persona", category="identity")
     alice.add_fact("alice", "Has a brother named Tom.", subject="Alice", category="family")
-    assert [f.text for f in alice.list("alice", type="persona")] == ["Is a nurse."]
-    assert [f.text for f in alice.list("alice", category="preference")] == [
+    assert [f.text for f in alice.list_facts("alice", type="persona")] == ["Is a nurse."]
+    assert [f.text for f in alice.list_facts("alice", category="preference")] == [
         "Prefers tea to coffee."
     ]
-    assert [f.text for f in alice.list("alice", subject="Alice")] == ["Has a brother named Tom."]
-    assert [f.text for f in alice.list("alice", text="BROTHER")] == ["Has a brother named Tom."]
-    assert len(alice.list("alice", type=["persona", "fact"])) == 3
-    assert alice.list("alice", as_of=datetime(2020, 1, 1, tzinfo=UTC)) == []
-    assert len(alice.list("alice", limit=2)) == 2
-    assert len(alice.list("alice", limit=2, offset=2)) == 1
+    assert [f.text for f in alice.list_facts("alice", subject="Alice")] == [
+        "Has a brother named Tom."
+    ]
+    assert [f.text for f in alice.list_facts("alice", text="BROTHER")] == [
+        "Has a brother named Tom."
+    ]
+    assert len(alice.list_facts("alice", type=["persona", "fact"])) == 3
+    assert alice.list_facts("alice", as_of=datetime(2020, 1, 1, tzinfo=UTC)) == []
+    assert len(alice.list_facts("alice", limit=2)) == 2
+    assert len(alice.list_facts("alice", limit=2, offset=2)) == 1
 
 
 def test_messages_form_the_short_thread(alice: Memory, clock: Clock) -> None:

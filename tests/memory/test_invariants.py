@@ -69,7 +69,7 @@ def test_invariant_3_delete_retires_and_nothing_is_destroyed(alice: Memory) -> N
     assert set(after["evidence"]) == set(before["evidence"])
     assert set(before["events"]) < set(after["events"])
     assert alice.get("alice", added.fact.id).status is FactStatus.RETIRED
-    assert alice.list("alice") == []
+    assert alice.list_facts("alice") == []
 
 
 def test_invariant_4_every_state_change_writes_its_event(alice: Memory) -> None:

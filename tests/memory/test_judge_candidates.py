@@ -10,7 +10,7 @@ def test_a_changed_value_comes_back_as_a_candidate_to_judge(memory: Memory) -> N
     paris = memory.add_fact("odile", "The user lives in Paris.").fact
     memory.add_fact("odile", "The user plays the cello in an amateur orchestra.")
     added = memory.add_fact("odile", "The user lives in Berlin.")
-    assert added.similar == []  # cosine 0.64 with the bundled model: under the neighbour floor
+    assert added.similar == []  # cosine 0.64 with the bundled model: under the neighbor floor
     assert [c.fact.id for c in added.candidates] == [paris.id]
     [candidate] = added.candidates
     floors = memory.profile_settings("odile")

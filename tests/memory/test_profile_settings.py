@@ -82,7 +82,8 @@ def test_the_nightly_job_uses_the_profile_idle_hours_and_ttl(two: Memory, clock:
     clock.advance(days=3)
     two.consolidate()
     habit = {
-        p: two.list(p, status=list(FactStatus), category="habit")[0].status for p in ("ann", "ben")
+        p: two.list_facts(p, status=list(FactStatus), category="habit")[0].status
+        for p in ("ann", "ben")
     }
     assert habit == {"ann": FactStatus.EXPIRED, "ben": FactStatus.UNVERIFIED}
     assert two.sessions("ann")[0].status is SessionStatus.ARCHIVED

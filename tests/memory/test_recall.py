@@ -8,7 +8,7 @@ import pytest
 
 from somna import FactStatus, Memory
 from somna.model import Summary, SummaryKind
-from somna.recall import HEADER, count_tokens
+from somna.ranking import HEADER, count_tokens
 from tests.support import Clock
 
 
@@ -72,7 +72,7 @@ def test_as_of_answers_both_sides_of_a_change(alice: Memory, clock: Clock) -> No
     assert recalled(datetime(2026, 6, 15, tzinfo=UTC)) == ["Codes mostly in Rust."]
     assert recalled(None) == ["Codes mostly in Rust."]
     assert recalled(datetime(2025, 12, 1, tzinfo=UTC)) == []
-    assert [f.text for f in alice.list("alice", as_of=datetime(2026, 3, 1, tzinfo=UTC))] == [
+    assert [f.text for f in alice.list_facts("alice", as_of=datetime(2026, 3, 1, tzinfo=UTC))] == [
         "Codes mostly in Python."
     ]
     # Record time: history shows what Somna believed, and when it changed its mind.

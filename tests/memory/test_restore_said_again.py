@@ -43,7 +43,7 @@ def test_an_expired_fact_said_again_is_restored(memory: Memory, clock: Clock) ->
     first = memory.add_fact("odile", "Wants to visit the salt flats.", category="intent")
     clock.advance(days=40)  # past the 30 days an intent lives unseen
     memory.consolidate("odile", now=clock.now)
-    assert memory.list("odile", status=[FactStatus.EXPIRED])[0].id == first.fact.id
+    assert memory.list_facts("odile", status=[FactStatus.EXPIRED])[0].id == first.fact.id
     again = memory.add_fact("odile", "Wants to visit the salt flats.", category="intent")
     assert again.fact.id == first.fact.id and again.fact.status is FactStatus.UNVERIFIED
     assert again.fact.expires_at is None

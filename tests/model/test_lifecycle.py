@@ -76,7 +76,7 @@ def test_a_dispute_opens_one_pair_and_disputes_each_side_once() -> None:
     older, newer = fact(), fact("Never drinks tea.", status=FactStatus.DISPUTED)
     change = lifecycle.dispute(newer, older, at=LATER, actor="test")
     [conflict] = change.conflicts
-    assert (conflict.fact_a, conflict.fact_b) == (older.id, newer.id)
+    assert (conflict.fact_a_id, conflict.fact_b_id) == (older.id, newer.id)
     assert [f.id for f in change.facts] == [older.id]
     assert change.fact(older.id).status is FactStatus.DISPUTED
     assert change.events[0].after == {"status": "disputed", "conflict": conflict.id}
@@ -91,7 +91,7 @@ def test_a_disputed_fact_comes_back_verified_only_once_no_pair_holds_it() -> Non
 
 
 def test_settling_records_the_resolution_and_the_correction() -> None:
-    conflict = Conflict(profile_id="alice", fact_a="fct_a", fact_b="fct_b", created_at=MAY_3)
+    conflict = Conflict(profile_id="alice", fact_a_id="fct_a", fact_b_id="fct_b", created_at=MAY_3)
     correction = fact("Drinks tea only in winter.")
     settled = lifecycle.settle(
         conflict, Resolution.CORRECTED, at=LATER, actor="test", correction=correction

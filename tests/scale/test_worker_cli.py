@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 from somna.config import Settings
 from somna.embed import BundledEmbedder
 from somna.errors import StoreError
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
 from somna.model import Run
 from tests.scale.somna_cli import build_app

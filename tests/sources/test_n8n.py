@@ -23,7 +23,7 @@ from somna.sources import (
     N8nReport,
     N8nTable,
     ProfileFrom,
-    parse_message,
+    read_chat_message,
     session_key,
 )
 from somna.store import NewMessage, SourceCursor
@@ -82,7 +82,7 @@ def keys(memory: Memory, profile: str) -> dict[str, list[str]]:
     ],
 )
 def test_both_message_shapes_are_read(message: object, expected: tuple[Role, str]) -> None:
-    assert parse_message(message) == expected
+    assert read_chat_message(message) == expected
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_both_message_shapes_are_read(message: object, expected: tuple[Role, str
 )
 def test_a_malformed_message_names_why_it_is_skipped(message: object, reason: str) -> None:
     with pytest.raises(ValueError, match=f"^{reason}$"):
-        parse_message(message)
+        read_chat_message(message)
 
 
 def test_session_keys_stay_within_the_key_length() -> None:

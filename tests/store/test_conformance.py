@@ -260,7 +260,7 @@ def test_conflicts_are_opened_listed_and_updated(alice: Store) -> None:
 
 
 def test_a_conflict_over_unknown_facts_is_refused(alice: Store) -> None:
-    bogus = Conflict(profile_id="alice", fact_a="fct_nope", fact_b="fct_nada")
+    bogus = Conflict(profile_id="alice", fact_a_id="fct_nope", fact_b_id="fct_nada")
     with pytest.raises(InvalidInputError), alice.write("alice") as tx:
         tx.apply(Change(conflicts=[bogus]))
 

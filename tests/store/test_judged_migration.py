@@ -25,7 +25,7 @@ def test_an_older_database_gets_its_consolidated_facts_marked_judged(
     chat(m, "morning", "I always pick tea over coffee.")
     clock.advance(hours=4)
     m.consolidate()
-    [extracted] = [f for f in m.list("alice") if f.id != by_hand.id]
+    [extracted] = [f for f in m.list_facts("alice") if f.id != by_hand.id]
     m.flush()
     store.close()
     with sqlite3.connect(path) as conn:  # the database as it was before migration 0006

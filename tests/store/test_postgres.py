@@ -195,7 +195,7 @@ def test_crafted_ids_never_cross_profiles(pg: PostgresStore) -> None:
             forged = their_odd.model_copy(update={"profile_id": "alice"})
             tx.apply(lifecycle.retire(forged, at=NOW, actor="mallory", reason="x"))
         with pytest.raises(InvalidInputError), pg.write("alice") as tx:
-            bogus = Conflict(profile_id="alice", fact_a=crafted, fact_b=theirs.id)
+            bogus = Conflict(profile_id="alice", fact_a_id=crafted, fact_b_id=theirs.id)
             tx.apply(Change(conflicts=[bogus]))
     with pg.read("bob") as tx:
         assert tx.get_facts(list(odd)) == list(odd.values())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from somna.model import Profile, Role, Run
+from somna.model import Profile, Role, Run, RunStatus
 from somna.store import NewMessage, Store
 
 T0 = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
@@ -27,9 +27,9 @@ def test_a_run_reads_back_with_its_entries_in_order(store: Store) -> None:
         failures=[{"session": alice, "key": "chat", "error": "The model failed."}],
     )
     store.save_run(run)
-    store.save_run(run.model_copy(update={"status": "succeeded"}))
+    store.save_run(run.model_copy(update={"status": RunStatus.SUCCEEDED}))
     [found] = store.list_runs()
-    assert found == run.model_copy(update={"status": "succeeded"})
+    assert found == run.model_copy(update={"status": RunStatus.SUCCEEDED})
 
 
 def test_erasing_a_profile_takes_its_runs_and_entries_and_keeps_the_others(store: Store) -> None:

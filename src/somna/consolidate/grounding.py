@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from somna.errors import LLMError
 from somna.model import Message, Profile, normalize_text
-from somna.recall import keywords
+from somna.ranking import keywords
 
 __all__ = ["MIN_SHARED_WORDS", "check_summary", "ungrounded"]
 

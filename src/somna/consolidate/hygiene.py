@@ -52,9 +52,9 @@ def expiring_after(
     """How many facts hygiene would expire once `planned` is written: a dry run's count.
 
     `active` are the profile's active facts now; `planned` the facts the run's sessions
-    proposed, each with its verdicts on neighbours. As the real run does: a known text or
+    proposed, each with its verdicts on neighbors. As the real run does: a known text or
     a duplicate reinforces (seen now, so it stays), a supersede or a contradiction takes
-    the neighbour out of the active facts, and a contradicted new fact is disputed.
+    the neighbor out of the active facts, and a contradicted new fact is disputed.
     """
     live = {f.id: f for f in active}
     by_text = {(f.type, f.subject, f.text_hash): f.id for f in active}

@@ -2,7 +2,7 @@
 
 For each profile: lease the sessions quiet for `idle_hours`; for each session,
 one structured call (summary + candidate facts), quote verification, one
-batched judge call at most for the neighbours, then ONE write transaction with
+batched judge call at most for the neighbors, then ONE write transaction with
 the facts, evidence, events, summary, session status and archived messages
 (invariant 6). Then the profile's hygiene: archive purge, expiry, forgetting
 curve, day digest, portrait. Model calls and embeddings never happen inside a
@@ -68,6 +68,7 @@ from somna.model import (
     Message,
     Profile,
     Run,
+    RunStatus,
     Session,
     Summary,
     SummaryKind,
@@ -82,7 +83,7 @@ from somna.tuning import for_profile
 __all__ = ["Consolidator", "worker_name"]
 
 ACTOR = "consolidation"
-_NEIGHBOURS = 1  # the closest neighbour of the same subject is the one worth judging
+_NEIGHBORS = 1  # the closest neighbor of the same subject is the one worth judging
 _VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
 _POLL_S = 0.5  # how often a wait for a model call looks at its deadline and at stop requests
 _RUNS_CHECKED = 100  # how many recent runs a new run looks through for dead ones
@@ -132,7 +133,7 @@ class _Candidate:
     fact: Fact
     evidence: list[Evidence]
     vector: np.ndarray
-    neighbours: list[Fact] = field(default_factory=list)
+    neighbors: list[Fact] = field(default_factory=list)
     verdicts: dict[str, Verdict] = field(default_factory=dict)
     rule: str | None = None
     """The extraction rule that proposed it, kept in its `created` event."""
@@ -328,12 +329,12 @@ class Consolidator:
         )
         try:
             self._wait_all([runners.submit(partial(self._run_profile, p, job)) for p in profiles])
-            run.status = "succeeded" if not run.sessions_failed else "partial"
+            run.status = RunStatus.PARTIAL if run.sessions_failed else RunStatus.SUCCEEDED
         except KeyboardInterrupt:
-            run.status = "interrupted"
+            run.status = RunStatus.INTERRUPTED
             raise
         except BaseException:
-            run.status = "failed"
+            run.status = RunStatus.FAILED
             raise
         finally:
             job.stopped.set()
@@ -365,8 +366,8 @@ class Consolidator:
     def _abandon_dead_runs(self) -> None:
         """Mark `running` runs whose process on this host is gone (killed) as abandoned."""
         for past in self.store.list_runs(_RUNS_CHECKED):
-            if past.status == "running" and past.owner and _process_gone(past.owner):
-                past.status = "abandoned"
+            if past.status is RunStatus.RUNNING and past.owner and _process_gone(past.owner):
+                past.status = RunStatus.ABANDONED
                 past.finished_at = utc(self.clock())
                 self.store.save_run(past)
 
@@ -619,7 +620,7 @@ class Consolidator:
                     valid_from=_day(candidate.valid_from) or message.created_at,
                     recorded_at=now,
                     first_observed_at=message.created_at,
-                    judged_at=now,  # against its neighbours, before it is written
+                    judged_at=now,  # against its neighbors, before it is written
                 )
             except ValidationError as exc:
                 reason = str(exc.errors()[0].get("ctx", {}).get("error") or exc.errors()[0]["msg"])
@@ -656,7 +657,7 @@ class Consolidator:
         job: _Job,
         deadline: _Deadline,
     ) -> None:
-        """Find each candidate's closest neighbour of its subject; judge all pairs in one call."""
+        """Find each candidate's closest neighbor of its subject; judge all pairs in one call."""
         now = job.now
         floor = self._tuned(profile_id).judge_floor
         with self.store.read(profile_id) as tx:
@@ -667,22 +668,22 @@ class Consolidator:
                 near = [
                     fact_id
                     for fact_id, score in tx.vector_search(
-                        candidate.vector, Eligibility(at=now, now=now), 4 * _NEIGHBOURS
+                        candidate.vector, Eligibility(at=now, now=now), 4 * _NEIGHBORS
                     )
                     if score >= floor
                 ]
                 same_subject = [
                     n for n in tx.get_facts(near) if n.subject.casefold() == fact.subject.casefold()
                 ]
-                candidate.neighbours = same_subject[:_NEIGHBOURS]
+                candidate.neighbors = same_subject[:_NEIGHBORS]
         pairs: list[tuple[_Candidate, Fact]] = []
         for candidate in candidates:
-            for neighbour in candidate.neighbours:
+            for neighbor in candidate.neighbors:
                 # The cheap pass first: the same words in another order need no model.
-                if same_wording(candidate.fact.text, neighbour.text):
-                    candidate.verdicts[neighbour.id] = Verdict.DUPLICATE
+                if same_wording(candidate.fact.text, neighbor.text):
+                    candidate.verdicts[neighbor.id] = Verdict.DUPLICATE
                 elif candidate.fact.category not in ONE_OFF:
-                    pairs.append((candidate, neighbour))
+                    pairs.append((candidate, neighbor))
         if not pairs:
             return
         request = JudgeRequest(
@@ -702,8 +703,8 @@ class Consolidator:
         judged = self._await(job.calls.submit(ask, URGENT), deadline, job)
         for verdict in judged.verdicts:
             if 0 <= verdict.pair_id < len(pairs):
-                candidate, neighbour = pairs[verdict.pair_id]
-                candidate.verdicts[neighbour.id] = Verdict(verdict.verdict)
+                candidate, neighbor = pairs[verdict.pair_id]
+                candidate.verdicts[neighbor.id] = Verdict(verdict.verdict)
 
     # -- writing a session: one transaction ---------------------------------------------
 
@@ -750,13 +751,13 @@ class Consolidator:
             tx.apply(lifecycle.reinforce(known, at=now, actor=ACTOR, evidence=candidate.evidence))
             counts["reinforced"] += 1
             return known.id
-        verdict, neighbour = self._verdict(tx, candidate)
-        if verdict is Verdict.DUPLICATE and neighbour is not None:
+        verdict, neighbor = self._verdict(tx, candidate)
+        if verdict is Verdict.DUPLICATE and neighbor is not None:
             tx.apply(
-                lifecycle.reinforce(neighbour, at=now, actor=ACTOR, evidence=candidate.evidence)
+                lifecycle.reinforce(neighbor, at=now, actor=ACTOR, evidence=candidate.evidence)
             )
             counts["reinforced"] += 1
-            return neighbour.id
+            return neighbor.id
         change = restore_said_again(tx, fact, candidate.evidence, at=now, actor=ACTOR)
         restored = change is not None
         if change is None:
@@ -769,33 +770,33 @@ class Consolidator:
             )
         else:  # said again after it was let go: the old fact comes back (counted reinforced)
             change.facts[0] = change.facts[0].model_copy(update={"judged_at": now})
-            # It replaces a neighbour from the moment it was said again, under its old id.
+            # It replaces a neighbor from the moment it was said again, under its old id.
             fact = fact.model_copy(update={"id": change.facts[0].id})
-        if verdict is Verdict.SUPERSEDES and neighbour is not None:
-            change = change.merge(lifecycle.supersede(neighbour, fact, at=now, actor=ACTOR))
+        if verdict is Verdict.SUPERSEDES and neighbor is not None:
+            change = change.merge(lifecycle.supersede(neighbor, fact, at=now, actor=ACTOR))
             counts["superseded"] += 1
-        elif verdict is Verdict.CONTRADICTS and neighbour is not None:
+        elif verdict is Verdict.CONTRADICTS and neighbor is not None:
             change = change.merge(
-                lifecycle.dispute(change.fact(fact.id), neighbour, at=now, actor=ACTOR)
+                lifecycle.dispute(change.fact(fact.id), neighbor, at=now, actor=ACTOR)
             )
-            counts["disputed"] += 2 if neighbour.status is not FactStatus.DISPUTED else 1
+            counts["disputed"] += 2 if neighbor.status is not FactStatus.DISPUTED else 1
         tx.apply(change)
         counts["reinforced" if restored else "added"] += 1
         return fact.id
 
     @staticmethod
     def _verdict(tx: Writer, candidate: _Candidate) -> tuple[Verdict, Fact | None]:
-        """The strongest verdict on a neighbour that is still active now (or disputed)."""
+        """The strongest verdict on a neighbor that is still active now (or disputed)."""
         for wanted in _VERDICT_ORDER:
-            for neighbour_id, verdict in candidate.verdicts.items():
+            for neighbor_id, verdict in candidate.verdicts.items():
                 if verdict is not wanted:
                     continue
-                neighbour = tx.get_fact(neighbour_id)
+                neighbor = tx.get_fact(neighbor_id)
                 allowed = ACTIVE_STATUSES | (
                     {FactStatus.DISPUTED} if wanted is Verdict.CONTRADICTS else set()
                 )
-                if neighbour is not None and neighbour.status in allowed:
-                    return verdict, neighbour
+                if neighbor is not None and neighbor.status in allowed:
+                    return verdict, neighbor
         return Verdict.DISTINCT, None
 
     @staticmethod

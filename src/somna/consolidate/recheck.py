@@ -61,7 +61,7 @@ def recheck(
         pairs = [
             (fact, older)
             for fact, vector in zip(waiting, vectors, strict=True)
-            if (older := _older_neighbour(reader, fact, vector, floor, now)) is not None
+            if (older := _older_neighbor(reader, fact, vector, floor, now)) is not None
         ]
     try:
         verdicts = _verdicts(pairs, judge)
@@ -76,7 +76,7 @@ def recheck(
         tx.record_judged([fact.id for fact in waiting], now)
 
 
-def _older_neighbour(
+def _older_neighbor(
     reader: Reader, fact: Fact, vector: np.ndarray, floor: float, now: datetime
 ) -> Fact | None:
     """The closest active fact of the same subject recorded before ``fact``, above `floor`.
@@ -90,16 +90,16 @@ def _older_neighbour(
         if score >= floor and fact_id != fact.id
     ]
     subject = fact.subject.casefold()
-    for neighbour in reader.get_facts(near):
-        if neighbour.subject.casefold() == subject and neighbour.recorded_at < fact.recorded_at:
-            return neighbour
+    for neighbor in reader.get_facts(near):
+        if neighbor.subject.casefold() == subject and neighbor.recorded_at < fact.recorded_at:
+            return neighbor
     return None
 
 
 def _verdicts(
     pairs: Sequence[tuple[Fact, Fact]], judge: Callable[[JudgeRequest], Judgements]
 ) -> dict[str, Verdict]:
-    """Each new fact's verdict on its older neighbour: the same wording without asking, the
+    """Each new fact's verdict on its older neighbor: the same wording without asking, the
     rest in judge calls of `_PAIRS_PER_CALL` pairs (dated happenings are never asked, as in
     the pipeline)."""
     verdicts: dict[str, Verdict] = {}

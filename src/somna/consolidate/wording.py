@@ -1,11 +1,12 @@
 """The cheap part of judging two facts, before any model is asked.
 
-Shared by the pipeline (a candidate against its neighbour) and the nightly re-check
-(a fact added through the API against its neighbour), so both decide alike.
+Shared by the pipeline (a candidate against its neighbor) and the nightly re-check
+(a fact added through the API against its neighbor), so both decide alike.
 """
 
 from __future__ import annotations
 
+from somna.llm.rules.extract import LANGUAGES
 from somna.model import normalize_text, word_overlap
 
 __all__ = ["ONE_OFF", "same_wording"]
@@ -13,14 +14,9 @@ __all__ = ["ONE_OFF", "same_wording"]
 _SAME_WORDING = 0.9  # word overlap from which a pair is a duplicate without asking the model
 ONE_OFF = frozenset({"event", "observation"})
 """Categories of dated happenings: two of them never supersede or contradict each other, so
-only the cheap duplicate pass looks at their neighbours and the model is not asked."""
+only the cheap duplicate pass looks at their neighbors and the model is not asked."""
 
-_NEGATIONS = frozenset(
-    {
-        "not", "no", "never", "nor", "cannot", "t", "don", "doesn", "didn", "isn", "wasn",
-        "aren", "weren", "won", "can", "ne", "n", "pas", "plus", "jamais", "rien", "aucun",
-    }
-)  # fmt: skip
+_NEGATIONS: frozenset[str] = frozenset().union(*(language.negations for language in LANGUAGES))
 """Words (as `normalize_text` leaves them: "don't" is "don t") that flip a statement."""
 
 

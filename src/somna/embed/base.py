@@ -8,9 +8,9 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Embedder", "Vectors", "l2_normalise"]
+__all__ = ["Embedder", "Vectors", "l2_normalize"]
 
-#: A block of embeddings: shape (n, dim), float32, one L2-normalised row per text.
+#: A block of embeddings: shape (n, dim), float32, one L2-normalized row per text.
 Vectors = npt.NDArray[np.float32]
 
 
@@ -34,11 +34,11 @@ class Embedder(Protocol):
         ...
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """Shape (len(texts), dim), float32, rows L2-normalised; no texts gives (0, dim)."""
+        """Shape (len(texts), dim), float32, rows L2-normalized; no texts gives (0, dim)."""
         ...
 
 
-def l2_normalise(rows: npt.NDArray[np.floating]) -> Vectors:
+def l2_normalize(rows: npt.NDArray[np.floating]) -> Vectors:
     """Rows scaled to unit length as float32; an all-zero row stays zero instead of NaN."""
     out: Vectors = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(out, axis=1, keepdims=True)

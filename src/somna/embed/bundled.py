@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Tokenizer
 
-from somna.embed.base import Vectors, l2_normalise
+from somna.embed.base import Vectors, l2_normalize
 from somna.errors import EmbeddingError, InvalidInputError
 
 __all__ = ["BundledEmbedder"]
@@ -104,7 +104,7 @@ class BundledEmbedder:
             raise EmbeddingError(f"The bundled embedding model failed to run: {exc}") from exc
         weights = mask.astype(np.float32)[:, :, None]
         pooled = (np.asarray(hidden, dtype=np.float32) * weights).sum(axis=1) / weights.sum(axis=1)
-        return l2_normalise(pooled)
+        return l2_normalize(pooled)
 
     def _load(self) -> tuple[Any, Tokenizer, tuple[str, ...]]:
         """Verify and open both files once, whichever thread gets here first."""

@@ -1,6 +1,6 @@
 """Embeddings from any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, Ollama, vLLM…).
 
-Rows are L2-normalised here because not every server normalises, and Somna scores
+Rows are L2-normalized here because not every server normalizes, and Somna scores
 by dot product. The ``openai`` package is imported on first construction, not with
 ``somna.embed``: it costs about 0.4 s of start-up that users of the bundled model skip.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Self
 
 import numpy as np
 
-from somna.embed.base import Vectors, l2_normalise
+from somna.embed.base import Vectors, l2_normalize
 from somna.errors import EmbeddingError, InvalidInputError
 from somna.redact import redact
 
@@ -92,7 +92,7 @@ class OpenAIEmbedder:
             self._request(texts[start : start + self._batch_size])
             for start in range(0, len(texts), self._batch_size)
         ]
-        return l2_normalise(np.concatenate(parts))
+        return l2_normalize(np.concatenate(parts))
 
     def close(self) -> None:
         """Release the HTTP connection pool."""
@@ -110,7 +110,7 @@ class OpenAIEmbedder:
         self.close()
 
     def _request(self, batch: list[str]) -> Vectors:
-        """One call to the server: raw (unnormalised) rows in input order."""
+        """One call to the server: raw (unnormalized) rows in input order."""
         import openai
 
         try:

@@ -17,7 +17,7 @@ import numpy as np
 
 from somna.embed import Embedder
 from somna.evaluation.metrics import normalize_dia_ids
-from somna.recall import keywords, rrf
+from somna.ranking import keywords, rrf
 from somna.sources import Conversation
 
 __all__ = ["TurnIndex"]

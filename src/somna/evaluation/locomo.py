@@ -43,9 +43,8 @@ from somna.evaluation.report import (
 )
 from somna.memory import Memory, Recalled
 from somna.model import EventAction, Fact, FactStatus, Summary, SummaryKind, fold_text
-from somna.recall import HEADER, count_tokens
+from somna.ranking import HEADER, count_tokens
 from somna.sources import Conversation, read_locomo
-from somna.store import Reader
 
 __all__ = [
     "CONSOLIDATE_AFTER",
@@ -59,6 +58,7 @@ CONSOLIDATE_AFTER = timedelta(days=1)
 """How long after a conversation's last turn its consolidation runs."""
 
 _PAGE = 10_000
+_EVERY = 1_000_000
 _PROGRESS_EVERY = 50
 
 Progress = Callable[[str], None]
@@ -66,7 +66,7 @@ Progress = Callable[[str], None]
 
 @dataclass(frozen=True)
 class LocomoQuestion:
-    """One question of a LoCoMo file; `evidence` holds its turn ids, normalised."""
+    """One question of a LoCoMo file; `evidence` holds its turn ids, normalized."""
 
     number: int
     category: int
@@ -262,8 +262,7 @@ class _Conversation:
         stored = _turns_behind(self.trace, [f.id for f in facts])
         observed = [t for t in read_locomo_observations(self.path) if t in self.trace.turns]
         rules: dict[str, list[bool]] = {}
-        with memory.store.read(self.profile) as tx:
-            events = tx.events([f.id for f in facts])
+        events = memory.events(self.profile, [f.id for f in facts])
         behind = self.trace.facts([f.id for f in facts])
         for event in events:
             if event.action is EventAction.CREATED:
@@ -405,27 +404,22 @@ class _Trace:
         self._fact_sessions: dict[str, set[str]] = {}
         self._summary_sessions: dict[str, set[str]] = {}
         self._keys: dict[str, str] = {}
+        self._sessions_of: dict[str, str | None] = {}
 
     def facts(self, fact_ids: Sequence[str]) -> dict[str, set[str]]:
         """The turns behind each fact's evidence, read once per fact."""
         missing = [i for i in dict.fromkeys(fact_ids) if i not in self._fact_turns]
         if missing:
-            with self.memory.store.read(self.profile) as tx:
-                evidence = tx.evidence(missing)
-                self._learn_keys(tx, [e.session_id for e in evidence if e.session_id])
-                message_ids = [e.message_id for e in evidence if e.message_id]
-                messages = {m.id: m for m in tx.messages_by_id(message_ids)}
             for fact_id in missing:
                 self._fact_turns[fact_id], self._fact_sessions[fact_id] = set(), set()
-            for item in evidence:
-                key = self._keys.get(item.session_id or "")
-                message = messages.get(item.message_id or "")
+            for quote in self.memory.evidence(self.profile, missing):
+                key, message, fact_id = quote.session_key, quote.message, quote.evidence.fact_id
                 found = normalize_dia_ids(str(message.meta.get("dia_id", ""))) if message else []
-                dia_id = found[0] if found else self._locate(item.quote, key)
+                dia_id = found[0] if found else self._locate(quote.evidence.quote, key)
                 if dia_id is not None:
-                    self._fact_turns[item.fact_id].add(dia_id)
+                    self._fact_turns[fact_id].add(dia_id)
                 if key is not None:
-                    self._fact_sessions[item.fact_id].add(key)
+                    self._fact_sessions[fact_id].add(key)
         return {i: self._fact_turns[i] for i in fact_ids}
 
     def fact_sessions(self, fact_id: str) -> set[str]:
@@ -434,18 +428,22 @@ class _Trace:
     def summary_sessions(self, summary: Summary) -> set[str]:
         """The session of a session summary; the sessions of a day digest's summaries."""
         if summary.id not in self._summary_sessions:
-            with self.memory.store.read(self.profile) as tx:
-                if summary.kind is SummaryKind.DAY:
-                    ids = [s.session_id for s in tx.get_summaries(summary.sources) if s.session_id]
-                else:
-                    ids = [summary.session_id] if summary.session_id else []
-                self._learn_keys(tx, ids)
+            if summary.kind is SummaryKind.DAY:
+                ids = self._sessions_of_summaries(summary.sources)
+            else:
+                ids = [summary.session_id]
+            if any(i not in self._keys for i in ids if i):
+                every = self.memory.sessions(self.profile, limit=_EVERY)
+                self._keys.update((s.id, s.key) for s in every)
             self._summary_sessions[summary.id] = {self._keys[i] for i in ids if i in self._keys}
         return self._summary_sessions[summary.id]
 
-    def _learn_keys(self, tx: Reader, session_ids: Iterable[str]) -> None:
-        if any(i not in self._keys for i in session_ids):
-            self._keys.update((s.id, s.key) for s in tx.sessions(limit=1_000_000))
+    def _sessions_of_summaries(self, summary_ids: Sequence[str]) -> list[str | None]:
+        """The session of each session summary (all of them read again when one is new)."""
+        if any(i not in self._sessions_of for i in summary_ids):
+            summaries = self.memory.summaries(self.profile, SummaryKind.SESSION, limit=_EVERY)
+            self._sessions_of = {s.id: s.session_id for s in summaries}
+        return [self._sessions_of.get(i) for i in summary_ids]
 
     def _locate(self, quote: str, key: str | None) -> str | None:
         needle = fold_text(quote)
@@ -464,7 +462,7 @@ def _turns_behind(trace: _Trace, fact_ids: list[str]) -> set[str]:
 def _every_fact(memory: Memory, profile: str) -> list[Fact]:
     facts: list[Fact] = []
     while True:
-        page = memory.list(profile, status=list(FactStatus), limit=_PAGE, offset=len(facts))
+        page = memory.list_facts(profile, status=list(FactStatus), limit=_PAGE, offset=len(facts))
         facts += page
         if len(page) < _PAGE:
             return facts

@@ -1,7 +1,7 @@
 """The three calls Somna makes to a language model, with their input and output models.
 
 - `EXTRACT`: one closed session in, a 3-5 sentence summary and candidate facts out.
-- `JUDGE`: pairs (new fact, existing neighbour) in, one verdict per pair out.
+- `JUDGE`: pairs (new fact, existing neighbor) in, one verdict per pair out.
 - `REWRITE`: a query and the recent turns in, one standalone search query out.
 
 Output models validate shape only (types, enums, ranges); whether a fact is a single

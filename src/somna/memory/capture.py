@@ -1,17 +1,24 @@
-"""Capturing a transcript that grows: a coding assistant's session file, read again each time
-the session ends, adds only the turns said since the last capture of its key."""
+"""Bringing conversations in: whole ones read from a source (`ingest`), and a transcript that
+grows (`capture`): a coding assistant's session file, read again each time the session ends,
+adds only the turns said since the last capture of its key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from somna.model import Session
-from somna.sources.base import Turn
+from somna.memory.inputs import new_message
+from somna.memory.results import Ingested
+from somna.model import Profile, Session
+from somna.sources.base import Conversation, Turn
 from somna.store import Store
 
-__all__ = ["Captured", "as_messages", "capture", "new_turns"]
+__all__ = ["Captured", "as_messages", "capture", "ingest", "new_turns"]
+
+AddMessages = Callable[[str, str, list[dict[str, Any]]], Session]
+CreateProfile = Callable[[str, str | None, Mapping[str, Any] | None], Profile]
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ def as_messages(turns: Sequence[Turn], device: str | None) -> list[dict[str, Any
 
 def capture(
     store: Store,
-    add: Callable[[str, str, list[dict[str, Any]]], Session],
+    add: AddMessages,
     profile: str,
     session_key: str,
     turns: Sequence[Turn],
@@ -51,3 +58,36 @@ def capture(
     fresh = new_turns(store, profile, session_key, turns)
     session = add(profile, session_key, as_messages(fresh, device)) if fresh else None
     return Captured(profile, session_key, session, len(fresh), len(turns) - len(fresh))
+
+
+def ingest(
+    store: Store,
+    conversations: Iterable[Conversation],
+    now: datetime,
+    create: CreateProfile,
+    add: AddMessages,
+) -> Ingested:
+    """Add each conversation whose key its profile does not have yet, creating profiles as
+    needed; every message is checked before anything is written."""
+    report = Ingested()
+    conversations = list(conversations)
+    for conversation in conversations:
+        for turn in conversation.turns:
+            new_message(turn.as_message(), now)
+    for conversation in conversations:
+        if store.get_profile(conversation.profile) is None:
+            create(conversation.profile, conversation.profile_name, conversation.profile_settings)
+            report.profiles += 1
+        with store.read(conversation.profile) as tx:
+            seen = tx.latest_session(conversation.session_key) is not None
+        if seen or not conversation.turns:
+            report.skipped += 1
+            continue
+        add(
+            conversation.profile,
+            conversation.session_key,
+            [turn.as_message() for turn in conversation.turns],
+        )
+        report.sessions += 1
+        report.messages += len(conversation.turns)
+    return report

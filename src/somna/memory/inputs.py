@@ -13,7 +13,15 @@ from somna.errors import InvalidInputError
 from somna.model import Message, Role, check_visible_text, utc
 from somna.store import NewMessage
 
-__all__ = ["FUTURE_SKEW", "as_enum", "as_list", "checked", "parse_message", "visible"]
+__all__ = [
+    "FUTURE_SKEW",
+    "as_enum",
+    "as_list",
+    "check_session_key",
+    "checked",
+    "new_message",
+    "visible",
+]
 
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=Enum)
@@ -60,7 +68,16 @@ def visible(text: str, what: str) -> str:
         raise InvalidInputError(str(exc)) from None
 
 
-def parse_message(item: Mapping[str, Any] | tuple[str, str] | Message, now: datetime) -> NewMessage:
+def check_session_key(key: str) -> None:
+    """Refuse a conversation's key that is empty, longer than 256 characters, or unreadable."""
+    if not key or not key.strip():
+        raise InvalidInputError("A session key must not be empty.")
+    if len(key) > 256:
+        raise InvalidInputError("A session key must be at most 256 characters.")
+    visible(key, "A session key")
+
+
+def new_message(item: Mapping[str, Any] | tuple[str, str] | Message, now: datetime) -> NewMessage:
     """A message given as a mapping (`role`, `content`, `at`?, `meta`?, `device`?), a pair, or
     a Message. The device the message was typed on is kept in `meta.device`."""
     if isinstance(item, Message):

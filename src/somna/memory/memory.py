@@ -7,7 +7,6 @@ operation is one store transaction, built from the pure rules of
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -16,23 +15,18 @@ import numpy as np
 
 from somna import tuning
 from somna.config import Settings
-from somna.consolidate.restoring import restore_said_again
 from somna.embed import Embedder, create_embedder
 from somna.embed.cache import CachedEmbedder
-from somna.errors import (
-    ConflictStateError,
-    InvalidInputError,
-    LLMError,
-    ProfileNotFoundError,
-)
-from somna.memory import erasure, keys
-from somna.memory.approval import is_pending_rule, proposed_by_agent
-from somna.memory.capture import Captured, capture
-from somna.memory.conflicts import UNSETTLED, settle_conflict
-from somna.memory.inputs import as_enum, as_list, checked, parse_message, visible
-from somna.memory.lookups import fetch_conflict, fetch_fact
+from somna.errors import InvalidInputError, ProfileNotFoundError
+from somna.memory import erasure
+from somna.memory.capture import Captured, capture, ingest
+from somna.memory.conflicts import conflict_pairs, resolve_conflict
+from somna.memory.facts import FactWrites
+from somna.memory.inputs import as_enum, as_list, check_session_key, checked, new_message
+from somna.memory.keys import Keys
+from somna.memory.lookups import fetch_fact, quotes
 from somna.memory.metrics import ProfileMetrics, measure
-from somna.memory.multiquery import multi_recall
+from somna.memory.multiquery import multi_recall, rewrite_query
 from somna.memory.results import (
     Added,
     Block,
@@ -41,23 +35,20 @@ from somna.memory.results import (
     History,
     Ingested,
     Outcome,
+    Quote,
     Recalled,
     SearchHit,
-    Similar,
+    StoreInfo,
 )
-from somna.memory.retrieval import Retrieval, relevant_facts
+from somna.memory.retrieval import Retrieval, relevant_facts, standing
 from somna.memory.sessions import SessionInfo, Sessions
 from somna.memory.thread import Thread, ThreadBuilder
 from somna.memory.usage import UsageRecorder
+from somna.memory.writes import FactChanges, NewFact, fact_changes, new_fact
 from somna.model import (
-    ACTIVE_STATUSES,
-    DEFAULT_SUBJECT,
-    ApiKey,
-    Conflict,
     ConflictStatus,
-    EventAction,
-    Evidence,
     Fact,
+    FactEvent,
     FactStatus,
     FactType,
     Message,
@@ -69,28 +60,18 @@ from somna.model import (
     Summary,
     SummaryKind,
     Verdict,
-    fold_text,
-    lifecycle,
     utc,
     utcnow,
 )
-from somna.model.lifecycle import Change
-from somna.recall import render_context
+from somna.ranking import render_context
 from somna.sources import Conversation, Turn
 from somna.sources.n8n import N8nImport, N8nReport, N8nTable, ProfileFrom
-from somna.store import Eligibility, FactFilter, Reader, Store, open_store
+from somna.store import FactFilter, Store, open_store
 
 if TYPE_CHECKING:
     from somna.llm import LLM
 
-__all__ = ["DEFER", "Memory"]
-
-DEFER = "defer"
-"""Pass as the resolution of `resolve_conflict` to postpone a conflict."""
-
-
-_STANDING_RULES = 50
-"""The most standing instructions a context block lists, before any fact."""
+__all__ = ["Memory"]
 
 
 class Memory:
@@ -131,6 +112,9 @@ class Memory:
         # Queries repeat (every turn of a thread recalls): their vectors are kept.
         queries = CachedEmbedder(self.embedder)
         self._retrieval = Retrieval(self.store, queries, self.settings, self._usage)
+        self._facts = FactWrites(self.store, self._embed)
+        self.keys = Keys(self.store, self.now)
+        """The API keys of the REST and MCP servers: `create`, `authenticate`, `all`, `revoke`."""
 
     @property
     def llm(self) -> LLM:
@@ -158,6 +142,10 @@ class Memory:
     def now(self) -> datetime:
         return utc(self._clock())
 
+    def describe(self) -> StoreInfo:
+        """Where the data lives and the schema version, for people."""
+        return StoreInfo(self.store.location, self.store.schema_version())
+
     # -- profiles ---------------------------------------------------------------------
 
     def create_profile(
@@ -179,7 +167,7 @@ class Memory:
             raise ProfileNotFoundError(profile)
         return found
 
-    def list_profiles(self) -> builtins.list[Profile]:
+    def list_profiles(self) -> list[Profile]:
         return self.store.list_profiles()
 
     def profile_settings(self, profile: str) -> Settings:
@@ -199,7 +187,7 @@ class Memory:
         self.store.save_profile_settings(profile, stored)
         return tuning.for_profile(self.settings, found.model_copy(update={"settings": stored}))
 
-    def settings_history(self, profile: str) -> builtins.list[dict[str, Any]]:
+    def settings_history(self, profile: str) -> list[dict[str, Any]]:
         """Every change of the profile's own settings, oldest first: at, actor, before, after."""
         events = self.get_profile(profile).settings.get(tuning.EVENTS) or []
         return [dict(event) for event in events]
@@ -217,13 +205,9 @@ class Memory:
         Each message is a mapping with `role`, `content` and optionally `at`
         (or `created_at`) and `meta`, a `(role, content)` pair, or a `Message`.
         """
-        if not session_key or not session_key.strip():
-            raise InvalidInputError("A session key must not be empty.")
-        if len(session_key) > 256:
-            raise InvalidInputError("A session key must be at most 256 characters.")
-        visible(session_key, "A session key")
+        check_session_key(session_key)
         now = self.now()
-        parsed = [parse_message(item, now) for item in messages]
+        parsed = [new_message(item, now) for item in messages]
         if not parsed:
             raise InvalidInputError("There are no messages to add.")
         with self.store.write(profile) as tx:
@@ -236,33 +220,7 @@ class Memory:
         importing the same file twice imports it once. Every message is checked
         before anything is written, so a bad one leaves the store as it was.
         """
-        report = Ingested()
-        conversations = builtins.list(conversations)
-        now = self.now()
-        for conversation in conversations:
-            for turn in conversation.turns:
-                parse_message(turn.as_message(), now)
-        for conversation in conversations:
-            if self.store.get_profile(conversation.profile) is None:
-                self.create_profile(
-                    conversation.profile,
-                    name=conversation.profile_name,
-                    settings=conversation.profile_settings,
-                )
-                report.profiles += 1
-            with self.store.read(conversation.profile) as tx:
-                seen = tx.latest_session(conversation.session_key) is not None
-            if seen or not conversation.turns:
-                report.skipped += 1
-                continue
-            self.add_messages(
-                conversation.profile,
-                conversation.session_key,
-                [turn.as_message() for turn in conversation.turns],
-            )
-            report.sessions += 1
-            report.messages += len(conversation.turns)
-        return report
+        return ingest(self.store, conversations, self.now(), self.create_profile, self.add_messages)
 
     def import_n8n(
         self,
@@ -289,14 +247,14 @@ class Memory:
         )
         return importer.run(purge=purge)
 
-    def sessions(self, profile: str, limit: int = 100) -> builtins.list[Session]:
+    def sessions(self, profile: str, limit: int = 100) -> list[Session]:
         """The profile's conversations, newest first: open ones and consolidated ones."""
         if limit < 1:
             raise InvalidInputError("The session limit must be at least 1.")
         with self.store.read(profile) as tx:
             return tx.sessions(limit=limit)
 
-    def window(self, profile: str, session_key: str, n: int = 15) -> builtins.list[Message]:
+    def window(self, profile: str, session_key: str, n: int = 15) -> list[Message]:
         """The last `n` messages of the conversation, oldest first: the short thread."""
         if n < 1:
             raise InvalidInputError("The window size must be at least 1.")
@@ -334,7 +292,7 @@ class Memory:
         limit: int = 20,
         status: SessionStatus | str | None = None,
         device: str | None = None,
-    ) -> builtins.list[SessionInfo]:
+    ) -> list[SessionInfo]:
         """The profile's conversations, latest message first, with device, status and summary."""
         self.get_profile(profile)
         wanted = None if status is None else as_enum(SessionStatus, status, "session status")
@@ -388,24 +346,12 @@ class Memory:
     # -- facts ------------------------------------------------------------------------
 
     def add_fact(
-        self,
-        profile: str,
-        text: str,
-        *,
-        type: FactType | str = FactType.FACT,
-        category: str | None = None,
-        subject: str | None = None,
-        predicate: str | None = None,
-        object: str | None = None,
-        confidence: float = 0.7,
-        verified: bool = False,
-        valid_from: datetime | None = None,
-        valid_to: datetime | None = None,
-        expires_at: datetime | None = None,
-        quote: str | None = None,
-        actor: str = "user",
+        self, profile: str, fact: NewFact | str, *, actor: str = "user", **fields: Any
     ) -> Added:
         """Store a fact, or reinforce the same active fact if it is already known.
+
+        `fact` is a `NewFact`, or its text with the other fields of `NewFact` beside it:
+        `add_fact("alice", "Prefers tea.", category="preference")`.
 
         Returns the stored fact and the active facts whose cosine similarity is at
         least the profile's `neighbor_floor`, for the caller to judge with `resolve`; and,
@@ -414,70 +360,9 @@ class Memory:
         An instruction added by an agent (`api…` or `mcp…` actor) is stored unverified
         whatever `verified` says: it waits for a person's approval (`verify`).
         """
-        now = self.now()
+        new = new_fact(fact, fields)
         tuned = self.profile_settings(profile)
-        floor = min(tuned.neighbor_floor, tuned.judge_floor)
-        fact = checked(
-            lambda: Fact(
-                profile_id=profile,
-                type=as_enum(FactType, type, "fact type"),
-                category=category,
-                subject=subject or DEFAULT_SUBJECT,
-                predicate=predicate,
-                object=object,
-                text=text,
-                status=FactStatus.VERIFIED if verified else FactStatus.UNVERIFIED,
-                confidence=confidence,
-                valid_from=valid_from or now,
-                valid_to=valid_to,
-                recorded_at=now,
-                first_observed_at=now,
-                last_verified_at=now if verified else None,
-                expires_at=expires_at,
-            )
-        )
-        if fact.valid_to is not None and fact.valid_to <= fact.valid_from:
-            raise InvalidInputError(
-                "The end of a fact's valid time (valid_to) must come after its start."
-            )
-        if verified and proposed_by_agent(fact.type, actor):
-            fact = fact.model_copy(
-                update={"status": FactStatus.UNVERIFIED, "last_verified_at": None}
-            )
-        evidence = (
-            []
-            if quote is None
-            else [checked(lambda: Evidence(fact_id=fact.id, quote=quote, observed_at=now))]
-        )
-        vector = self._embed(fact.text)
-        with self.store.write(profile) as tx:
-            similar = self._similar(tx, vector, now, exclude=(), floor=floor)
-            known = tx.find_active(fact.type, fact.subject, fact.text_hash)
-            if known is not None:
-                quotes = {fold_text(e.quote) for e in tx.evidence([known.id])}
-                evidence = [e for e in evidence if fold_text(e.quote) not in quotes]
-                change = lifecycle.reinforce(known, at=now, actor=actor, evidence=evidence)
-                tx.apply(change)
-                stored, created = change.fact(known.id), False
-            elif (back := restore_said_again(tx, fact, evidence, at=now, actor=actor)) is not None:
-                tx.apply(back)
-                stored, created = back.facts[0], False
-            else:
-                tx.apply(
-                    lifecycle.create(fact, vector=vector.tolist(), actor=actor, evidence=evidence)
-                )
-                stored, created = fact, True
-        near = [s for s in similar if s.fact.id != stored.id]
-        return Added(
-            stored,
-            created,
-            [s for s in near if s.similarity >= tuned.neighbor_floor],
-            [
-                s
-                for s in near
-                if s.similarity < tuned.neighbor_floor and s.fact.subject == stored.subject
-            ],
-        )
+        return self._facts.add(profile, new, tuned, now=self.now(), actor=actor)
 
     def resolve(
         self, profile: str, new: str, existing: str, verdict: Verdict | str, *, actor: str = "user"
@@ -492,41 +377,13 @@ class Memory:
         judged = as_enum(Verdict, verdict, "verdict")
         if new == existing:
             raise InvalidInputError("A fact cannot be judged against itself.")
-        now = self.now()
-        with self.store.write(profile) as tx:
-            fresh, old = fetch_fact(tx, new), fetch_fact(tx, existing)
-            tx.record_judged([fresh.id], now)  # judged here: the nightly re-check leaves it
-            if judged is Verdict.DISTINCT:
-                return Outcome([fresh, old])
-            if judged is Verdict.CONTRADICTS:
-                for fact in (fresh, old):
-                    self._require(fact, ACTIVE_STATUSES | {FactStatus.DISPUTED}, "dispute")
-                pairs = tx.list_conflicts(UNSETTLED, fact_id=fresh.id)
-                if any({c.fact_a, c.fact_b} == {fresh.id, old.id} for c in pairs):
-                    raise ConflictStateError(
-                        f"Facts {fresh.id!r} and {old.id!r} are already in an open conflict."
-                    )
-                change = lifecycle.dispute(fresh, old, at=now, actor=actor)
-            else:
-                for fact in (fresh, old):
-                    self._require(fact, ACTIVE_STATUSES, judged.value)
-                if judged is Verdict.DUPLICATE:
-                    evidence = tx.evidence([fresh.id])
-                    change = lifecycle.absorb(fresh, old, evidence=evidence, at=now, actor=actor)
-                else:
-                    change = lifecycle.supersede(old, fresh, at=now, actor=actor)
-            tx.apply(change)
-        touched = [
-            change.fact(i) if i in {f.id for f in change.facts} else f
-            for i, f in ((fresh.id, fresh), (old.id, old))
-        ]
-        return Outcome(touched, change.conflicts[0] if change.conflicts else None)
+        return self._facts.judge(profile, new, existing, judged, now=self.now(), actor=actor)
 
     def get(self, profile: str, fact_id: str) -> Fact:
         with self.store.read(profile) as tx:
             return fetch_fact(tx, fact_id)
 
-    def list(
+    def list_facts(
         self,
         profile: str,
         *,
@@ -538,7 +395,7 @@ class Memory:
         as_of: datetime | None = None,
         limit: int = 100,
         offset: int = 0,
-    ) -> builtins.list[Fact]:
+    ) -> list[Fact]:
         """Facts of the profile, newest first. Without `status`, the active ones.
 
         With `as_of`, the facts that were true at that time (valid time), which
@@ -567,130 +424,51 @@ class Memory:
         self,
         profile: str,
         fact_id: str,
+        changes: FactChanges | None = None,
         *,
-        text: str | None = None,
-        type: FactType | str | None = None,
-        category: str | None = None,
-        subject: str | None = None,
-        confidence: float | None = None,
         actor: str = "user",
+        **fields: Any,
     ) -> Fact:
-        """Correct a fact: a new verified version replaces it; the old one stays in history."""
-        changes = {
-            "text": text,
-            "type": type,
-            "category": category,
-            "subject": subject,
-            "confidence": confidence,
-        }
-        if all(value is None for value in changes.values()):
-            raise InvalidInputError(
-                "Nothing to change: give a new text, type, category, subject or confidence."
-            )
-        now = self.now()
-        with self.store.read(profile) as tx:
-            old = fetch_fact(tx, fact_id)
-        self._require(old, ACTIVE_STATUSES, "correct")
-        new = checked(
-            lambda: Fact.model_validate(
-                {
-                    **old.model_dump(
-                        include={
-                            "profile_id",
-                            "type",
-                            "category",
-                            "subject",
-                            "predicate",
-                            "object",
-                            "text",
-                            "confidence",
-                            "valid_to",
-                            "first_observed_at",
-                            "expires_at",
-                        }
-                    ),
-                    **{k: v for k, v in changes.items() if v is not None},
-                    "status": FactStatus.VERIFIED,
-                    "valid_from": old.valid_from,
-                    "recorded_at": now,
-                    "last_verified_at": now,
-                }
-            )
-        )
-        vector = self._embed(new.text)
-        with self.store.write(profile) as tx:
-            current = fetch_fact(tx, fact_id)
-            self._require(current, ACTIVE_STATUSES, "correct")
-            tx.apply(lifecycle.correct(current, new, vector=vector.tolist(), at=now, actor=actor))
-            return fetch_fact(tx, new.id)
+        """Correct a fact: a new verified version replaces it; the old one stays in history.
+
+        `changes` is a `FactChanges`, or its fields given by name: `update("alice", id,
+        text="Lives in Lyon.")`.
+        """
+        given = fact_changes(changes, fields).given()
+        return self._facts.correct(profile, fact_id, given, now=self.now(), actor=actor)
 
     def delete(
         self, profile: str, fact_id: str, *, actor: str = "user", reason: str = "deleted"
     ) -> Fact:
         """Retire a fact: it leaves recall and lists, and stays in history. Nothing is destroyed."""
-        now = self.now()
-        with self.store.write(profile) as tx:
-            fact = fetch_fact(tx, fact_id)
-            if fact.status is FactStatus.RETIRED:
-                raise ConflictStateError(f"Fact {fact_id!r} is already retired.")
-            change = lifecycle.retire(fact, at=now, actor=actor, reason=reason)
-            tx.apply(change)
-        return change.fact(fact_id)
+        return self._facts.retire(profile, fact_id, now=self.now(), actor=actor, reason=reason)
 
     def verify(self, profile: str, fact_id: str, *, actor: str = "user") -> Fact:
         """A person confirms an active fact: it becomes verified (approving a proposed rule)."""
-        now = self.now()
-        with self.store.write(profile) as tx:
-            fact = fetch_fact(tx, fact_id)
-            self._require(fact, {FactStatus.UNVERIFIED}, "verify")
-            updated, event = lifecycle.transition(
-                fact,
-                EventAction.VERIFIED,
-                at=now,
-                actor=actor,
-                status=FactStatus.VERIFIED,
-                last_verified_at=now,
-            )
-            tx.apply(Change(facts=[updated], events=[event]))
-        return updated
+        return self._facts.verify(profile, fact_id, now=self.now(), actor=actor)
 
     def history(self, profile: str, fact_id: str) -> History:
         """The version chain around a fact (what Somna believed when) and all its events."""
+        return self._facts.history(profile, fact_id)
+
+    def events(self, profile: str, fact_ids: Sequence[str]) -> list[FactEvent]:
+        """Every event of these facts (created, reinforced, superseded, …), oldest first."""
         with self.store.read(profile) as tx:
-            fact = fetch_fact(tx, fact_id)
-            chain = [fact]
-            while chain[0] is not None:
-                before = tx.predecessors(chain[0].id)
-                if not before:
-                    break
-                chain.insert(0, before[0])
-            while chain[-1].superseded_by:
-                after = tx.get_fact(chain[-1].superseded_by)
-                if after is None:
-                    break
-                chain.append(after)
-            ids = [f.id for f in chain]
-            return History(fact, chain, tx.events(ids), tx.evidence(ids))
+            return tx.events(fact_ids)
+
+    def evidence(self, profile: str, fact_ids: Sequence[str]) -> list[Quote]:
+        """The quotes behind these facts, each with the message it was said in, if known."""
+        with self.store.read(profile) as tx:
+            return quotes(tx, fact_ids)
 
     # -- conflicts --------------------------------------------------------------------
 
     def conflicts(
         self, profile: str, status: ConflictStatus | str = ConflictStatus.OPEN
-    ) -> builtins.list[ConflictPair]:
+    ) -> list[ConflictPair]:
         """Conflicts waiting for a person. `open` includes deferred ones whose delay is over."""
         wanted = as_enum(ConflictStatus, status, "conflict status")
-        now = self.now()
-        with self.store.read(profile) as tx:
-            if wanted is ConflictStatus.OPEN:
-                found = [
-                    c
-                    for c in tx.list_conflicts(UNSETTLED)
-                    if c.status is ConflictStatus.OPEN
-                    or (c.deferred_until is not None and c.deferred_until <= now)
-                ]
-            else:
-                found = tx.list_conflicts([wanted])
-            return [self._pair(tx, c) for c in found]
+        return conflict_pairs(self.store, profile, wanted, self.now())
 
     def resolve_conflict(
         self,
@@ -708,61 +486,19 @@ class Memory:
         as a new verified fact. `defer` keeps both out of recall and brings the
         conflict back after `defer_days`.
         """
-        now = self.now()
-        choice = (
-            DEFER
-            if resolution == DEFER
-            else as_enum(Resolution, resolution, "resolution (or 'defer')")
+        return resolve_conflict(
+            self.store,
+            self._embed,
+            profile,
+            conflict_id,
+            as_enum(Resolution, resolution, "resolution"),
+            correction,
+            now=self.now(),
+            defer_for=timedelta(days=self.settings.defer_days),
+            actor=actor,
         )
-        if (choice is Resolution.CORRECTED) != (correction is not None):
-            raise InvalidInputError(
-                "Give a correction text with the 'corrected' resolution, and only with it."
-            )
-        with self.store.read(profile) as tx:
-            pair = self._pair(tx, fetch_conflict(tx, conflict_id))
-        correction_fact, vector = None, None
-        if correction is not None:
-            a = pair.fact_a
-            correction_fact = checked(
-                lambda: Fact(
-                    profile_id=profile,
-                    type=a.type,
-                    category=a.category,
-                    subject=a.subject,
-                    text=correction,
-                    status=FactStatus.VERIFIED,
-                    confidence=1.0,
-                    valid_from=min(a.valid_from, pair.fact_b.valid_from),
-                    recorded_at=now,
-                    first_observed_at=now,
-                    last_verified_at=now,
-                )
-            )
-            vector = self._embed(correction_fact.text)
-        with self.store.write(profile) as tx:
-            conflict = fetch_conflict(tx, conflict_id)
-            if conflict.status is ConflictStatus.RESOLVED:
-                raise ConflictStateError(f"Conflict {conflict_id!r} is already resolved.")
-            if choice == DEFER:
-                change = Change(
-                    conflicts=[
-                        conflict.model_copy(
-                            update={
-                                "status": ConflictStatus.DEFERRED,
-                                "deferred_until": now + timedelta(days=self.settings.defer_days),
-                            }
-                        )
-                    ]
-                )
-            else:
-                assert isinstance(choice, Resolution)
-                change = settle_conflict(
-                    tx, conflict, choice, correction_fact, vector, now=now, actor=actor
-                )
-            tx.apply(change)
-            return self._pair(tx, fetch_conflict(tx, conflict_id))
 
-    # -- erasure, export, keys --------------------------------------------------------
+    # -- erasure and export -----------------------------------------------------------
 
     def forget(self, profile: str) -> dict[str, int]:
         """Erase a profile and everything it holds, for good; returns what went from where.
@@ -775,33 +511,6 @@ class Memory:
     def export(self, profile: str) -> dict[str, Any]:
         """Everything a profile holds, as JSON-ready data: everything `forget` would erase."""
         return erasure.export(self.store, profile, self.now())
-
-    def create_key(
-        self,
-        *,
-        profiles: Sequence[str] = (),
-        admin: bool = False,
-        name: str = "",
-        prefix: str | None = None,
-    ) -> tuple[ApiKey, str]:
-        """A new API key for the REST and MCP servers, and its secret, shown only this once."""
-        return keys.new_key(
-            self.store, self.now(), profiles=profiles, admin=admin, name=name, prefix=prefix
-        )
-
-    def authenticate(self, secret: str) -> ApiKey:
-        """The key behind a secret; an unknown or revoked one is refused."""
-        return keys.authenticate(self.store, secret)
-
-    def open_profile(self, key: ApiKey, profile: str) -> None:
-        """Create `profile` on a prefix key's first request for it (see `somna.memory.keys`)."""
-        keys.open_profile(self.store, key, profile, self.now())
-
-    def list_keys(self) -> builtins.list[ApiKey]:
-        return self.store.list_keys()
-
-    def revoke_key(self, key_id: str) -> ApiKey:
-        return keys.revoke_key(self.store, self.now(), key_id)
 
     # -- consolidation ----------------------------------------------------------------
 
@@ -851,13 +560,13 @@ class Memory:
             should_stop=should_stop,
         )
 
-    def runs(self, limit: int = 20) -> builtins.list[Run]:
+    def runs(self, limit: int = 20) -> list[Run]:
         """The latest consolidation runs, newest first."""
         return self.store.list_runs(limit)
 
     def summaries(
         self, profile: str, kind: SummaryKind | str = SummaryKind.SESSION, limit: int = 20
-    ) -> builtins.list[Summary]:
+    ) -> list[Summary]:
         """The profile's summaries of one kind (session, day, portrait), newest first."""
         wanted = as_enum(SummaryKind, kind, "summary kind")
         with self.store.read(profile) as tx:
@@ -904,36 +613,23 @@ class Memory:
         """
         self._check_query(query, k)
         wanted = None if types is None else [as_enum(FactType, t, "fact type") for t in types]
-        degraded: builtins.list[str] = []
+        degraded: list[str] = []
         if query_rewrite if query_rewrite is not None else self.settings.query_rewrite:
-            query = self._rewrite(profile, query, session_key, degraded)
-        if multi_query if multi_query is not None else self.settings.multi_query:
-            return Found.of(
-                multi_recall(
-                    self._retrieval,
-                    lambda: self.llm,
-                    profile,
-                    query,
-                    k,
-                    as_of=as_of,
-                    types=wanted,
-                    include_summaries=include_summaries,
-                    now=self.now(),
-                ),
-                degraded,
-            )
-        return Found.of(
-            self._retrieval.recall(
-                profile,
-                query,
-                k,
-                as_of=as_of,
-                types=wanted,
-                include_summaries=include_summaries,
-                now=self.now(),
-            ),
-            degraded,
+            window = [] if session_key is None else self.window(profile, session_key, n=6)
+            query = rewrite_query(self.llm, query, window, degraded)
+        multi = multi_query if multi_query is not None else self.settings.multi_query
+        found = multi_recall(
+            self._retrieval,
+            self.llm if multi else None,
+            profile,
+            query,
+            k,
+            as_of=as_of,
+            types=wanted,
+            include_summaries=include_summaries,
+            now=self.now(),
         )
+        return Found.of(found, degraded)
 
     def context(
         self,
@@ -966,45 +662,22 @@ class Memory:
         recalled = self.recall(
             profile, query, limit, include_summaries=False, session_key=session_key
         )
-        with self.store.read(profile) as tx:
-            portraits = tx.summaries(SummaryKind.PORTRAIT, limit=1)
-            standing = tx.list_facts(
-                FactFilter(types=[FactType.INSTRUCTION], limit=_STANDING_RULES), self.now()
-            )
-        rules = [f for f in standing if not is_pending_rule(f)]
+        portrait, rules = standing(self.store, profile, self.now())
         facts = rules + [
             f for f in relevant_facts(recalled, self.settings) if f.type is not FactType.INSTRUCTION
         ]
-        block = render_context(portraits[0].text if portraits else None, facts, budget_tokens)
+        block = render_context(portrait, facts, budget_tokens)
         thread = None if session_key is None else self.thread(profile, session_key).text
         text = "\n\n".join(part for part in (block, thread) if part)
         return Block(text, recalled.degraded)
 
-    def recent(self, profile: str, n: int = 10) -> builtins.list[Fact]:
+    def recent(self, profile: str, n: int = 10) -> list[Fact]:
         """The `n` most recent active facts, by valid time."""
-        return self.list(profile, limit=n)
+        return self.list_facts(profile, limit=n)
 
     def flush(self) -> None:
         """Wait for background writes (recall reinforcement) to land."""
         self._usage.flush()
-
-    def _rewrite(
-        self, profile: str, query: str, session_key: str | None, degraded: builtins.list[str]
-    ) -> str:
-        """The query made standalone by the model, or as written when the model fails."""
-        from somna.llm.tasks import REWRITE, ChatTurn, RewriteRequest
-
-        window = [] if session_key is None else self.window(profile, session_key, n=6)
-        request = RewriteRequest(
-            query=query, window=[ChatTurn(role=m.role, content=m.content) for m in window]
-        )
-        try:
-            rewritten: str = self.llm.structured(REWRITE, request).value.query
-        except LLMError as exc:
-            reason = str(exc).rstrip(".")
-            degraded.append(f"The query was used as written, because rewriting failed: {reason}.")
-            return query
-        return rewritten.strip() or query
 
     @staticmethod
     def _check_query(query: str, k: int) -> None:
@@ -1018,38 +691,3 @@ class Memory:
     def _embed(self, text: str) -> np.ndarray:
         vector: np.ndarray = self.embedder.embed([text])[0]
         return vector
-
-    def _similar(
-        self,
-        tx: Reader,
-        vector: np.ndarray,
-        now: datetime,
-        exclude: Iterable[str],
-        floor: float,
-    ) -> builtins.list[Similar]:
-        skip = set(exclude)
-        near = [
-            (i, score)
-            for i, score in tx.vector_search(vector, Eligibility(at=now, now=now), 10)
-            if score >= floor and i not in skip
-        ]
-        facts = {f.id: f for f in tx.get_facts([i for i, _ in near])}
-        return [Similar(facts[i], score) for i, score in near if i in facts]
-
-    def _pair(self, tx: Reader, conflict: Conflict) -> ConflictPair:
-        correction = None
-        if conflict.correction_fact_id:
-            correction = tx.get_fact(conflict.correction_fact_id)
-        return ConflictPair(
-            conflict, fetch_fact(tx, conflict.fact_a), fetch_fact(tx, conflict.fact_b), correction
-        )
-
-    @staticmethod
-    def _require(fact: Fact, allowed: Iterable[FactStatus], action: str) -> None:
-        allowed = set(allowed)
-        if fact.status not in allowed:
-            names = " or ".join(sorted(s.value for s in allowed))
-            raise ConflictStateError(
-                f"Cannot {action} fact {fact.id!r}: it is {fact.status.value}, and only "
-                f"{names} facts can be."
-            )

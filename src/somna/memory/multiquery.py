@@ -1,29 +1,46 @@
-"""Multi-query recall: the LLM proposes 2-3 rephrasings of a question, each is recalled, and
-the rankings are fused by reciprocal rank, so a fact worded unlike the question still comes.
+"""What the LLM may do to a query before recall: rewrite a follow-up into a standalone
+question (`query_rewrite`), or propose 2-3 rephrasings, each recalled, the rankings fused
+by reciprocal rank, so a fact worded unlike the question still comes (`multi_query`).
 
-Off by default (`multi_query`): it costs one model call per recall. The offline rules
-provider proposes no rephrasing, and a model that fails leaves the plain recall.
+Both are off by default: each costs one model call per recall. The offline rules
+provider proposes no rephrasing, and a model that fails leaves the query as written.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from somna.errors import LLMError
 from somna.memory.results import Found, Recalled
 from somna.memory.retrieval import Retrieval
-from somna.model import FactType
-from somna.recall.fusion import rrf
+from somna.model import FactType, Message
+from somna.ranking.fusion import rrf
 
 if TYPE_CHECKING:
     from somna.llm import LLM
 
-__all__ = ["MAX_REPHRASINGS", "multi_recall", "rephrasings"]
+__all__ = ["MAX_REPHRASINGS", "multi_recall", "rephrasings", "rewrite_query"]
 
 MAX_REPHRASINGS = 3
+
+
+def rewrite_query(llm: LLM, query: str, window: list[Message], degraded: list[str]) -> str:
+    """The query made standalone by the model from the conversation's last turns, or as
+    written when the model fails (which `degraded` then says)."""
+    from somna.llm.tasks import REWRITE, ChatTurn, RewriteRequest
+
+    request = RewriteRequest(
+        query=query, window=[ChatTurn(role=m.role, content=m.content) for m in window]
+    )
+    try:
+        rewritten: str = llm.structured(REWRITE, request).value.query
+    except LLMError as exc:
+        reason = str(exc).rstrip(".")
+        degraded.append(f"The query was used as written, because rewriting failed: {reason}.")
+        return query
+    return rewritten.strip() or query
 
 
 def rephrasings(llm: LLM, query: str) -> list[str]:
@@ -50,7 +67,7 @@ def rephrasings(llm: LLM, query: str) -> list[str]:
 
 def multi_recall(
     retrieval: Retrieval,
-    llm: Callable[[], LLM],
+    llm: LLM | None,
     profile: str,
     query: str,
     k: int,
@@ -60,11 +77,12 @@ def multi_recall(
     include_summaries: bool,
     now: datetime,
 ) -> Found[Recalled]:
-    """Recall `query` and its rephrasings, fused by rank; the top `k`, reinforced once.
+    """Recall `query` and its rephrasings by `llm`, fused by rank; the top `k`, reinforced once.
 
-    Without rephrasings (rules provider, failing model) this is the plain recall.
+    Without rephrasings (no `llm`, the rules provider, a failing model) this is the plain
+    recall.
     """
-    others = rephrasings(llm(), query)
+    others = [] if llm is None else rephrasings(llm, query)
 
     def recall(text: str, record: bool) -> Found[Recalled]:
         return retrieval.recall(

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
 
-from somna.model import Conflict, Evidence, Fact, FactEvent, Summary
+from somna.model import Conflict, Evidence, Fact, FactEvent, Message, RecalledKind, Summary
 
 __all__ = [
     "Added",
@@ -17,9 +17,11 @@ __all__ = [
     "History",
     "Ingested",
     "Outcome",
+    "Quote",
     "Recalled",
     "SearchHit",
     "Similar",
+    "StoreInfo",
 ]
 
 _T = TypeVar("_T")
@@ -61,7 +63,7 @@ class Similar:
 
 @dataclass(frozen=True)
 class Added:
-    """The result of `add_fact`: the stored fact, and neighbours for the caller to judge.
+    """The result of `add_fact`: the stored fact, and neighbors for the caller to judge.
 
     `created` is False when the text was already known: the existing fact was
     reinforced instead of stored twice.
@@ -116,6 +118,26 @@ class SearchHit:
     similarity: float | None = None
 
 
+@dataclass(frozen=True)
+class Quote:
+    """A fact's evidence with where it was said: the message (live or archived) and the
+    key of its conversation, when the quote came from one."""
+
+    evidence: Evidence
+    message: Message | None
+    session_key: str | None
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    """Where a `Memory` keeps its data, for people (`somna init`)."""
+
+    location: str
+    """A file path, or a server without its password."""
+    schema_version: int
+    """The number of the last migration applied."""
+
+
 @dataclass
 class Ingested:
     """What an import did: profiles created, sessions and messages added, sessions skipped."""
@@ -135,7 +157,7 @@ class Recalled:
     `confidence`, `strength`. `quote` is the fact's first verbatim evidence.
     """
 
-    kind: str
+    kind: RecalledKind
     text: str
     score: float
     signals: dict[str, float]

@@ -3,7 +3,7 @@
 Candidates come from full text (the query's keywords) and from the query's
 embedding, over facts and, for recall, over session summaries and day
 digests; reciprocal rank fusion orders them; recall then weighs recency,
-confidence and strength (`somna.recall.ranking`). Never calls a model.
+confidence and strength (`somna.ranking.weights`). Never calls a model.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import numpy as np
 from somna.config import Settings
 from somna.embed import Embedder
 from somna.errors import EmbeddingError
+from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
-from somna.model import Fact, FactType, Summary, SummaryKind, utc
-from somna.recall import Weights, blend, keywords, recency, rrf
-from somna.store import Eligibility, Reader, Store
+from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, utc
+from somna.ranking import Weights, blend, keywords, recency, rrf
+from somna.store import Eligibility, FactFilter, Reader, Store
 
-__all__ = ["Retrieval", "relevant_facts"]
+__all__ = ["Retrieval", "relevant_facts", "standing"]
 
 CANDIDATES = 50
 """How many candidates each signal contributes before fusion."""
@@ -31,6 +32,8 @@ _SUMMARY_KINDS = (SummaryKind.SESSION, SummaryKind.DAY)
 SUMMARY_CONFIDENCE = 0.5
 SUMMARY_STRENGTH = 0.5
 """A summary is weighed like an ordinary fact: neither trusted more nor fresher than one."""
+STANDING_RULES = 50
+"""The most standing instructions a context block lists, before any fact."""
 SUMMARY_SHARE = 10
 """At most one result in ten (and at least one) is a summary: they give context, facts give
 answers. On LoCoMo, one in four cost 1.7 points of evidence recall@10."""
@@ -201,7 +204,7 @@ class Retrieval:
             "strength": fact.strength,
         }
         return Recalled(
-            "fact",
+            RecalledKind.FACT,
             fact.text,
             score,
             signals,
@@ -225,7 +228,13 @@ class Retrieval:
         )
         signals = {**found, "rrf": round(rrf_score, 6), "recency": round(recent, 4)}
         return Recalled(
-            "summary", summary.text, score, signals, start, summary.created_at, summary=summary
+            RecalledKind.SUMMARY,
+            summary.text,
+            score,
+            signals,
+            start,
+            summary.created_at,
+            summary=summary,
         )
 
 
@@ -234,7 +243,7 @@ def _cap_summaries(ranked: list[Recalled], k: int) -> list[Recalled]:
     room = max(1, k // SUMMARY_SHARE)
     chosen: list[Recalled] = []
     for item in ranked:
-        if item.kind == "summary":
+        if item.kind is RecalledKind.SUMMARY:
             if room == 0:
                 continue
             room -= 1
@@ -268,3 +277,12 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
         and r.signals.get("cosine", -1.0) >= settings.context_floor
         and r.fact.strength >= settings.context_strength_floor
     ]
+
+
+def standing(store: Store, profile: str, now: datetime) -> tuple[str | None, list[Fact]]:
+    """What every prompt block opens with, whatever the question: the profile's portrait and
+    its standing instructions (those an agent proposed only once a person approved them)."""
+    with store.read(profile) as tx:
+        portraits = tx.summaries(SummaryKind.PORTRAIT, limit=1)
+        rules = tx.list_facts(FactFilter(types=[FactType.INSTRUCTION], limit=STANDING_RULES), now)
+    return (portraits[0].text if portraits else None), [f for f in rules if not is_pending_rule(f)]

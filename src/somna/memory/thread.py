@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from somna.errors import ConflictStateError, LLMError
 from somna.model import Message, Role, Session, SessionStatus
-from somna.recall.tokens import count_tokens
+from somna.ranking.tokens import count_tokens
 from somna.store import Store, ThreadState
 
 if TYPE_CHECKING:

@@ -24,6 +24,7 @@ from somna.model.enums import (
     FactType,
     Resolution,
     Role,
+    RunStatus,
     SessionStatus,
     SummaryKind,
 )
@@ -102,7 +103,7 @@ def fold_text(text: str) -> str:
 
 
 def word_overlap(a: str, b: str) -> float:
-    """Jaccard similarity of two texts' normalised word sets, from 0 (none shared) to 1."""
+    """Jaccard similarity of two texts' normalized word sets, from 0 (none shared) to 1."""
     left, right = set(normalize_text(a).split()), set(normalize_text(b).split())
     if not left or not right:
         return 0.0
@@ -137,13 +138,20 @@ def check_fact_text(text: str) -> str:
             f"A fact's text must be at most {MAX_FACT_CHARS} characters; this one has "
             f"{len(cleaned)}. Split it into several facts."
         )
-    if not normalize_text(cleaned):
+    if not _has_word(cleaned):
         raise ValueError("A fact's text must contain words, not only punctuation.")
     if _SENTENCE_BREAK.search(cleaned):
         raise ValueError(
             "A fact's text must be a single sentence; store each sentence as its own fact."
         )
     return cleaned
+
+
+def _has_word(text: str) -> bool:
+    """Whether `normalize_text(text)` would keep anything: a character neither punctuation nor
+    space. It stops at the first such character, so a stored fact loads without folding."""
+    folded = unicodedata.normalize("NFKC", text)
+    return any(not ch.isspace() and unicodedata.category(ch)[0] != "P" for ch in folded)
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -238,7 +246,7 @@ class Fact(_Entity):
     strength: float = Field(default=1.0, ge=0.0, le=1.0)
     # judging
     judged_at: OptionalAwareDatetime = None
-    """When the fact was judged against its neighbours of the same subject; None until a
+    """When the fact was judged against its neighbors of the same subject; None until a
     nightly run has done it for a fact added through the API, MCP or CLI."""
 
     @property
@@ -287,8 +295,8 @@ class Conflict(_Entity):
 
     id: str = Field(default_factory=lambda: new_id("cfl"))
     profile_id: str
-    fact_a: str
-    fact_b: str
+    fact_a_id: str
+    fact_b_id: str
     status: ConflictStatus = ConflictStatus.OPEN
     resolution: Resolution | None = None
     correction: str | None = None
@@ -345,7 +353,7 @@ class Run(_Entity):
     profile_id: str | None = None
     started_at: AwareDatetime = Field(default_factory=utcnow)
     finished_at: OptionalAwareDatetime = None
-    status: str = "running"
+    status: RunStatus = RunStatus.RUNNING
     sessions_seen: int = 0
     sessions_consolidated: int = 0
     sessions_failed: int = 0

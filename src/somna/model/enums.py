@@ -71,6 +71,26 @@ class EventAction(StrEnum):
     RESTORED = "restored"
 
 
+class RunStatus(StrEnum):
+    """Where a consolidation run stands: `running` until it ends one of the other ways."""
+
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    PARTIAL = "partial"
+    """Finished, but some sessions failed and stay due for the next run."""
+    INTERRUPTED = "interrupted"
+    FAILED = "failed"
+    ABANDONED = "abandoned"
+    """Its process died; a later run found it still `running` and closed it."""
+
+
+class RecalledKind(StrEnum):
+    """What a recalled item is: one fact, or a summary of a session, a day or a person."""
+
+    FACT = "fact"
+    SUMMARY = "summary"
+
+
 class ConflictStatus(StrEnum):
     OPEN = "open"
     DEFERRED = "deferred"
@@ -78,16 +98,17 @@ class ConflictStatus(StrEnum):
 
 
 class Resolution(StrEnum):
-    """How a person settled a conflict; `defer` is not one: it postpones."""
+    """What a person decides about a conflict; `DEFER` settles nothing: it postpones."""
 
     A_TRUE = "a_true"
     B_TRUE = "b_true"
     NEITHER = "neither"
     CORRECTED = "corrected"
+    DEFER = "defer"
 
 
 class Verdict(StrEnum):
-    """How a new fact relates to an existing neighbour."""
+    """How a new fact relates to an existing neighbor."""
 
     DUPLICATE = "duplicate"
     SUPERSEDES = "supersedes"

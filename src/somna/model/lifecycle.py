@@ -223,7 +223,9 @@ def restore(
 
 def dispute(new: Fact, existing: Fact, *, at: datetime, actor: str) -> Change:
     """Two facts disagree and nothing settles it: both leave recall, a pair is opened."""
-    conflict = Conflict(profile_id=new.profile_id, fact_a=existing.id, fact_b=new.id, created_at=at)
+    conflict = Conflict(
+        profile_id=new.profile_id, fact_a_id=existing.id, fact_b_id=new.id, created_at=at
+    )
     change = Change(conflicts=[conflict])
     for fact in (existing, new):
         if fact.status is FactStatus.DISPUTED:

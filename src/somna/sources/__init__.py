@@ -10,7 +10,7 @@ from somna.sources.n8n import (
     N8nTable,
     ProfileFrom,
     SourceRow,
-    parse_message,
+    read_chat_message,
     session_key,
 )
 
@@ -24,7 +24,7 @@ __all__ = [
     "SourceRow",
     "Turn",
     "parse_locomo_date",
-    "parse_message",
+    "read_chat_message",
     "read_jsonl",
     "read_locomo",
     "session_key",

@@ -58,7 +58,7 @@ __all__ = [
     "N8nTable",
     "ProfileFrom",
     "SourceRow",
-    "parse_message",
+    "read_chat_message",
     "session_key",
     "without_node_name",
 ]
@@ -101,14 +101,14 @@ class _NotJson(str):
     __slots__ = ()
 
 
-def parse_message(message: object) -> tuple[Role, str]:
+def read_chat_message(message: object) -> tuple[Role, str]:
     """The role and text of one stored message; `ValueError` says why it must be skipped.
 
     Both shapes occur: n8n's `{"type": "human", "content": "..."}` and
     LangChain's `{"type": "human", "data": {"content": "..."}}`; the content may
     be a list of parts (`[{"type": "text", "text": "..."}]`).
 
-    >>> parse_message({"type": "ai", "data": {"content": "Noted."}})
+    >>> read_chat_message({"type": "ai", "data": {"content": "Noted."}})
     (<Role.ASSISTANT: 'assistant'>, 'Noted.')
     """
     if isinstance(message, _NotJson):
@@ -520,7 +520,7 @@ class N8nImport:
         messages = []
         for row in rows:
             try:
-                role, content = parse_message(row.message)
+                role, content = read_chat_message(row.message)
             except ValueError as exc:
                 report.skipped[str(exc)] = report.skipped.get(str(exc), 0) + 1
                 continue

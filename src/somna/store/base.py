@@ -290,7 +290,7 @@ class Writer(Reader, Protocol):
         ...
 
     def record_judged(self, fact_ids: Sequence[str], at: datetime) -> None:
-        """Mark facts as judged against their neighbours (bookkeeping, no history event)."""
+        """Mark facts as judged against their neighbors (bookkeeping, no history event)."""
         ...
 
     def save_source_cursor(self, cursor: SourceCursor, *, expected_last_row_id: int | None) -> None:

@@ -32,7 +32,7 @@ def check_change(change: Change, profile_id: str) -> list[str]:
             )
     in_change = {fact.id for fact in change.facts}
     referenced = {e.fact_id for e in change.evidence} | with_events
-    referenced |= {c.fact_a for c in change.conflicts} | {c.fact_b for c in change.conflicts}
+    referenced |= {c.fact_a_id for c in change.conflicts} | {c.fact_b_id for c in change.conflicts}
     return sorted(referenced - in_change)
 
 

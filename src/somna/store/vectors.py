@@ -1,22 +1,26 @@
-"""Exact vector search over one profile's facts, in process, with numpy.
+"""Exact vector search over one profile's facts and summaries, in process, with numpy.
 
 A `VectorIndex` holds the embeddings of every fact a search could return
 (active or superseded) with the times that decide eligibility, so a query is
 one matrix-vector product and a mask. Backends keep one per profile and patch
-it on their own writes instead of reloading it.
+it on their own writes instead of reloading it. A `SummaryIndex` holds a
+profile's summary vectors of one dimension; summaries are only ever added, so it
+is rebuilt, not patched, when they change.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
-from somna.model import ACTIVE_STATUSES, Fact, FactStatus
+from somna.model import ACTIVE_STATUSES, Fact, FactStatus, SummaryKind
 from somna.store.base import Eligibility
 
-__all__ = ["INDEXED_STATUSES", "VectorIndex"]
+__all__ = ["INDEXED_STATUSES", "SummaryIndex", "VectorIndex"]
 
 INDEXED_STATUSES = ACTIVE_STATUSES | {FactStatus.SUPERSEDED}
 
@@ -124,3 +128,32 @@ class VectorIndex:
         top = np.argpartition(-scores, limit - 1)[:limit] if limit < n else np.arange(n)
         top = top[np.argsort(-scores[top], kind="stable")][:limit]
         return [(self._ids[row], float(scores[row])) for row in top]
+
+
+@dataclass(frozen=True)
+class SummaryIndex:
+    """A profile's summary vectors, with each one's kind and start (epoch seconds).
+
+    `revision` tells a backend whether the index is current: Postgres's
+    `summaries_rev`, SQLite's (count, last rowid) of the profile's summaries.
+    """
+
+    revision: int | tuple[int, int]
+    ids: list[str]
+    matrix: np.ndarray
+    kinds: np.ndarray
+    starts: np.ndarray
+
+    def search(
+        self, vector: np.ndarray, kinds: Sequence[SummaryKind], at: datetime, limit: int
+    ) -> list[tuple[str, float]]:
+        """Nearest summaries of these kinds that began by `at`, as (summary id, cosine)."""
+        if not self.ids:
+            return []
+        wanted = np.isin(self.kinds, [k.value for k in kinds]) & (self.starts <= at.timestamp())
+        if not wanted.any():
+            return []
+        scores = self.matrix @ vector.astype(np.float32)
+        scores[~wanted] = -np.inf
+        top = np.argsort(-scores, kind="stable")[: min(limit, int(wanted.sum()))]
+        return [(self.ids[i], float(scores[i])) for i in top]

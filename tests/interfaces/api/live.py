@@ -73,8 +73,8 @@ def live_server(folder: Path, embedder: Embedder, *, auth: bool = True) -> Itera
     memory = new_memory(folder, embedder)
     memory.create_profile("alice", name="Alice")
     memory.create_profile("bob", name="Bob")
-    _, admin = memory.create_key(admin=True, name="admin")
-    _, alice = memory.create_key(profiles=["alice"], name="alice")
+    _, admin = memory.keys.create(admin=True, name="admin")
+    _, alice = memory.keys.create(profiles=["alice"], name="alice")
     app = create_app(memory, auth=auth)
     try:
         with serving(app) as url:

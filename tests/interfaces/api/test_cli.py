@@ -20,8 +20,8 @@ from typer.testing import CliRunner, Result
 import somna
 from somna.config import Settings
 from somna.embed import BundledEmbedder
-from somna.interfaces.cli.context import CliState
 from somna.interfaces.cli.keys import keys
+from somna.interfaces.cli.options import CliState
 from somna.interfaces.cli.serve import mcp, serve
 from somna.memory import Memory
 
@@ -58,7 +58,7 @@ def test_keys_create_prints_the_secret_once_and_says_so(
     assert secret.startswith("somna_")
     assert "shown only this once" in made.output
     with Memory(settings=Settings(db=str(db)), embedder=embedder) as memory:
-        key = memory.authenticate(secret)
+        key = memory.keys.authenticate(secret)
     assert (key.name, key.profiles, key.admin) == ("n8n", ["alice"], False)
 
 

@@ -76,7 +76,7 @@ def test_metrics_of_a_profile(alice: httpx.Client) -> None:
         "m",
         "phone",
         ("user", "Find me a dentist.", "2026-05-03T08:00:00Z"),
-        ("assistant", "Could you clarify which neighbourhood?", "2026-05-03T08:00:30Z"),
+        ("assistant", "Could you clarify which neighborhood?", "2026-05-03T08:00:30Z"),
     )
     found = alice.get(f"{BASE}/metrics").json()
     assert found["sessions"] == 1 and found["clarifications"] == 1

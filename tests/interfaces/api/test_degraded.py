@@ -19,7 +19,7 @@ from somna.embed import BundledEmbedder, OpenAIEmbedder
 from somna.interfaces.api import create_app
 from somna.interfaces.api.routes.retrieval import DEGRADED
 from somna.interfaces.cli import app
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.interfaces.mcp import create_mcp_server
 from somna.store.sqlite import SQLiteStore
 from tests.interfaces.api.live import serving

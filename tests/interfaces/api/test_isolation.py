@@ -72,7 +72,7 @@ def _state(memory: Memory) -> dict[str, Any]:
     return {
         "bob": memory.export("bob"),
         "profiles": [p.id for p in memory.list_profiles()],
-        "keys": [k.model_dump_json() for k in memory.list_keys()],
+        "keys": [k.model_dump_json() for k in memory.keys.all()],
         "runs": [r.id for r in memory.runs(100)],
     }
 
@@ -101,7 +101,7 @@ def test_a_key_for_alice_reaches_nothing_of_bob_through_any_route(
     live: Live, alice: httpx.Client
 ) -> None:
     ids = _bob(live.memory)
-    ids["key_id"] = live.memory.list_keys()[0].id
+    ids["key_id"] = live.memory.keys.all()[0].id
     values = {**ids, "profile": "bob"}
     before = _state(live.memory)
     hidden = error_body("profile_not_found", str(ProfileNotFoundError("bob")))
@@ -161,8 +161,8 @@ def test_an_unreachable_profile_looks_exactly_like_a_missing_one(
 
 
 def test_a_revoked_or_unknown_key_reaches_nothing(live: Live) -> None:
-    key = live.memory.list_keys()[1]
-    live.memory.revoke_key(key.id)
+    key = live.memory.keys.all()[1]
+    live.memory.keys.revoke(key.id)
     for headers in (
         {"Authorization": f"Bearer {live.alice}"},
         {"X-API-Key": "somna_not-a-key"},

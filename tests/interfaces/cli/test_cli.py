@@ -24,7 +24,7 @@ from typer.testing import CliRunner, Result
 from somna.config import Settings
 from somna.embed import BundledEmbedder
 from somna.interfaces.cli import app
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
 from somna.model import FactStatus
 from tests.interfaces.cli.support import assert_one_line_error, data, ok
@@ -214,7 +214,7 @@ def test_history_shows_versions_after_edit(somna: Invoke, alice: str) -> None:
 def test_edit_without_changes_exits_2(somna: Invoke, alice: str, stored: Memory) -> None:
     fact_id = add(somna, "Prefers tea to coffee.")["fact"]["id"]
     assert_one_line_error(somna("facts", "edit", "alice", fact_id), 2, "Nothing to change")
-    assert [f.id for f in stored.list("alice", status=EVERY_STATUS)] == [fact_id]
+    assert [f.id for f in stored.list_facts("alice", status=EVERY_STATUS)] == [fact_id]
 
 
 def test_delete_retires(somna: Invoke, alice: str, stored: Memory) -> None:
@@ -234,18 +234,18 @@ def test_delete_retires(somna: Invoke, alice: str, stored: Memory) -> None:
 
 
 def _contradiction(somna: Invoke) -> dict[str, Any]:
-    """Two contradicting facts; returns the conflict they open (fact_a, fact_b, id…)."""
+    """Two contradicting facts; returns the conflict they open (fact_a_id, fact_b_id, id…)."""
     veggie = add(somna, "Is vegetarian.")["fact"]["id"]
     meat = add(somna, "Eats meat every day.")["fact"]["id"]
     outcome = data(somna("facts", "resolve", "alice", meat, veggie, "contradicts", "--json"))
-    assert {outcome["conflict"]["fact_a"], outcome["conflict"]["fact_b"]} == {meat, veggie}
+    assert {outcome["conflict"]["fact_a_id"], outcome["conflict"]["fact_b_id"]} == {meat, veggie}
     conflict: dict[str, Any] = outcome["conflict"]
     return conflict
 
 
 def test_conflict_flow(somna: Invoke, alice: str) -> None:
     opened = _contradiction(somna)
-    conflict, a, b = opened["id"], opened["fact_a"], opened["fact_b"]
+    conflict, a, b = opened["id"], opened["fact_a_id"], opened["fact_b_id"]
     listing = ok(somna("conflicts", "list", "alice")).stdout
     for shown in (conflict, a, b, "Is vegetarian.", "Eats meat every day.", "disputed"):
         assert shown in listing
@@ -367,16 +367,16 @@ def test_unknown_fact_id_exits_2_with_one_line(somna: Invoke, alice: str) -> Non
 
 
 def test_empty_text_exits_2_and_writes_nothing(somna: Invoke, alice: str, stored: Memory) -> None:
-    before = stored.list("alice", status=EVERY_STATUS)
+    before = stored.list_facts("alice", status=EVERY_STATUS)
     assert_one_line_error(somna("facts", "add", "alice", "   "), 2, "must not be empty")
-    assert stored.list("alice", status=EVERY_STATUS) == before == []
+    assert stored.list_facts("alice", status=EVERY_STATUS) == before == []
 
 
 def test_bad_date_exits_2(somna: Invoke, alice: str, stored: Memory) -> None:
     result = somna("facts", "add", "alice", "Lives in Rome.", "--valid-from", "2026-13-01")
     assert result.exit_code == 2
     assert "'2026-13-01' is not a date" in result.stderr
-    assert stored.list("alice", status=EVERY_STATUS) == []
+    assert stored.list_facts("alice", status=EVERY_STATUS) == []
     assert somna("facts", "list", "alice", "--as-of", "yesterday").exit_code == 2
 
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from somna.embed import BundledEmbedder
 from somna.interfaces.cli import app
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
 from tests.interfaces.cli.support import assert_one_line_error
 

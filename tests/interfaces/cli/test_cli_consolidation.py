@@ -24,8 +24,8 @@ from somna.embed import BundledEmbedder
 from somna.errors import LLMError, StoreError
 from somna.interfaces.cli import app
 from somna.interfaces.cli.consolidation import SHOWN, session_progress
-from somna.interfaces.cli.context import CliState
 from somna.interfaces.cli.demo import sample_conversations
+from somna.interfaces.cli.options import CliState
 from somna.interfaces.cli.schedule import next_run, parse_at, run_schedule, sleep_until
 from somna.llm import LLM
 from somna.llm.tasks import SessionDigest, SessionTranscript
@@ -277,7 +277,7 @@ def test_consolidate_json_is_the_run(somna: Invoke, chat: Path, stored: Memory) 
     assert (run["sessions_seen"], run["facts_added"], run["facts_reinforced"]) == (2, 2, 1)
     assert run["duration_s"] >= 0 and run["dry_run"] is False
     assert [r.id for r in stored.runs()] == [run["id"]]
-    texts = sorted(f.text for f in stored.list("alice"))
+    texts = sorted(f.text for f in stored.list_facts("alice"))
     assert texts == [
         "The user loves hiking in the Alps.",
         "The user works as a nurse at the city hospital.",
@@ -293,7 +293,7 @@ def test_consolidate_dry_run_writes_nothing(somna: Invoke, chat: Path, stored: M
     ingested(somna, chat)
     run = data(somna("consolidate", "--dry-run", "--json"))
     assert run["dry_run"] is True and run["facts_added"] >= 2
-    assert stored.list("alice", status=EVERY_STATUS) == []
+    assert stored.list_facts("alice", status=EVERY_STATUS) == []
     assert stored.runs() == [] and stored.summaries("alice") == []
     assert len(stored.window("alice", "friday")) == 2  # still in the hot table
     table = ok(somna("consolidate", "--dry-run")).stdout
@@ -546,7 +546,7 @@ def test_demo_shows_each_behaviour_and_runs_again(somna: Invoke, stored: Memory)
     for never in ("Japan", "ramen", "loto", "chalet", "Thanks!", "Merci", "Cheers"):
         assert never not in first
 
-    facts = stored.list("demo", status=EVERY_STATUS)
+    facts = stored.list_facts("demo", status=EVERY_STATUS)
     by_status = {status: [f.text for f in facts if f.status is status] for status in FactStatus}
     assert by_status[FactStatus.SUPERSEDED] == [
         "The user's favourite programming language is Python."
@@ -573,7 +573,7 @@ def test_demo_shows_each_behaviour_and_runs_again(somna: Invoke, stored: Memory)
     assert "Skipped 7 sessions imported by an earlier run." in second
     assert "Nothing left to consolidate" in second
     assert second.split("3. Facts")[1] == first.split("3. Facts")[1]
-    assert len(stored.list("demo", status=EVERY_STATUS)) == len(facts)
+    assert len(stored.list_facts("demo", status=EVERY_STATUS)) == len(facts)
 
 
 def test_demo_output_fits_a_narrow_terminal(somna: Invoke) -> None:

@@ -24,7 +24,7 @@ from somna.config import Settings
 from somna.embed import BundledEmbedder
 from somna.errors import InvalidInputError, SomnaError
 from somna.interfaces.cli import app
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.llm.tasks import SessionDigest, SessionTranscript
 from somna.memory import Memory
 from somna.model import FactStatus
@@ -258,14 +258,14 @@ def test_a_dry_run_counts_what_the_real_run_does_expiry_included(
     )
     ok(somna("ingest", str(chat), "--profile", "alice"))
     dry = data(somna("consolidate", "--dry-run", "--idle-hours", "0", "--json"))
-    assert stored.list("alice", status=list(FactStatus)) == []  # a dry run writes nothing
+    assert stored.list_facts("alice", status=list(FactStatus)) == []  # a dry run writes nothing
     real = data(somna("consolidate", "--idle-hours", "0", "--json"))
     # 4 facts: the cello said twice is reinforced; the museum plan (2023) and the green tea
     # (2023, past 730 days) expire at once; the cello was seen again now, the kitchen is new.
     assert (real["facts_added"], real["facts_reinforced"], real["facts_expired"]) == (4, 1, 2)
     for count in ("sessions_consolidated", "facts_added", "facts_reinforced", "facts_expired"):
         assert dry[count] == real[count], count
-    assert len(stored.list("alice", status=[FactStatus.EXPIRED])) == 2
+    assert len(stored.list_facts("alice", status=[FactStatus.EXPIRED])) == 2
 
 
 # -- forget and export ----------------------------------------------------------------
@@ -314,7 +314,7 @@ def test_forget_asks_first_and_keeps_everything_when_told_no(
     assert no_answer.exit_code == 1
     assert "--yes" in no_answer.stderr
     assert stored.get_profile(alice).id == "alice"
-    assert len(stored.list(alice)) == 1
+    assert len(stored.list_facts(alice)) == 1
 
 
 def test_forget_erases_after_a_yes_and_prints_the_receipt(

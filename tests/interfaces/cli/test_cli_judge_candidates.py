@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from somna.embed import BundledEmbedder
 from somna.interfaces.cli import app
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
 
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner, Result
 
 from somna.config import Settings
 from somna.embed import BundledEmbedder
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
 from somna.sources import N8nTable
 from tests.interfaces.cli.support import assert_one_line_error, data, ok

@@ -11,9 +11,9 @@ from typer.testing import CliRunner, Result
 
 from somna.embed import BundledEmbedder
 from somna.interfaces.cli import app
-from somna.interfaces.cli.context import CliState
+from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
-from somna.recall import HEADER, count_tokens
+from somna.ranking import HEADER, count_tokens
 
 Invoke = Callable[..., Result]
 

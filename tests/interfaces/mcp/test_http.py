@@ -97,7 +97,7 @@ def test_a_key_uses_the_tools_of_its_own_profile(live: Live) -> None:
     assert not added.is_error and not recalled.is_error
     assert recalled.structured_content
     assert recalled.structured_content["results"][0]["text"] == "Lives in Oslo."
-    fact = live.memory.list("alice")[0]
+    fact = live.memory.list_facts("alice")[0]
     assert live.memory.history("alice", fact.id).events[0].actor.startswith("mcp:key_")
 
 

@@ -75,7 +75,10 @@ def test_the_stdio_server_serves_one_profile(tmp_path: Path, embedder: BundledEm
     assert bob_fact not in sneaky.text
 
     with new_memory(tmp_path, embedder) as memory:
-        assert [f.text for f in memory.list("alice")] == ["Answer in French.", "Lives in Lyon."]
+        assert [f.text for f in memory.list_facts("alice")] == [
+            "Answer in French.",
+            "Lives in Lyon.",
+        ]
         assert memory.export("bob") == bob_before
 
 

@@ -21,7 +21,7 @@ from somna.interfaces.mcp.server import (
     RESOLUTIONS,
     VERDICTS,
 )
-from somna.memory import DEFER, Memory
+from somna.memory import Memory
 from somna.model import ConflictStatus, FactStatus, FactType, Resolution, Verdict
 from tests.interfaces.api.live import new_memory
 
@@ -65,7 +65,7 @@ def test_the_accepted_values_are_the_domain_vocabularies() -> None:
     assert set(FACT_TYPES) == {t.value for t in FactType}
     assert set(FACT_STATUSES) == {s.value for s in FactStatus}
     assert set(VERDICTS) == {v.value for v in Verdict}
-    assert set(RESOLUTIONS) == {r.value for r in Resolution} | {DEFER}
+    assert set(RESOLUTIONS) == {r.value for r in Resolution}
     assert set(CONFLICT_STATUSES) == {s.value for s in ConflictStatus}
 
 
@@ -95,7 +95,7 @@ def test_every_tool_is_described_by_its_docstring(memory: Memory) -> None:
     assert fixed["fact_resolve"].input_schema["properties"]["verdict"]["enum"] == list(VERDICTS)
 
 
-def test_a_fact_its_neighbour_and_the_verdict(memory: Memory) -> None:
+def test_a_fact_its_neighbor_and_the_verdict(memory: Memory) -> None:
     async def work(client: Client) -> dict[str, Any]:
         first = data(await client.call_tool("fact_add", {"text": "Lives in Paris."}))
         second = data(

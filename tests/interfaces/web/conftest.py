@@ -71,8 +71,8 @@ def seeded_db(
     clock = Clock(TODAY)
     memory = _memory(path, embedder, clock)
     seeded = seed(memory, clock)
-    _, admin = memory.create_key(admin=True, name="admin")
-    _, demo = memory.create_key(profiles=[DEMO], name="demo")
+    _, admin = memory.keys.create(admin=True, name="admin")
+    _, demo = memory.keys.create(profiles=[DEMO], name="demo")
     memory.flush()
     memory.close()
     return path, seeded, admin, demo

@@ -52,7 +52,7 @@ def test_search_and_filters(page: Page, dashboard: Dashboard) -> None:
     page.get_by_role("button", name="Apply").click()
     rows = page.locator("table.facts tbody tr")
     texts = rows.locator("td:first-child").all_inner_texts()
-    expected = {f.text for f in dashboard.memory.list(DEMO, category="habit")}
+    expected = {f.text for f in dashboard.memory.list_facts(DEMO, category="habit")}
     assert set(texts) == expected and "Rides a bicycle to work." in texts
 
     page.get_by_label("Category").fill("")
@@ -137,7 +137,7 @@ def test_a_changed_setting_is_used_by_the_next_add_fact(page: Page, dashboard: D
     assert similar() == []
     dashboard.login(page, dashboard.admin)
     page.get_by_role("link", name="Settings").click()
-    page.get_by_label("Neighbour floor").fill("0.3")
+    page.get_by_label("Neighbor floor").fill("0.3")
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_role("status")).to_contain_text("The settings were saved")
     expect(page.locator("#changes-h + ol li")).to_contain_text("neighbor_floor (global) → 0.3")
@@ -166,7 +166,7 @@ def test_a_profile_key_cannot_reach_another_profile(page: Page, dashboard: Dashb
     dashboard.login(page, dashboard.demo)
     expect(page.locator("#profile-switch option")).to_have_text([DEMO])
     csrf = page.locator("input[name=csrf]").first.get_attribute("value")
-    other_fact = dashboard.memory.list(OTHER)[0].id
+    other_fact = dashboard.memory.list_facts(OTHER)[0].id
     for path in ("facts", "conflicts", "persona", "sessions", "runs", "settings"):
         answer = page.request.get(f"{dashboard.url}/ui/profiles/{OTHER}/{path}")
         assert answer.status == 404, path

@@ -52,7 +52,7 @@ def test_a_prefix_key_switches_between_the_profiles_under_its_prefix(
     memory = new_memory(tmp_path, embedder)
     for profile in ("team-a", "team-b", "zed"):
         memory.create_profile(profile)
-    _, secret = memory.create_key(prefix="team-", name="bot")
+    _, secret = memory.keys.create(prefix="team-", name="bot")
     with TestClient(create_app(memory), base_url="http://127.0.0.1") as client:
         _login(client, secret)
         page = client.get("/ui/profiles/team-b/facts")

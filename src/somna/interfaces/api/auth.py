@@ -45,7 +45,7 @@ def authenticate(memory: Memory, headers: Mapping[str, str]) -> ApiKey:
             "This server needs an API key: send 'Authorization: Bearer <key>' or "
             "'X-API-Key: <key>' (create one with: somna keys create --profile NAME)."
         )
-    return memory.authenticate(secret)
+    return memory.keys.authenticate(secret)
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ def reachable_profile(
     """The profile, created on a prefix key's first request for it (a DELETE creates none)."""
     access.reach(profile)
     if access.key is not None and request.method != "DELETE":
-        memory.open_profile(access.key, profile)
+        memory.keys.open_profile(access.key, profile)
     return profile
 
 

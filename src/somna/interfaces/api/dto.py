@@ -12,12 +12,11 @@ Bounds here protect the server (sizes, counts); the domain still checks meaning.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -25,6 +24,8 @@ from pydantic import (
     field_validator,
 )
 
+from somna.memory import FactChanges, NewFact
+from somna.memory.writes import Instant
 from somna.model import (
     ConflictStatus,
     EventAction,
@@ -74,17 +75,6 @@ __all__ = [
     "SimilarOut",
     "SummaryOut",
 ]
-
-
-def _utc(value: datetime) -> datetime:
-    try:
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-    except OverflowError:
-        raise ValueError("the date is out of range once converted to UTC") from None
-
-
-Instant = Annotated[datetime, AfterValidator(_utc)]
-"""An ISO 8601 date-time; one without a zone is taken to be UTC."""
 
 
 def _check_text(value: Any) -> None:
@@ -189,38 +179,21 @@ class MessagesIn(_In):
     messages: list[MessageIn] = Field(min_length=1, max_length=1000)
 
 
-class FactIn(_In):
-    text: str = Field(min_length=1, max_length=2000, description="One self-contained sentence.")
-    type: FactType = FactType.FACT
-    category: str | None = Field(default=None, max_length=64)
-    subject: str | None = Field(default=None, max_length=200)
-    predicate: str | None = Field(default=None, max_length=200)
-    object: str | None = Field(default=None, max_length=500)
-    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
-    verified: bool = False
-    valid_from: Instant | None = None
-    valid_to: Instant | None = None
-    expires_at: Instant | None = None
-    quote: str | None = Field(
-        default=None, min_length=1, max_length=4000, description="The words it comes from."
-    )
+class FactIn(_In, NewFact):
+    """A fact to add: the fields of `somna.NewFact`."""
 
 
 class ResolveIn(_In):
-    existing_id: str = Field(min_length=1, max_length=64, description="The neighbour's id.")
+    existing_id: str = Field(min_length=1, max_length=64, description="The neighbor's id.")
     verdict: Verdict
 
 
-class FactPatch(_In):
-    text: str | None = Field(default=None, min_length=1, max_length=2000)
-    type: FactType | None = None
-    category: str | None = Field(default=None, max_length=64)
-    subject: str | None = Field(default=None, max_length=200)
-    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+class FactPatch(_In, FactChanges):
+    """A correction: the fields of `somna.FactChanges` to change."""
 
 
 class ConflictResolveIn(_In):
-    resolution: Resolution | Literal["defer"]
+    resolution: Resolution
     correction: str | None = Field(
         default=None, min_length=1, max_length=2000, description="With `corrected` only."
     )
@@ -363,8 +336,8 @@ class AddedOut(_Out):
 
 class ConflictOut(_Out):
     id: str
-    fact_a: str
-    fact_b: str
+    fact_a_id: str
+    fact_b_id: str
     status: ConflictStatus
     resolution: Resolution | None
     correction: str | None

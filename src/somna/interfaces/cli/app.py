@@ -16,7 +16,14 @@ from somna.interfaces.cli import render
 from somna.interfaces.cli.capture import capture
 from somna.interfaces.cli.conflicts import conflicts
 from somna.interfaces.cli.consolidation import consolidate, runs, summaries
-from somna.interfaces.cli.context import (
+from somna.interfaces.cli.demo import demo
+from somna.interfaces.cli.erasure import export, forget
+from somna.interfaces.cli.evaluate import app as evaluate
+from somna.interfaces.cli.facts import facts
+from somna.interfaces.cli.ingest import ingest_app
+from somna.interfaces.cli.keys import keys
+from somna.interfaces.cli.llm import llm_app
+from somna.interfaces.cli.options import (
     AsOfOption,
     CliState,
     DbOption,
@@ -25,13 +32,6 @@ from somna.interfaces.cli.context import (
     open_memory,
     usage_error_line,
 )
-from somna.interfaces.cli.demo import demo
-from somna.interfaces.cli.erasure import export, forget
-from somna.interfaces.cli.evaluate import app as evaluate
-from somna.interfaces.cli.facts import facts
-from somna.interfaces.cli.ingest import ingest_app
-from somna.interfaces.cli.keys import keys
-from somna.interfaces.cli.llm import llm_app
 from somna.interfaces.cli.profiles import profiles
 from somna.interfaces.cli.recall import context, recall
 from somna.interfaces.cli.schedule import schedule
@@ -192,10 +192,11 @@ def init(ctx: typer.Context, db: DbOption = None) -> None:
         somna init --db ~/.local/share/somna/memory.db
     """
     with open_memory(ctx, db) as memory:
-        where, version = memory.store.location, memory.store.schema_version()
+        info = memory.describe()
+    where = info.location
     if where != ":memory:" and "://" not in where:
         where = str(Path(where).resolve())
-    render.say(f"Database ready: {where} (schema version {version}).")
+    render.say(f"Database ready: {where} (schema version {info.schema_version}).")
 
 
 @app.command("search")

@@ -15,7 +15,7 @@ import typer
 
 from somna.errors import InvalidInputError
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, JsonOption, open_memory, reported
+from somna.interfaces.cli.options import DbOption, JsonOption, open_memory, reported
 from somna.memory.capture import Captured
 from somna.model import utcnow
 from somna.sources.claude_code import read_transcript

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated
 
 import typer
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, JsonOption, ProfileArg, open_memory
-from somna.memory import DEFER
+from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory
 from somna.model import ConflictStatus, Resolution
 
-__all__ = ["Settlement", "conflicts"]
+__all__ = ["Resolution", "conflicts"]
 
 conflicts = typer.Typer(name="conflicts", no_args_is_help=True)
 
@@ -29,16 +27,6 @@ def conflicts_group() -> None:
         somna conflicts list alice
         somna conflicts resolve alice cfl_01HZX3Q8T4V6 b_true
     """
-
-
-class Settlement(StrEnum):
-    """A `Resolution`, or `defer` to postpone the decision."""
-
-    A_TRUE = Resolution.A_TRUE.value
-    B_TRUE = Resolution.B_TRUE.value
-    NEITHER = Resolution.NEITHER.value
-    CORRECTED = Resolution.CORRECTED.value
-    DEFER = DEFER
 
 
 @conflicts.command("list")
@@ -77,7 +65,7 @@ def resolve_conflict(
     profile: ProfileArg,
     conflict_id: Annotated[str, typer.Argument(metavar="CONFLICT_ID", help="The cfl_… id.")],
     resolution: Annotated[
-        Settlement, typer.Argument(metavar="RESOLUTION", help="Which side is true, or defer.")
+        Resolution, typer.Argument(metavar="RESOLUTION", help="Which side is true, or defer.")
     ],
     correction: Annotated[
         str | None, typer.Option(help="The true sentence; required with `corrected`.")
@@ -104,7 +92,7 @@ def resolve_conflict(
         render.print_json(pair)
         return
     conflict = pair.conflict
-    if resolution is Settlement.DEFER and conflict.deferred_until is not None:
+    if resolution is Resolution.DEFER and conflict.deferred_until is not None:
         render.say(f"Conflict {conflict.id} deferred until {conflict.deferred_until:%Y-%m-%d}.")
     else:
         render.say(f"Conflict {conflict.id} resolved as {resolution.value}.")

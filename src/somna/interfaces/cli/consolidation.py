@@ -17,13 +17,6 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import (
-    DbOption,
-    IdleHoursOption,
-    JsonOption,
-    ProfileArg,
-    open_memory,
-)
 from somna.interfaces.cli.interrupt import (
     INTERRUPTED,
     ConcurrencyOption,
@@ -31,6 +24,13 @@ from somna.interfaces.cli.interrupt import (
     terminate_interrupts,
 )
 from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
+from somna.interfaces.cli.options import (
+    DbOption,
+    IdleHoursOption,
+    JsonOption,
+    ProfileArg,
+    open_memory,
+)
 from somna.model import Run, Session, SummaryKind
 
 __all__ = [

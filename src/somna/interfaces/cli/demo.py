@@ -27,7 +27,7 @@ import typer
 
 from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import session_progress
-from somna.interfaces.cli.context import CliState, DbOption, open_memory
+from somna.interfaces.cli.options import CliState, DbOption, open_memory
 from somna.memory import Memory
 from somna.model import Evidence, Fact, FactStatus, SummaryKind, utcnow
 from somna.sources import Conversation, read_jsonl
@@ -94,7 +94,7 @@ def _facts(memory: Memory) -> None:
         "3. Facts: each with the date it became true and the words it comes from. "
         "Greetings, thanks and what-ifs left none."
     )
-    found = memory.list(PROFILE, status=list(FactStatus), limit=1_000)
+    found = memory.list_facts(PROFILE, status=list(FactStatus), limit=1_000)
     found.sort(key=lambda f: (f.valid_from, f.recorded_at, f.id))
     rows: list[tuple[Fact, list[Evidence]]] = []
     for fact in found:

@@ -11,7 +11,7 @@ import typer
 
 from somna.errors import InvalidInputError
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, JsonOption, ProfileArg, open_memory, reported
+from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory, reported
 
 __all__ = ["export", "forget"]
 

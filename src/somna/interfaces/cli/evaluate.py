@@ -12,7 +12,7 @@ from rich.text import Text
 
 from somna.evaluation import CATEGORY_NAMES, GroupFigures, LocomoReport, evaluate_locomo
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, open_memory
+from somna.interfaces.cli.options import DbOption, open_memory
 
 __all__ = ["app", "locomo", "report_lines", "report_tables"]
 

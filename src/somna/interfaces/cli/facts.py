@@ -9,7 +9,7 @@ import typer
 
 from somna.errors import InvalidInputError
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import (
+from somna.interfaces.cli.options import (
     AsOfOption,
     DbOption,
     JsonOption,
@@ -207,7 +207,7 @@ def list_facts(
         somna facts list alice --category preference --as-of 2025-01-01 --json
     """
     with open_memory(ctx, db) as memory:
-        found = memory.list(
+        found = memory.list_facts(
             profile,
             type=type_ or None,
             status=status or None,

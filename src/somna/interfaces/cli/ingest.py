@@ -26,7 +26,7 @@ from typer.core import TyperGroup
 
 from somna.errors import InvalidInputError
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, JsonOption, open_memory, reported
+from somna.interfaces.cli.options import DbOption, JsonOption, open_memory, reported
 from somna.memory import Ingested
 from somna.model import Profile, utcnow
 from somna.sources import (

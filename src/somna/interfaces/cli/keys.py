@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, JsonOption, open_memory
+from somna.interfaces.cli.options import DbOption, JsonOption, open_memory
 from somna.model import ApiKey
 
 __all__ = ["keys"]
@@ -87,7 +87,7 @@ def create_key(
         somna keys create --admin --name ops --json
     """
     with open_memory(ctx, db) as memory:
-        key, secret = memory.create_key(
+        key, secret = memory.keys.create(
             profiles=profile or [], admin=admin, name=name, prefix=prefix
         )
     if as_json:
@@ -114,7 +114,7 @@ def list_keys(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = No
         somna keys list --json
     """
     with open_memory(ctx, db) as memory:
-        found = memory.list_keys()
+        found = memory.keys.all()
     if as_json:
         render.print_json([_key_data(k) for k in found])
         return
@@ -150,5 +150,5 @@ def revoke_key(
         somna keys revoke key_01J…
     """
     with open_memory(ctx, db) as memory:
-        key = memory.revoke_key(key_id)
+        key = memory.keys.revoke(key_id)
     render.say(f"Revoked key {key.id}.")

@@ -13,7 +13,7 @@ import typer
 
 from somna.config import Settings
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import JsonOption, reported
+from somna.interfaces.cli.options import JsonOption, reported
 from somna.llm.check import CheckReport, check_llm
 
 __all__ = ["LlmRetriesOption", "LlmTimeoutOption", "llm_app"]

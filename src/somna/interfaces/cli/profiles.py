@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import CliState, DbOption, JsonOption, open_memory
+from somna.interfaces.cli.options import CliState, DbOption, JsonOption, open_memory
 
 __all__ = ["profiles"]
 

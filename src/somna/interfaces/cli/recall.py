@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import (
+from somna.interfaces.cli.options import (
     AsOfOption,
     DbOption,
     JsonOption,

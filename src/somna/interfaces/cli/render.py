@@ -228,7 +228,7 @@ def conflicts_table(pairs: Sequence[ConflictPair], title: str | None = None) -> 
         head = Text(conflict.id)
         head.append(
             f"\n{state} · {_date(conflict.resolved_at or conflict.created_at)}"
-            f"\na: {conflict.fact_a}\nb: {conflict.fact_b}",
+            f"\na: {conflict.fact_a_id}\nb: {conflict.fact_b_id}",
             style="dim",
         )
         if pair.correction is not None:

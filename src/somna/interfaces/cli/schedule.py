@@ -22,7 +22,8 @@ import typer
 from somna.errors import SomnaError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import run_line
-from somna.interfaces.cli.context import CliState, DbOption, load_memory, open_memory
+from somna.interfaces.cli.options import CliState, DbOption, load_memory, open_memory
+from somna.model import RunStatus
 
 __all__ = ["next_run", "parse_at", "run_schedule", "schedule", "sleep_until"]
 
@@ -148,7 +149,7 @@ def schedule(
             typer.echo(f"{_stamp(started)} Error: {' '.join(str(error).split())}", err=True)
             return False
         render.say(f"{_stamp(started)} {run_line(run)}")
-        return run.status != "failed"
+        return run.status is not RunStatus.FAILED
 
     scope = f'profile "{profile}"' if profile else "every profile"
     when = "once, at" if once else "every day at"

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, load_memory, reported
+from somna.interfaces.cli.options import DbOption, load_memory, reported
 
 __all__ = ["DEFAULT_PORT", "mcp", "serve"]
 
@@ -63,7 +63,7 @@ def serve(
         memory = load_memory(ctx, db)
     try:
         with reported():
-            if not no_auth and not any(k.revoked_at is None for k in memory.list_keys()):
+            if not no_auth and not any(k.revoked_at is None for k in memory.keys.all()):
                 typer.echo(
                     "Note: no API key exists yet, so every request will be refused; create "
                     "one with: somna keys create --admin",

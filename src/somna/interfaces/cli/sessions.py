@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.context import DbOption, JsonOption, ProfileArg, open_memory
+from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory
 from somna.memory.metrics import ProfileMetrics
 from somna.memory.sessions import SessionInfo
 from somna.memory.thread import Thread

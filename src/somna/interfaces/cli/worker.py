@@ -31,9 +31,10 @@ import typer
 from somna.errors import SomnaError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import run_line
-from somna.interfaces.cli.context import CliState, DbOption, IdleHoursOption, open_memory
 from somna.interfaces.cli.interrupt import ConcurrencyOption
 from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
+from somna.interfaces.cli.options import CliState, DbOption, IdleHoursOption, open_memory
+from somna.model import RunStatus
 
 __all__ = ["StopSignals", "run_worker", "worker"]
 
@@ -196,7 +197,7 @@ def worker(
                     return None
                 render.say(f"{started} {run_line(run)}")
                 sys.stdout.flush()  # a log line must not wait in a pipe's buffer
-                if run.status == "failed":
+                if run.status is RunStatus.FAILED:
                     return None
                 return run.sessions_seen >= batch
 

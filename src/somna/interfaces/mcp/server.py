@@ -30,7 +30,7 @@ from somna.errors import AuthenticationError, ProfileNotFoundError, SomnaError
 from somna.interfaces.mcp.access import current_key, pinned_profile
 from somna.interfaces.mcp.conversation import CONVERSATION_TOOLS, conversation_tools
 from somna.interfaces.mcp.strict import refuse_unknown_arguments
-from somna.memory import DEFER, Memory, Recalled
+from somna.memory import Memory, Recalled
 from somna.memory.results import Found
 from somna.model import Conflict, Fact, FactType
 
@@ -114,7 +114,7 @@ def _fact(fact: Fact) -> dict[str, Any]:
 
 
 def _conflict(conflict: Conflict) -> dict[str, Any]:
-    data = conflict.model_dump(mode="json", exclude={"profile_id", "fact_a", "fact_b"})
+    data = conflict.model_dump(mode="json", exclude={"profile_id", "fact_a_id", "fact_b_id"})
     return {name: value for name, value in data.items() if value is not None}
 
 
@@ -193,7 +193,7 @@ def create_mcp_server(
         pinned = pinned_profile.get()
         if not key.can_reach(name) or (pinned is not None and name != pinned):
             raise ProfileNotFoundError(name)
-        memory.open_profile(key, name)
+        memory.keys.open_profile(key, name)
         return name
 
     def actor() -> str:
@@ -356,7 +356,7 @@ def create_mcp_server(
             limit: How many facts at most (1 to 1000, default 20).
             offset: How many to skip, to page through a long list.
         """
-        found = memory.list(
+        found = memory.list_facts(
             reach(profile),
             type=type,
             status=status,
@@ -463,7 +463,7 @@ def create_mcp_server(
         pair = memory.resolve_conflict(
             reach(profile),
             conflict_id,
-            DEFER if resolution == "defer" else resolution,
+            resolution,
             correction=correction,
             actor=actor(),
         )

@@ -143,7 +143,7 @@ def viewer(request: Request) -> Viewer:
     if not request.app.state.auth:
         return Viewer(memory, login, Access(None))
     try:
-        key = memory.authenticate(login.secret or "")
+        key = memory.keys.authenticate(login.secret or "")
     except AuthenticationError:
         raise LoginRequired from None
     return Viewer(memory, login, Access(key))

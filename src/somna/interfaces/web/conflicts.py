@@ -12,7 +12,7 @@ from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
 from somna.interfaces.web.base import PREFIX, HtmlRoute, Viewer, ViewerDep, back
-from somna.memory import DEFER, ConflictPair
+from somna.memory import ConflictPair
 from somna.model import Evidence, FactStatus, FactType, SummaryKind
 
 __all__ = ["router"]
@@ -27,7 +27,7 @@ _SETTLED = {
     "b_true": "The second fact was kept; the other one was retired.",
     "neither": "Both facts were retired.",
     "corrected": "Both facts were retired and your correction was stored.",
-    DEFER: "The conflict was put off; it will come back later.",
+    "defer": "The conflict was put off; it will come back later.",
 }
 
 
@@ -91,7 +91,7 @@ def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
     viewer.reach(profile)
     memory = viewer.memory
     portraits = memory.summaries(profile, SummaryKind.PORTRAIT, limit=1)
-    rules = memory.list(profile, type=FactType.INSTRUCTION, limit=500)
+    rules = memory.list_facts(profile, type=FactType.INSTRUCTION, limit=500)
     pairs = [p for p in memory.conflicts(profile) if _personal(p)]
     return viewer.page(
         request,
@@ -99,7 +99,7 @@ def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
         profile,
         "persona",
         portrait=portraits[0] if portraits else None,
-        persona=memory.list(profile, type=FactType.PERSONA, limit=500),
+        persona=memory.list_facts(profile, type=FactType.PERSONA, limit=500),
         pending=[r for r in rules if r.status is FactStatus.UNVERIFIED],
         approved=[r for r in rules if r.status is FactStatus.VERIFIED],
         pairs=pairs,

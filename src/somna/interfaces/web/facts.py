@@ -69,7 +69,7 @@ def facts_page(
             and (not subject or h.fact.subject == subject)
         ][offset:]
     else:
-        found = memory.list(
+        found = memory.list_facts(
             profile,
             type=type or None,
             status=statuses,

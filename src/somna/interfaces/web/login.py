@@ -61,7 +61,7 @@ def login(
         if not secret:
             return _login_page(request, "Paste an API key to log in.", 422)
         try:
-            memory.authenticate(secret)
+            memory.keys.authenticate(secret)
         except AuthenticationError:
             return _login_page(request, "This API key is unknown or has been revoked.", 401)
     logins: Logins = request.app.state.logins

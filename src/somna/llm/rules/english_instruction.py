@@ -7,20 +7,13 @@ when what is to be remembered is about the speaker ("Remember that I'm vegetaria
 
 from __future__ import annotations
 
-import re
-
 from somna.llm.rules.english_grammar import Unsure, nominative, retell, retell_pronouns
 from somna.llm.rules.language import Speaker
+from somna.llm.rules.text import regex as _re
 from somna.llm.rules.text import trim_clause
 from somna.llm.rules.text import words as _words
 
 __all__ = ["IMPERATIVES", "instruction"]
-
-_I = re.IGNORECASE
-
-
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, _I)
 
 
 IMPERATIVES = _words(

@@ -12,14 +12,8 @@ from __future__ import annotations
 import re
 
 from somna.llm.rules.language import Replacement
+from somna.llm.rules.text import regex as _re
 from somna.llm.rules.text import words as _words
-
-_I = re.IGNORECASE
-
-
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, _I)
-
 
 STOPWORDS = _words(
     """the and is are was were i my to of in it you that this with for have has had but not

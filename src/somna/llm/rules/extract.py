@@ -138,7 +138,7 @@ def _fact_of_clause(
     if when:
         retold = f"{retold} {when[:1].lower()}{when[1:]}"
     text = finish_sentence(retold)
-    name = f"{language.code}.{rule.category}.{number}"
+    name = language.rule_name(number)
     return Found(rule.type, rule.category, text, name) if _valid(text) else None
 
 

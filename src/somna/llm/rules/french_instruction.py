@@ -8,20 +8,13 @@ végétarienne").
 
 from __future__ import annotations
 
-import re
-
 from somna.llm.rules.french_grammar import Unsure, nominative, retell, starts_with_vowel
 from somna.llm.rules.language import Speaker
+from somna.llm.rules.text import regex as _re
 from somna.llm.rules.text import trim_clause
 from somna.llm.rules.text import words as _words
 
 __all__ = ["IMPERATIVES", "instruction"]
-
-_I = re.IGNORECASE
-
-
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, _I)
 
 
 IMPERATIVES = _words(

@@ -12,14 +12,8 @@ from __future__ import annotations
 import re
 
 from somna.llm.rules.language import Replacement
+from somna.llm.rules.text import regex as _re
 from somna.llm.rules.text import words as _words
-
-_I = re.IGNORECASE
-
-
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, _I)
-
 
 STOPWORDS = _words(
     """le la les un une des du de et est sont je j tu il elle nous vous ils elles mon ma

@@ -1,6 +1,6 @@
 """Verdicts on (new fact, existing fact) pairs by pattern: the offline stand-in for a judge model.
 
-In order: the same text once normalised is a duplicate; one statement and its negation
+In order: the same text once normalized is a duplicate; one statement and its negation
 contradict (unless the new one says "no longer", which is an update); the same subject
 with another value in a one-value slot ("lives in", "works at", "favourite … is") is
 superseded by the new fact, which is always the newer; nearly the same words (Jaccard

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from somna.model import DEFAULT_SUBJECT, FactType
 
-__all__ = ["Language", "Replacement", "Rule", "Slot", "Speaker", "detect_language"]
+__all__ = ["SUBJECT", "Language", "Replacement", "Rule", "Slot", "Speaker", "detect_language"]
 
 Replacement = str | Callable[[re.Match[str]], str]
 """What `re.sub` puts in place of a match: a template, or a function of the match."""
@@ -44,12 +44,19 @@ class Rule:
     The match ends where what the clause says begins ("I love| hiking"): unless ``bare``
     (the match says it all: "Gardening is important to me"), a clause with only filler
     words after it ("I love to.") is no fact.
+
+    ``examples`` are sentences the rule must find a fact in, each with the fact it makes
+    of them when said by a speaker the transcript gives no name ("The user loves
+    hiking."); ``counter_examples`` are near misses it must leave alone. The tests run
+    both through the whole extractor, so they also tell when an earlier rule takes over.
     """
 
     category: str
     type: FactType
     pattern: re.Pattern[str]
     bare: bool = False
+    examples: Mapping[str, str] = field(default_factory=dict, hash=False)
+    counter_examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,10 @@ class Slot:
 
     name: str
     pattern: re.Pattern[str]
+
+
+SUBJECT = r"^(?P<subject>.+?)"
+"""How a slot's pattern opens: its subject, as short as the rest of the pattern allows."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,10 @@ class Language:
     slots: tuple[Slot, ...]
     negators: frozenset[str]
     """Tokens (after `normalize_text`) that negate a statement."""
+    negations: frozenset[str]
+    """Tokens that, in one of two nearly identical wordings, make them say opposite things:
+    the negators, and what `normalize_text` leaves of a negative contraction ("don" of
+    "don't"). See `somna.consolidate.wording`."""
     cessation: re.Pattern[str]
     """A negation that means "no longer": an update rather than a contradiction."""
     ignorable: frozenset[str]
@@ -125,6 +140,10 @@ class Language:
     condition ("call me if it rains") still tells something."""
     plain_user: str
     """How a speaker the transcript gives no name is named in a retold sentence."""
+
+    def rule_name(self, number: int) -> str:
+        """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""
+        return f"{self.code}.{self.rules[number].category}.{number}"
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")

@@ -55,7 +55,7 @@ class RulesLLM:
 
     EXTRACT keeps first-person statements of the user (preferences, identity, relations,
     decisions, plans, events, standing instructions) retold in the third person, with an
-    extractive summary; JUDGE compares by normalised text, negation and one-value slots;
+    extractive summary; JUDGE compares by normalized text, negation and one-value slots;
     REWRITE returns the query unchanged. Precision comes before recall: a sentence the
     patterns are unsure of gives no fact.
     """

@@ -1,7 +1,7 @@
 """An extractive summary: the few most informative sentences of a session, with their speakers.
 
 A sentence scores by how frequent its content words are across the whole session
-(a plain term-frequency score, normalised by length), and more when it gave a fact:
+(a plain term-frequency score, normalized by length), and more when it gave a fact:
 decisions, plans and preferences are what a summary should keep.
 """
 

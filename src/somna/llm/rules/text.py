@@ -4,12 +4,36 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["finish_sentence", "fold", "split_sentences", "trim_clause", "words"]
+__all__ = [
+    "finish_sentence",
+    "fold",
+    "maybe_one_of",
+    "one_of",
+    "regex",
+    "split_sentences",
+    "trim_clause",
+    "words",
+]
 
 
 def words(text: str) -> frozenset[str]:
     """A table of words written as one string, one word per blank."""
     return frozenset(text.split())
+
+
+def regex(pattern: str) -> re.Pattern[str]:
+    """A pattern of the language tables: chat is written in any case ("i", "I", "MY")."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def one_of(alternatives: str) -> str:
+    """A pattern of one of ``alternatives`` (one per blank, tried in their order)."""
+    return "(?:" + "|".join(alternatives.split()) + ")"
+
+
+def maybe_one_of(alternatives: str) -> str:
+    """A pattern of one of ``alternatives`` and the blanks after it, or of nothing."""
+    return rf"(?:{one_of(alternatives)}\s+)?"
 
 
 # One character for one character, so offsets in the folded text are offsets in the original.

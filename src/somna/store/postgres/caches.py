@@ -13,16 +13,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from somna.model import Fact
 from somna.store.base import Eligibility
-from somna.store.vectors import VectorIndex
-
-if TYPE_CHECKING:
-    from somna.store.postgres.summaries import SummaryIndex
+from somna.store.vectors import SummaryIndex, VectorIndex
 
 __all__ = ["IndexCache"]
 

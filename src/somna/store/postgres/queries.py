@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import re
 import struct
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 from psycopg.abc import Buffer
 from psycopg.adapt import Loader
 from psycopg.pq import Format
+from psycopg.types.json import Jsonb
 
 from somna.store.base import Eligibility
+from somna.store.sql import Json, Params
 
 __all__ = [
     "FLOAT4_ARRAY_OID",
     "Float4ArrayLoader",
+    "bind",
     "eligibility_sql",
+    "named",
     "text_match_sql",
     "tsquery_texts",
 ]
@@ -27,6 +32,23 @@ _PREFIX_FROM = 3  # shorter words match whole only: "a" is a prefix of too much
 _ARRAY_HEADER = struct.Struct(">iii")  # dimensions, has nulls, element oid
 _DIMENSION = struct.Struct(">ii")  # length, lower bound
 _ELEMENTS = np.dtype([("size", ">i4"), ("value", ">f4")])
+_NAMED = re.compile(r"(?<![:\w]):(\w+)")  # `:name`, not a `::type` cast
+
+
+@lru_cache(maxsize=256)
+def named(sql: str) -> str:
+    """A statement of the shared queries (`:name` parameters) in psycopg's `%(name)s`."""
+    return _NAMED.sub(r"%(\1)s", sql.replace("%", "%%"))
+
+
+def bind(params: Params) -> dict[str, Any]:
+    """Named parameters as psycopg sends them: `Json` as jsonb, the rest as they are."""
+    return {
+        name: (None if value.value is None else Jsonb(value.value))
+        if isinstance(value, Json)
+        else value
+        for name, value in params.items()
+    }
 
 
 def tsquery_texts(text: str) -> tuple[str, str]:

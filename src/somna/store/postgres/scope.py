@@ -6,7 +6,7 @@ the only text put into SQL is this module's own column names.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,37 +22,36 @@ from somna.model import (
     Fact,
     FactEvent,
     FactStatus,
-    FactType,
     utc,
 )
-from somna.model.lifecycle import Change
 from somna.store.base import Eligibility, FactFilter
-from somna.store.checks import check_change, require_facts
+from somna.store.columns import (
+    CONFLICT_COLUMNS,
+    FACT_COLUMNS,
+    FACT_FIELDS,
+    conflict_from_row,
+    fact_from_row,
+    fact_values,
+)
+from somna.store.facts import UPDATE_FACT, FactQueries
 from somna.store.postgres.hnsw import count_sql, search_settings, search_sql
 from somna.store.postgres.queries import (
     FLOAT4_ARRAY_OID,
     Float4ArrayLoader,
+    bind,
     eligibility_sql,
+    named,
     text_match_sql,
     tsquery_texts,
 )
 from somna.store.postgres.rows import (
-    CONFLICT_COLUMNS,
-    CONFLICT_FIELDS,
-    FACT_COLUMNS,
-    FACT_FIELDS,
-    MUTABLE_FACT_COLUMNS,
-    conflict_from_row,
-    conflict_params,
     event_from_row,
     evidence_from_row,
-    fact_from_row,
-    fact_params,
-    jsonb,
 )
-from somna.store.postgres.sessions import SessionQueries
-from somna.store.postgres.summaries import SummaryQueries
-from somna.store.postgres.threads import ThreadQueries
+from somna.store.postgres.sessions import PostgresSessions
+from somna.store.postgres.summaries import PostgresSummaries
+from somna.store.postgres.threads import PostgresThreads
+from somna.store.sql import Params
 from somna.store.vectors import INDEXED_STATUSES, VectorIndex
 
 if TYPE_CHECKING:
@@ -65,21 +64,9 @@ _INSERT_FACT = (
     f"INSERT INTO facts ({', '.join(_INSERTED)}) "
     f"VALUES ({', '.join(f'%({c})s' for c in _INSERTED)})"
 )
-_UPDATE_FACT = (
-    f"UPDATE facts SET {', '.join(f'{c} = %({c})s' for c in MUTABLE_FACT_COLUMNS)} "
-    "WHERE id = %(id)s AND profile_id = %(profile_id)s"
-)
-_INSERT_CONFLICT = (
-    f"INSERT INTO conflicts ({CONFLICT_COLUMNS}) "
-    f"VALUES ({', '.join(f'%({c})s' for c in CONFLICT_FIELDS)})"
-)
-_UPDATE_CONFLICT = (
-    f"UPDATE conflicts SET {', '.join(f'{c} = %({c})s' for c in CONFLICT_FIELDS[2:])} "
-    "WHERE id = %(id)s AND profile_id = %(profile_id)s"
-)
 
 
-class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
+class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresThreads):
     """Reads and writes of one profile inside one transaction (a `Reader` and a `Writer`)."""
 
     def __init__(
@@ -110,6 +97,23 @@ class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
     @property
     def profile_id(self) -> str:
         return self._profile_id
+
+    # -- statements, for the shared queries ---------------------------------------------
+
+    def _all(self, sql: str, params: Params) -> list[Any]:
+        return self._cur.execute(named(sql), bind(params)).fetchall()
+
+    def _one(self, sql: str, params: Params) -> Any | None:
+        return self._cur.execute(named(sql), bind(params)).fetchone()
+
+    def _count(self, sql: str, params: Params) -> int:
+        return int(self._cur.execute(named(sql), bind(params)).rowcount)
+
+    def _many(self, sql: str, params: Iterable[Params]) -> None:
+        self._cur.executemany(named(sql), [bind(p) for p in params])
+
+    def _json(self, value: Any) -> Any:
+        return value  # psycopg reads jsonb as Python data
 
     @property
     def embedding_dim(self) -> int | None:
@@ -148,15 +152,6 @@ class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
         found = {f.id: f for f in self._facts("f.id = ANY(%(ids)s)", {"ids": list(fact_ids)})}
         return [found[i] for i in fact_ids if i in found]
 
-    def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
-        # Statuses spelled out, so the planner can prove the partial unique index applies.
-        found = self._facts(
-            "f.type = %(type)s AND f.subject = %(subject)s AND f.text_hash = %(hash)s "
-            "AND f.status IN ('unverified', 'verified')",
-            {"type": type.value, "subject": subject, "hash": text_hash},
-        )
-        return found[0] if found else None
-
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
         clauses: list[str] = []
         params: dict[str, Any] = {}
@@ -193,9 +188,6 @@ class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
             "LIMIT %(limit)s OFFSET %(offset)s",
         )
 
-    def predecessors(self, fact_id: str) -> list[Fact]:
-        return self._facts("f.superseded_by = %(id)s", {"id": fact_id}, "ORDER BY f.recorded_at")
-
     def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
         if not fact_ids:
             return []
@@ -218,20 +210,13 @@ class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
 
     # -- conflicts ----------------------------------------------------------------------
 
-    def get_conflict(self, conflict_id: str) -> Conflict | None:
-        row = self._cur.execute(
-            f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE profile_id = %s AND id = %s",
-            (self._profile_id, conflict_id),
-        ).fetchone()
-        return conflict_from_row(row) if row else None
-
     def list_conflicts(
         self, statuses: Sequence[ConflictStatus], fact_id: str | None = None
     ) -> list[Conflict]:
         sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE profile_id = %s AND status = ANY(%s)"
         params: list[object] = [self._profile_id, [s.value for s in statuses]]
         if fact_id is not None:
-            sql += " AND (fact_a = %s OR fact_b = %s)"
+            sql += " AND (fact_a_id = %s OR fact_b_id = %s)"
             params.extend([fact_id, fact_id])
         rows = self._cur.execute(sql + " ORDER BY created_at, id", params).fetchall()
         return [conflict_from_row(row) for row in rows]
@@ -368,65 +353,17 @@ class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
 
     # -- writes -------------------------------------------------------------------------
 
-    def apply(self, change: Change) -> None:
-        self._check(change)
-        for fact in change.facts:
-            self._upsert_fact(fact, change.vectors.get(fact.id))
-        if change.evidence:
-            self._cur.executemany(
-                "INSERT INTO evidence (id, fact_id, profile_id, session_id, message_id, quote, "
-                "observed_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        e.id,
-                        e.fact_id,
-                        self._profile_id,
-                        e.session_id,
-                        e.message_id,
-                        e.quote,
-                        e.observed_at,
-                    )
-                    for e in change.evidence
-                ],
-            )
-        if change.events:
-            self._cur.executemany(
-                "INSERT INTO fact_events (id, fact_id, profile_id, at, action, actor, before, "
-                "after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        e.id,
-                        e.fact_id,
-                        self._profile_id,
-                        e.at,
-                        e.action.value,
-                        e.actor,
-                        jsonb(e.before),
-                        jsonb(e.after),
-                    )
-                    for e in change.events
-                ],
-            )
-        for conflict in change.conflicts:
-            params = conflict_params(conflict)
-            if not self._cur.execute(_UPDATE_CONFLICT, params).rowcount:
-                self._cur.execute(_INSERT_CONFLICT, params)
-        if change.facts:
-            self._bump_revision()
-
-    def _check(self, change: Change) -> None:
-        outside = check_change(change, self._profile_id)
-        if outside:
-            found = self._cur.execute(
-                "SELECT id FROM facts WHERE profile_id = %s AND id = ANY(%s)",
-                (self._profile_id, outside),
-            ).fetchall()
-            require_facts(self._profile_id, outside, (row["id"] for row in found))
+    def _known_facts(self, fact_ids: Sequence[str]) -> Iterable[str]:
+        found = self._cur.execute(
+            "SELECT id FROM facts WHERE profile_id = %s AND id = ANY(%s)",
+            (self._profile_id, list(fact_ids)),
+        ).fetchall()
+        return [row["id"] for row in found]
 
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
-        params = fact_params(fact)
+        params = fact_values(fact)
         params["profile_id"] = self._profile_id
-        if self._cur.execute(_UPDATE_FACT, params).rowcount:
+        if self._cur.execute(named(UPDATE_FACT), params).rowcount:
             self.patches.append((fact, None))
             return
         if vector is None:  # an update of a fact this profile does not have
@@ -458,26 +395,6 @@ class PostgresScope(SessionQueries, SummaryQueries, ThreadQueries):
                 "or switch back."
             )
         return array
-
-    def record_usage(self, facts: Sequence[Fact]) -> None:
-        # Use is not state: no event, and no facts_rev bump (the vector index holds no use).
-        if facts:
-            self._cur.executemany(
-                "UPDATE facts SET strength = %s, recall_count = %s, last_recalled_at = %s "
-                "WHERE profile_id = %s AND id = %s",
-                [
-                    (f.strength, f.recall_count, f.last_recalled_at, self._profile_id, f.id)
-                    for f in facts
-                ],
-            )
-
-    def record_judged(self, fact_ids: Sequence[str], at: datetime) -> None:
-        # Bookkeeping, like use: no event, and the vector index holds no judging.
-        if fact_ids:
-            self._cur.executemany(
-                "UPDATE facts SET judged_at = %s WHERE profile_id = %s AND id = %s",
-                [(at, self._profile_id, fact_id) for fact_id in fact_ids],
-            )
 
     def _bump_revision(self) -> None:
         row = self._cur.execute(

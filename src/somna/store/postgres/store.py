@@ -37,10 +37,12 @@ from somna.errors import (
 )
 from somna.model import ApiKey, Profile, Run
 from somna.store.base import SourceCursor
+from somna.store.keys import SAVE_KEY, key_values
 from somna.store.migrations import load_migrations
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
 from somna.store.postgres.hnsw import HnswIndexes, index_name, index_prefix
+from somna.store.postgres.queries import bind, named
 from somna.store.postgres.rows import (
     cursor_from_row,
     jsonb,
@@ -48,6 +50,7 @@ from somna.store.postgres.rows import (
     profile_from_row,
 )
 from somna.store.postgres.scope import PostgresScope
+from somna.store.sessions import SOURCE_CURSORS
 
 __all__ = ["PostgresStore", "VectorMode"]
 
@@ -317,24 +320,7 @@ class PostgresStore:
 
     def save_key(self, key: ApiKey) -> None:
         with self._connection() as conn:
-            conn.execute(
-                "INSERT INTO api_keys (id, name, secret_hash, profiles, prefix, admin, "
-                "created_at, revoked_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-                "profiles = excluded.profiles, "
-                "prefix = excluded.prefix, admin = excluded.admin, "
-                "revoked_at = excluded.revoked_at",
-                (
-                    key.id,
-                    key.name,
-                    key.secret_hash,
-                    jsonb(key.profiles),
-                    key.prefix,
-                    key.admin,
-                    key.created_at,
-                    key.revoked_at,
-                ),
-            )
+            conn.execute(named(SAVE_KEY), bind(key_values(key)))
 
     def find_key(self, secret_hash: str) -> ApiKey | None:
         with self._connection() as conn:
@@ -366,12 +352,7 @@ class PostgresStore:
         with self._connection() as conn:
             rows = (
                 conn.cursor(row_factory=dict_row)
-                .execute(
-                    "SELECT * FROM source_cursors c WHERE source = %s AND (purged_at IS NULL OR "
-                    "segment = (SELECT max(segment) FROM source_cursors d WHERE d.source = "
-                    "c.source AND d.key = c.key)) ORDER BY key, segment, profile_id",
-                    (source,),
-                )
+                .execute(named(SOURCE_CURSORS), {"source": source})
                 .fetchall()
             )
         return [cursor_from_row(row) for row in rows]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -12,49 +11,28 @@ from psycopg import Cursor
 
 from somna.errors import InvalidInputError
 from somna.model import Summary, SummaryKind
+from somna.store.columns import SUMMARY_COLUMNS
 from somna.store.postgres.queries import (
     FLOAT4_ARRAY_OID,
     Float4ArrayLoader,
     text_match_sql,
     tsquery_texts,
 )
-from somna.store.postgres.rows import SUMMARY_COLUMNS, jsonb, summary_from_row
+from somna.store.postgres.rows import jsonb
+from somna.store.summaries import SummaryQueries
+from somna.store.vectors import SummaryIndex
 
 if TYPE_CHECKING:
     from somna.store.postgres.store import PostgresStore
 
-__all__ = ["SummaryIndex", "SummaryQueries"]
+__all__ = ["PostgresSummaries"]
 
 # Summaries are searched from the day (or session) they begin.
 _START = "coalesce(s.period_start, s.created_at)"
 
 
-@dataclass(frozen=True)
-class SummaryIndex:
-    """A profile's summary vectors of one dimension, for search in process (array mode)."""
-
-    revision: int
-    ids: list[str]
-    matrix: np.ndarray
-    kinds: np.ndarray
-    starts: np.ndarray
-
-    def search(
-        self, vector: np.ndarray, kinds: Sequence[SummaryKind], at: datetime, limit: int
-    ) -> list[tuple[str, float]]:
-        if not self.ids:
-            return []
-        wanted = np.isin(self.kinds, [k.value for k in kinds]) & (self.starts <= at.timestamp())
-        if not wanted.any():
-            return []
-        scores = self.matrix @ vector.astype(np.float32)
-        scores[~wanted] = -np.inf
-        top = np.argsort(-scores, kind="stable")[: min(limit, int(wanted.sum()))]
-        return [(self.ids[i], float(scores[i])) for i in top]
-
-
-class SummaryQueries:
-    """Summary queries of one profile's transaction (mixed into the scope)."""
+class PostgresSummaries(SummaryQueries):
+    """Mixed into `PostgresScope`: the summary queries of one profile's transaction."""
 
     _cur: Cursor[dict[str, Any]]
     _profile_id: str
@@ -70,20 +48,8 @@ class SummaryQueries:
             f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE profile_id = %s AND id = ANY(%s)",
             (self._profile_id, list(summary_ids)),
         ).fetchall()
-        found = {row["id"]: summary_from_row(row) for row in rows}
+        found = {row["id"]: self._summary(row) for row in rows}
         return [found[i] for i in summary_ids if i in found]
-
-    def summaries(
-        self, kind: SummaryKind, *, limit: int = 100, since: datetime | None = None
-    ) -> list[Summary]:
-        sql = f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE profile_id = %s AND kind = %s"
-        params: list[object] = [self._profile_id, kind.value]
-        if since is not None:
-            sql += " AND coalesce(period_end, created_at) >= %s"
-            params.append(since)
-        sql += " ORDER BY coalesce(period_start, created_at) DESC, created_at DESC LIMIT %s"
-        rows = self._cur.execute(sql, [*params, limit]).fetchall()
-        return [summary_from_row(row) for row in rows]
 
     def summary_text_search(
         self, query: str, kinds: Sequence[SummaryKind], at: datetime, limit: int

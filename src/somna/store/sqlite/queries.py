@@ -2,34 +2,34 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from typing import Any
 
 from somna.errors import StoreError
 from somna.store.base import Eligibility
+from somna.store.sql import Json, Params
 from somna.store.sqlite.rows import ts
 
-__all__ = ["MUTABLE", "eligibility_sql", "fts_query", "parse_ts", "placeholders", "statements"]
+__all__ = ["bind", "eligibility_sql", "fts_query", "parse_ts", "placeholders", "statements"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-# Columns a fact may change in place; a change of wording or meaning is a new version.
-MUTABLE = (
-    "status",
-    "confidence",
-    "valid_from",
-    "valid_to",
-    "superseded_at",
-    "superseded_by",
-    "retired_at",
-    "last_verified_at",
-    "expires_at",
-    "last_recalled_at",
-    "recall_count",
-    "strength",
-    "judged_at",
-)
+
+
+def bind(params: Params) -> dict[str, Any]:
+    """Named parameters as SQLite stores them: timestamps as `ts` text, `Json` as text."""
+    return {name: _stored(value) for name, value in params.items()}
+
+
+def _stored(value: object) -> object:
+    if isinstance(value, datetime):
+        return ts(value)
+    if isinstance(value, Json):
+        return None if value.value is None else json.dumps(value.value)
+    return value
 
 
 def placeholders(values: Sequence[object]) -> str:

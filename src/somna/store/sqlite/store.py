@@ -34,9 +34,12 @@ from somna.model import (
     Run,
 )
 from somna.store.base import SourceCursor
+from somna.store.keys import SAVE_KEY, key_values
 from somna.store.migrations import load_migrations
+from somna.store.sessions import SOURCE_CURSORS
 from somna.store.sqlite import erasure, runs
 from somna.store.sqlite.queries import (
+    bind,
     parse_ts,
     placeholders,
     statements,
@@ -48,7 +51,7 @@ from somna.store.sqlite.rows import (
     ts,
 )
 from somna.store.sqlite.scope import SQLiteScope
-from somna.store.vectors import INDEXED_STATUSES, VectorIndex
+from somna.store.vectors import INDEXED_STATUSES, SummaryIndex, VectorIndex
 
 __all__ = ["SQLiteStore"]
 
@@ -73,9 +76,7 @@ class SQLiteStore:
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.RLock()
         self._indexes: dict[str, VectorIndex] = {}
-        self._summary_indexes: dict[
-            str, tuple[tuple[int, int], tuple[list[str], np.ndarray, np.ndarray, np.ndarray]]
-        ] = {}
+        self._summary_indexes: dict[str, SummaryIndex] = {}
         for pragma in (
             "journal_mode = WAL",
             "foreign_keys = ON",
@@ -190,24 +191,7 @@ class SQLiteStore:
 
     def save_key(self, key: ApiKey) -> None:
         with self._lock:
-            self._conn.execute(
-                "INSERT INTO api_keys (id, name, secret_hash, profiles, prefix, admin, "
-                "created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-                "profiles = excluded.profiles, "
-                "prefix = excluded.prefix, admin = excluded.admin, "
-                "revoked_at = excluded.revoked_at",
-                (
-                    key.id,
-                    key.name,
-                    key.secret_hash,
-                    json.dumps(key.profiles),
-                    key.prefix,
-                    int(key.admin),
-                    ts(key.created_at),
-                    ts(key.revoked_at),
-                ),
-            )
+            self._conn.execute(SAVE_KEY, bind(key_values(key)))
 
     def find_key(self, secret_hash: str) -> ApiKey | None:
         with self._lock:
@@ -233,12 +217,7 @@ class SQLiteStore:
 
     def source_cursors(self, source: str) -> list[SourceCursor]:
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT * FROM source_cursors c WHERE source = ? AND (purged_at IS NULL OR "
-                "segment = (SELECT max(segment) FROM source_cursors d WHERE d.source = c.source "
-                "AND d.key = c.key)) ORDER BY key, segment, profile_id",
-                (source,),
-            ).fetchall()
+            rows = self._conn.execute(SOURCE_CURSORS, {"source": source}).fetchall()
         return [cursor_from_row(row) for row in rows]
 
     # -- scopes -----------------------------------------------------------------------
@@ -284,9 +263,7 @@ class SQLiteStore:
 
     # -- summary vectors --------------------------------------------------------------
 
-    def summary_index(
-        self, conn: sqlite3.Connection, profile_id: str
-    ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray] | None:
+    def summary_index(self, conn: sqlite3.Connection, profile_id: str) -> SummaryIndex | None:
         """Every summary vector of a profile; summaries are only ever added, so their count
         and last rowid tell whether the cached copy is current."""
         count, last = conn.execute(
@@ -297,20 +274,21 @@ class SQLiteStore:
         if not count:
             return None
         cached = self._summary_indexes.get(profile_id)
-        if cached is not None and cached[0] == (count, last):
-            return cached[1]
+        if cached is not None and cached.revision == (count, last):
+            return cached
         rows = conn.execute(
             "SELECT id, kind, coalesce(period_start, created_at) AS start, embedding "
             "FROM summaries WHERE profile_id = ? AND embedding IS NOT NULL",
             (profile_id,),
         ).fetchall()
-        index = (
-            [row["id"] for row in rows],
-            np.vstack([np.frombuffer(row["embedding"], dtype="<f4") for row in rows]),
-            np.array([row["kind"] for row in rows]),
-            np.array([datetime.fromisoformat(row["start"]).timestamp() for row in rows]),
+        index = SummaryIndex(
+            revision=(count, last),
+            ids=[row["id"] for row in rows],
+            matrix=np.vstack([np.frombuffer(row["embedding"], dtype="<f4") for row in rows]),
+            kinds=np.array([row["kind"] for row in rows]),
+            starts=np.array([datetime.fromisoformat(row["start"]).timestamp() for row in rows]),
         )
-        self._summary_indexes[profile_id] = ((count, last), index)
+        self._summary_indexes[profile_id] = index
         return index
 
     # -- vector index -----------------------------------------------------------------

@@ -43,27 +43,12 @@ def add_fact(
     """Store a fact (201), or reinforce the same active fact if it is already known (200).
 
     `similar` lists the active facts whose cosine similarity to it reaches the
-    neighbour floor, each with its similarity: judge each one with
+    neighbor floor, each with its similarity: judge each one with
     `POST …/facts/{id}/resolve` (duplicate, supersedes, contradicts or distinct).
     `candidates` lists facts of the same subject from the judge floor up: a changed
     value ("Lives in Paris", then "Lives in Berlin") lands there; judge them alike.
     """
-    added = memory.add_fact(
-        profile,
-        body.text,
-        type=body.type,
-        category=body.category,
-        subject=body.subject,
-        predicate=body.predicate,
-        object=body.object,
-        confidence=body.confidence,
-        verified=body.verified,
-        valid_from=body.valid_from,
-        valid_to=body.valid_to,
-        expires_at=body.expires_at,
-        quote=body.quote,
-        actor=access.actor,
-    )
+    added = memory.add_fact(profile, body, actor=access.actor)
     if not added.created:
         response.status_code = 200
     return AddedOut.model_validate(added).model_copy(
@@ -125,7 +110,7 @@ def list_facts(
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> list[FactOut]:
     """The profile's facts, newest first; without `status`, the active ones."""
-    found = memory.list(
+    found = memory.list_facts(
         profile,
         type=type,
         status=status,
@@ -149,17 +134,7 @@ def update_fact(
 ) -> FactOut:
     """Correct a fact: a new verified version replaces it (returned, with a new id);
     the old one stays in its history."""
-    fact = memory.update(
-        profile,
-        fact_id,
-        text=body.text,
-        type=body.type,
-        category=body.category,
-        subject=body.subject,
-        confidence=body.confidence,
-        actor=access.actor,
-    )
-    return FactOut.model_validate(fact)
+    return FactOut.model_validate(memory.update(profile, fact_id, body, actor=access.actor))
 
 
 @router.delete("/{fact_id}", response_model=FactOut, responses=errors(409))

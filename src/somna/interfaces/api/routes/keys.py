@@ -19,7 +19,7 @@ router = APIRouter(prefix="/v1/keys", tags=["keys"])
 def list_keys(memory: MemoryDep, access: AccessDep) -> list[ApiKeyOut]:
     """Every key, revoked ones included; secrets are never shown again (admin key)."""
     access.require_admin("list keys")
-    return [ApiKeyOut.model_validate(k) for k in memory.list_keys()]
+    return [ApiKeyOut.model_validate(k) for k in memory.keys.all()]
 
 
 @router.post("", status_code=201, response_model=CreatedKeyOut, responses=errors(403))
@@ -27,7 +27,7 @@ def create_key(body: KeyIn, memory: MemoryDep, access: AccessDep) -> CreatedKeyO
     """A new key for `profiles`, for every profile under `prefix`, or an admin key; its
     secret is in this answer only."""
     access.require_admin("create keys")
-    key, secret = memory.create_key(
+    key, secret = memory.keys.create(
         profiles=body.profiles, admin=body.admin, name=body.name, prefix=body.prefix
     )
     return CreatedKeyOut(key=ApiKeyOut.model_validate(key), secret=secret)
@@ -39,4 +39,4 @@ def revoke_key(
 ) -> ApiKeyOut:
     """Revoke a key: it stops working at once (admin key)."""
     access.require_admin("revoke keys")
-    return ApiKeyOut.model_validate(memory.revoke_key(key_id))
+    return ApiKeyOut.model_validate(memory.keys.revoke(key_id))

@@ -4,11 +4,11 @@ Pure functions only: `Memory.recall` gathers the candidates from the store and
 calls these to rank them and to write the prompt block.
 """
 
-from somna.recall.context import HEADER, fact_line, render_context
-from somna.recall.fusion import RRF_K, rrf
-from somna.recall.keywords import STOP_WORDS, keywords
-from somna.recall.ranking import Weights, blend, recency
-from somna.recall.tokens import count_tokens
+from somna.ranking.block import HEADER, fact_line, render_context
+from somna.ranking.fusion import RRF_K, rrf
+from somna.ranking.keywords import STOP_WORDS, keywords
+from somna.ranking.tokens import count_tokens
+from somna.ranking.weights import Weights, blend, recency
 
 __all__ = [
     "HEADER",

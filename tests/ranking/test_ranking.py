@@ -1,4 +1,4 @@
-"""The ranking functions of `somna.recall`, as pure functions: fusion, weights, the prompt block."""
+"""The ranking functions, as pure functions: fusion, weights, the prompt block."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from somna.model import Fact, FactStatus
-from somna.recall import (
+from somna.ranking import (
     HEADER,
     Weights,
     blend,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from somna.model import Fact, FactStatus
-from somna.recall.tokens import count_tokens
+from somna.ranking.tokens import count_tokens
 
 __all__ = ["HEADER", "fact_line", "render_context"]
 

@@ -321,7 +321,7 @@ def test_french_statements_become_facts(
         "I'm fine, thanks.",
         "The weather is nice today.",
         "He works at Google.",
-        "My neighbour's cat is cute.",
+        "My neighbor's cat is cute.",
         "I love it!",
         "I love that idea.",
         "I went there yesterday.",

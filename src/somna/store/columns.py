@@ -1,0 +1,146 @@
+"""The columns both backends store a fact and a conflict in, and which of them may change.
+
+The two schemas name these columns alike, so the lists, and the mapping of a
+row to a model object, live here once; a backend adds only how its driver
+spells a value (SQLite's ISO text, Postgres's timestamptz).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from somna.model import Conflict, Fact, Session
+
+__all__ = [
+    "CONFLICT_COLUMNS",
+    "CONFLICT_FIELDS",
+    "FACT_COLUMNS",
+    "FACT_FIELDS",
+    "MESSAGE_COLUMNS",
+    "MESSAGE_FIELDS",
+    "MUTABLE_FACT_COLUMNS",
+    "SUMMARY_COLUMNS",
+    "SUMMARY_FIELDS",
+    "Row",
+    "conflict_from_row",
+    "conflict_values",
+    "fact_from_row",
+    "fact_values",
+    "session_from_row",
+]
+
+
+class Row(Protocol):
+    """A row as either driver returns it: a psycopg dict row or a `sqlite3.Row`."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+FACT_FIELDS = (
+    "id",
+    "profile_id",
+    "type",
+    "category",
+    "subject",
+    "predicate",
+    "object",
+    "text",
+    "status",
+    "confidence",
+    "valid_from",
+    "valid_to",
+    "recorded_at",
+    "superseded_at",
+    "superseded_by",
+    "retired_at",
+    "first_observed_at",
+    "last_verified_at",
+    "expires_at",
+    "last_recalled_at",
+    "recall_count",
+    "strength",
+    "judged_at",
+)
+
+MUTABLE_FACT_COLUMNS = (
+    "status",
+    "confidence",
+    "valid_from",
+    "valid_to",
+    "superseded_at",
+    "superseded_by",
+    "retired_at",
+    "last_verified_at",
+    "expires_at",
+    "last_recalled_at",
+    "recall_count",
+    "strength",
+    "judged_at",
+)
+"""Columns a fact may change in place; a change of wording or meaning is a new version."""
+
+CONFLICT_FIELDS = (
+    "id",
+    "profile_id",
+    "fact_a_id",
+    "fact_b_id",
+    "status",
+    "resolution",
+    "correction",
+    "correction_fact_id",
+    "created_at",
+    "deferred_until",
+    "resolved_at",
+    "resolved_by",
+)
+
+MESSAGE_FIELDS = ("id", "session_id", "seq", "role", "content", "created_at", "meta")
+SUMMARY_FIELDS = (
+    "id",
+    "profile_id",
+    "kind",
+    "text",
+    "period_start",
+    "period_end",
+    "session_id",
+    "sources",
+    "created_at",
+)
+
+FACT_COLUMNS = ", ".join(f"f.{name}" for name in FACT_FIELDS)
+"""The fact columns of a query that names the facts table `f`."""
+CONFLICT_COLUMNS = ", ".join(CONFLICT_FIELDS)
+MESSAGE_COLUMNS = ", ".join(MESSAGE_FIELDS)
+SUMMARY_COLUMNS = ", ".join(SUMMARY_FIELDS)
+
+
+def fact_values(fact: Fact) -> dict[str, Any]:
+    """The fact's columns, with `text_hash`, as Python values (enums as their values)."""
+    values = {name: getattr(fact, name) for name in FACT_FIELDS}
+    values["type"] = fact.type.value
+    values["status"] = fact.status.value
+    values["text_hash"] = fact.text_hash
+    return values
+
+
+def fact_from_row(row: Row) -> Fact:
+    return Fact.model_validate({name: row[name] for name in FACT_FIELDS})
+
+
+def conflict_values(conflict: Conflict) -> dict[str, Any]:
+    """The conflict's columns as Python values (enums as their values)."""
+    values = {name: getattr(conflict, name) for name in CONFLICT_FIELDS}
+    values["status"] = conflict.status.value
+    values["resolution"] = None if conflict.resolution is None else conflict.resolution.value
+    return values
+
+
+def session_from_row(row: Row) -> Session:
+    return Session.model_validate(dict(row))
+
+
+def conflict_from_row(row: Row) -> Conflict:
+    return Conflict.model_validate({name: row[name] for name in CONFLICT_FIELDS})
