@@ -1,10 +1,13 @@
-"""HTTP benchmark: requests/s and p50/p95 latency of recall and append-message over the REST API.
+"""HTTP benchmark: requests/s and p50/p95 latency of recall and append-message over the REST API,
+and of the MCP `recall` tool over streamable HTTP.
 
 Seeds a temporary database with a profile of ~1,000 facts and an API key, starts
 `python -m somna.interfaces.api` (the same as `somna serve`) on 127.0.0.1 in a
 separate process, then sends a fixed number of requests per level from 1, 8 and
-32 concurrent clients (one thread and one HTTP connection each) and prints a
-table. It stops by itself and removes the database.
+32 concurrent clients (one thread and one HTTP connection each; for MCP, one
+session each) and prints a table with the server's CPU time per request, which
+moves less with the machine's load than the rates do. It stops by itself and
+removes the database.
 
     .venv/bin/python bench/http_bench.py [--facts 1000] [--requests 400]
 
@@ -29,7 +32,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import anyio
 import httpx
+import httpx2
+import psutil
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 import somna
 from somna.config import Settings
@@ -128,6 +136,8 @@ class Result:
     errors: int
     seconds: float
     latencies: list[float]
+    server_cpu: float
+    """Seconds of CPU the server process spent on the row's requests."""
 
     def row(self) -> str:
         ordered = sorted(self.latencies)
@@ -136,7 +146,8 @@ class Result:
         rate = self.requests / self.seconds
         return (
             f"| {self.operation:<14} | {self.clients:>7} | {self.requests:>8} | {rate:>9.1f} "
-            f"| {p50:>8.1f} | {p95:>8.1f} | {self.errors:>6} |"
+            f"| {p50:>8.1f} | {p95:>8.1f} | {1000 * self.server_cpu / self.requests:>10.2f} "
+            f"| {self.errors:>6} |"
         )
 
 
@@ -182,6 +193,42 @@ def _load(
     return latencies, errors, time.perf_counter() - started
 
 
+def _mcp_load(url: str, secret: str, clients: int, total: int) -> tuple[list[float], int, float]:
+    """The MCP `recall` tool, `clients` sessions at once, each on its own connection."""
+    counter = itertools.count()
+    latencies: list[float] = []
+    errors = 0
+
+    async def worker() -> None:
+        nonlocal errors
+        async with httpx2.AsyncClient(headers={"X-API-Key": secret}, timeout=120) as http:
+            transport = streamable_http_client(f"{url}/mcp", http_client=http)
+            async with Client(transport, read_timeout_seconds=120) as client:
+                while (i := next(counter)) < total:
+                    query = _QUERIES[i % len(_QUERIES)]
+                    started = time.perf_counter()
+                    result = await client.call_tool(
+                        "recall", {"profile": PROFILE, "query": query, "k": 5, "format": "full"}
+                    )
+                    latencies.append(time.perf_counter() - started)
+                    errors += bool(result.is_error)
+
+    async def main() -> float:
+        started = time.perf_counter()
+        async with anyio.create_task_group() as group:
+            for _ in range(clients):
+                group.start_soon(worker)
+        return time.perf_counter() - started
+
+    seconds = anyio.run(main)
+    return latencies, errors, seconds
+
+
+def _cpu(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return float(times.user + times.system)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--facts", type=int, default=1000, help="facts to seed (default 1000)")
@@ -200,12 +247,25 @@ def main() -> None:
         url = f"http://127.0.0.1:{port}"
         try:
             _load(url, secret, _recall, 4, 40)  # warm up: model, indexes, connections
+            _mcp_load(url, secret, 2, 20)
+            process = psutil.Process(server.pid)
             results = []
-            for name, call in (("recall", _recall), ("append-message", _append)):
+            for name, call in (
+                ("recall", _recall),
+                ("append-message", _append),
+                ("mcp recall", None),
+            ):
                 for clients in LEVELS:
-                    latencies, errors, seconds = _load(url, secret, call, clients, args.requests)
+                    before = _cpu(process)
+                    if call is None:
+                        latencies, errors, seconds = _mcp_load(url, secret, clients, args.requests)
+                    else:
+                        latencies, errors, seconds = _load(
+                            url, secret, call, clients, args.requests
+                        )
+                    spent = _cpu(process) - before
                     results.append(
-                        Result(name, clients, len(latencies), errors, seconds, latencies)
+                        Result(name, clients, len(latencies), errors, seconds, latencies, spent)
                     )
         finally:
             server.terminate()
@@ -215,8 +275,14 @@ def main() -> None:
         f"\nSomna HTTP benchmark: {args.facts} facts, {args.requests} requests per row, "
         f"server and clients on one machine ({cores} CPUs).\n"
     )
-    print("| operation      | clients | requests |     req/s |  p50 ms  |  p95 ms  | errors |")
-    print("|----------------|---------|----------|-----------|----------|----------|--------|")
+    print(
+        "| operation      | clients | requests |     req/s |  p50 ms  |  p95 ms  "
+        "| CPU ms/req | errors |"
+    )
+    print(
+        "|----------------|---------|----------|-----------|----------|----------"
+        "|------------|--------|"
+    )
     for result in results:
         print(result.row())
 

@@ -175,7 +175,10 @@ class Settings(BaseModel):
         default=512, ge=1, description="Completion budget of one judge call."
     )
     llm_max_tokens_rewrite: int = Field(
-        default=128, ge=1, description="Completion budget of one query rewrite."
+        default=128,
+        ge=1,
+        description="Completion budget of one query rewrite, and of the rephrasings of a "
+        "multi-query recall.",
     )
     llm_fold_system: Literal["auto", "always", "never"] = Field(
         default="auto",

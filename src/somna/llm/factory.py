@@ -64,6 +64,7 @@ def openai_options(settings: Settings) -> dict[str, Any]:
             "extract": settings.llm_max_tokens_extract,
             "judge": settings.llm_max_tokens_judge,
             "rewrite": settings.llm_max_tokens_rewrite,
+            "rephrase": settings.llm_max_tokens_rewrite,
         },
         "fold_system": settings.llm_fold_system,
     }

@@ -70,9 +70,14 @@ OPENAI_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 MODES = ("json_schema", "json_object_schema", "json_object", "text")
 """How JSON is asked for, strongest first."""
-DEFAULT_MAX_TOKENS: dict[str, int] = {"extract": 2048, "judge": 512, "rewrite": 128}
-"""Completion budget per task; the others (thread summaries, rephrasings, the `llm check`
-probe) get 512."""
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    "extract": 2048,
+    "judge": 512,
+    "rewrite": 128,
+    "rephrase": 128,
+}
+"""Completion budget per task; the others (thread summaries, the `llm check` probe) get 512.
+A rewrite and rephrasings run while a user waits: a short budget bounds a model that rambles."""
 _OTHER_TASK_TOKENS = 512
 FoldSystem = Literal["auto", "always", "never"]
 

@@ -99,37 +99,6 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
     ]
 
 
-def test_a_full_session_keeps_one_item_per_message_before_a_second_one() -> None:
-    turns = [
-        (
-            "user",
-            "Odile",
-            "I love jazz, and last weekend I played the saxophone at the harbour festival "
-            "with my cousin Ines.",
-        ),
-        (
-            "user",
-            "Tariq",
-            "Yesterday I repaired the old sailboat and painted its hull bright green.",
-        ),
-        ("user", "Odile", "Last month I started pottery lessons at the community centre."),
-        ("user", "Tariq", "My sister moved to Lisbon in March and opened a small bakery there."),
-        ("user", "Odile", "Nice."),
-        ("user", "Tariq", "Ha, true."),
-        ("user", "Odile", "Sure."),
-        ("user", "Tariq", "Okay!"),
-    ]
-    digest = _extract(*turns)
-    # Room for four: the preference keeps the first message, so its (longer) observation
-    # gives way to the three other messages that say something.
-    assert [(fact.message_index, fact.category) for fact in digest.facts] == [
-        (0, "preference"),
-        (1, "observation"),
-        (2, "observation"),
-        (3, "observation"),
-    ]
-
-
 @pytest.mark.parametrize(
     ("said", "category", "text"),
     [

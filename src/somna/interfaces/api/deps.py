@@ -30,7 +30,8 @@ _api_key = APIKeyHeader(
 )
 
 
-def get_memory(request: Request) -> Memory:
+async def get_memory(request: Request) -> Memory:
+    """Async because it only reads the app's state: a sync dependency costs a thread hop."""
     memory: Memory = request.app.state.memory
     return memory
 

@@ -31,6 +31,7 @@ from somna.model import (
     EventAction,
     FactStatus,
     FactType,
+    RecalledKind,
     Resolution,
     Role,
     SessionStatus,
@@ -407,7 +408,7 @@ class SummaryOut(_Out):
 
 class RecalledOut(_Out):
     id: str
-    kind: str = Field(description="`fact` or `summary`.")
+    kind: RecalledKind = Field(description="`fact` or `summary`.")
     text: str
     score: float
     signals: dict[str, float] = Field(description="What found it and how it was weighed.")

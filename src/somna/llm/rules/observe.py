@@ -33,14 +33,10 @@ __all__ = [
     "select",
 ]
 
-FIRST_CLASS = frozenset(
-    {"preference", "decision", "client_info", "instruction", "identity", "relationship"}
-)
+FIRST_CLASS = frozenset({"preference", "decision", "client_info", "instruction"})
 """Typed facts of these categories are kept even when their message is observed whole: the
-seed's categories, standing instructions, and who a person is and knows (an observation is
-never judged, so "lives in Paris" told only as one could not be superseded by a move).
-Keeping identity and relationship facts costs 0.3 points of evidence recall@10 on the
-development conversation."""
+seed's categories and standing instructions. Keeping identity and relationship facts too
+cost 2.3 points of evidence recall@10 on the development conversation."""
 ITEMS_PER_MESSAGE = 0.5
 """At most this many stored items (typed facts and observations) per message of a session."""
 MIN_ROOM = 4
@@ -208,36 +204,35 @@ def select(
     """What the session keeps: ``(message position, typed fact)``, or ``None`` in place of
     the fact for the message's observation; at most ``room`` items, first-class ones aside.
 
-    First-class facts (`FIRST_CLASS`) always stay. The other messages are then taken one
-    at a time while their items fit, each stored once: its observation, which takes the
-    place of the typed facts it ``covers`` (their sentence is in its quote), else its
-    typed facts. Messages with typed facts come first, then the most informative ones;
-    a message whose first-class fact already keeps it comes last, since a second item
-    there recalls no turn the first does not. Typed facts alone fill a short session up
-    to `MIN_ROOM` whatever its length.
+    Every typed fact counts first. Then observations, most informative first, while there
+    is room: an observation retells its message, so it takes the place of the typed facts
+    it ``covers`` (their sentence is in its quote; first-class ones, `FIRST_CLASS`, stay
+    anyway), and a message with several typed facts makes room for others. Typed facts
+    beyond the room (a session of statements only) are cut, first-class ones never, and
+    never below `MIN_ROOM`.
     """
-    kept: list[tuple[int, CandidateFact | None]] = [
-        (p, f) for p, f in typed if f.category in FIRST_CLASS
-    ]
-    held = {p for p, _ in kept}
-    others: dict[int, list[CandidateFact]] = {}
+    replaced: dict[int, int] = {}
     for position, fact in typed:
-        if fact.category not in FIRST_CLASS:
-            others.setdefault(position, []).append(fact)
-
-    def score(position: int) -> float:
-        item = observations[position]
-        return item.score if item is not None else 0.0
-
-    candidates = {i for i, item in enumerate(observations) if item is not None} | set(others)
-    ranked = sorted(candidates, key=lambda i: (i not in others, i in held, -score(i), i))
+        if fact.category not in FIRST_CLASS and covers(position, fact):
+            replaced[position] = replaced.get(position, 0) + 1
+    used = len(typed)
+    ranked = sorted(
+        (i for i, item in enumerate(observations) if item is not None),
+        key=lambda i: (-observations[i].score, i),  # type: ignore[union-attr]
+    )
+    chosen: set[int] = set()
     for position in ranked:
-        facts = [(position, f) for f in others.get(position, [])]
-        if observations[position] is not None:
-            told = [(position, None), *((p, f) for p, f in facts if not covers(p, f))]
-            if len(kept) + len(told) <= room:
-                kept += told
-                continue
-        if facts and len(kept) + len(facts) <= max(room, MIN_ROOM):
-            kept += facts
+        cost = 1 - replaced.get(position, 0)
+        if used + cost <= room:
+            chosen.add(position)
+            used += cost
+    kept: list[tuple[int, CandidateFact | None]] = [(p, None) for p in chosen]
+    kept += [(p, f) for p, f in typed if f.category in FIRST_CLASS]
+    rest = [
+        (p, f)
+        for p, f in typed
+        if f.category not in FIRST_CLASS and not (p in chosen and covers(p, f))
+    ]
+    # Typed facts alone may say more than room; a short session keeps `MIN_ROOM` of them.
+    kept += rest[: max(0, max(room, MIN_ROOM) - len(kept))]
     return sorted(kept, key=lambda pair: (pair[0], pair[1] is None))

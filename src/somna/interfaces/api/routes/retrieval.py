@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
+from pydantic import TypeAdapter
 
 from somna.interfaces.api.deps import MemoryDep, ReachableProfile
 from somna.interfaces.api.dto import (
@@ -29,36 +30,41 @@ DEGRADED = "Somna-Degraded"
 rewriting): one sentence per part. Absent when everything worked."""
 
 
-def _tell_degraded(response: Response, found: Found[Any]) -> None:
+_HITS = TypeAdapter(list[SearchHitOut])
+_RECALLED = TypeAdapter(list[RecalledOut])
+_COMPACT = TypeAdapter(list[CompactRecalledOut])
+
+
+def _answer(adapter: TypeAdapter[Any], items: list[Any], found: Found[Any]) -> Response:
+    """The results as JSON, serialized once: a returned model would be validated again
+    against `response_model`, which then only documents the answer."""
+    checked = adapter.validate_python(items, from_attributes=True)
+    response = Response(adapter.dump_json(checked), media_type="application/json")
     if found.degraded:
         text = " ".join(found.degraded)
         response.headers[DEGRADED] = text.encode("ascii", "backslashreplace").decode()
+    return response
 
 
 @router.get("/search", response_model=list[SearchHitOut], responses=errors())
 def search_get(
     profile: ReachableProfile,
     memory: MemoryDep,
-    response: Response,
     q: Annotated[str, Query(min_length=1, max_length=2000, description="Words or a question.")],
     k: Annotated[int, Query(ge=1, le=100)] = 5,
     as_of: Annotated[Instant | None, Query(description="Search that moment.")] = None,
-) -> list[SearchHitOut]:
+) -> Response:
     """The `k` active facts most relevant to `q`: full text and vectors, fused by rank.
     With the embedder down, full text alone, and the `Somna-Degraded` header says so."""
     hits = memory.search(profile, q, k, as_of=as_of)
-    _tell_degraded(response, hits)
-    return [SearchHitOut.model_validate(h) for h in hits]
+    return _answer(_HITS, list(hits), hits)
 
 
 @router.post("/search", response_model=list[SearchHitOut], responses=errors())
-def search_post(
-    profile: ReachableProfile, body: SearchIn, memory: MemoryDep, response: Response
-) -> list[SearchHitOut]:
+def search_post(profile: ReachableProfile, body: SearchIn, memory: MemoryDep) -> Response:
     """The same search, with the query in a JSON body."""
     hits = memory.search(profile, body.query, body.k, as_of=body.as_of)
-    _tell_degraded(response, hits)
-    return [SearchHitOut.model_validate(h) for h in hits]
+    return _answer(_HITS, list(hits), hits)
 
 
 @router.post(
@@ -66,9 +72,7 @@ def search_post(
     response_model=list[RecalledOut] | list[CompactRecalledOut],
     responses=errors(502),
 )
-def recall(
-    profile: ReachableProfile, body: RecallIn, memory: MemoryDep, response: Response
-) -> list[RecalledOut] | list[CompactRecalledOut]:
+def recall(profile: ReachableProfile, body: RecallIn, memory: MemoryDep) -> Response:
     """Facts and conversation summaries for a query, best first, each with the signals
     that brought it (text and vector ranks, recency, confidence, strength); with
     `"format": "compact"`, only each one's id, text, date and status. A part that is down
@@ -83,10 +87,9 @@ def recall(
         include_summaries=body.include_summaries,
         session_key=body.session_key,
     )
-    _tell_degraded(response, found)
     if body.format == "compact":
-        return [CompactRecalledOut(**r.compact()) for r in found]
-    return [RecalledOut.model_validate(r) for r in found]
+        return _answer(_COMPACT, [r.compact() for r in found], found)
+    return _answer(_RECALLED, list(found), found)
 
 
 @router.post("/context", response_model=ContextOut, responses=errors(502))
