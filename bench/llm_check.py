@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -76,6 +78,23 @@ def start_server(
     sys.exit("The model server did not answer within 300 s.")
 
 
+@contextmanager
+def local_model(scratch: Path, n_ctx: int) -> Iterator[str]:
+    """The scratch folder's model served on 127.0.0.1 while the block runs; its base URL."""
+    python = scratch / "venv" / "bin" / "python"
+    if not python.exists():
+        sys.exit(f"No scratch environment at {scratch}: run `make llm-check`.")
+    model = model_file(python, scratch)
+    print(f"model file: {model} ({model.stat().st_size / 1e6:.0f} MB)", flush=True)
+    port = free_port()
+    server = start_server(python, model, port, n_ctx, scratch / "server.log")
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scratch", type=Path, default=Path(".llm-check"))
@@ -87,17 +106,10 @@ def main() -> None:
         "--max-tokens", type=int, default=2048, help="SOMNA_LLM_MAX_TOKENS_EXTRACT for the run"
     )
     args = parser.parse_args()
-    python = args.scratch / "venv" / "bin" / "python"
-    if not python.exists():
-        sys.exit(f"No scratch environment at {args.scratch}: run `make llm-check`.")
-    model = model_file(python, args.scratch)
-    port = free_port()
-    print(f"model file: {model} ({model.stat().st_size / 1e6:.0f} MB)", flush=True)
-    server = start_server(python, model, port, args.n_ctx, args.scratch / "server.log")
-    try:
+    with local_model(args.scratch, args.n_ctx) as url:
         settings = Settings(
             llm_provider="openai",
-            llm_base_url=f"http://127.0.0.1:{port}/v1",
+            llm_base_url=url,
             llm_model=MODEL_ALIAS,
             llm_timeout_s=args.timeout,
             llm_max_tokens_extract=args.max_tokens,
@@ -135,9 +147,6 @@ def main() -> None:
             finally:
                 memory.flush()
                 memory.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from llm_check import MODEL_ALIAS, free_port, model_file, start_server
+from llm_check import MODEL_ALIAS, local_model
 
 from somna.config import Settings
 from somna.evaluation import CONSOLIDATE_AFTER, LocomoReport, evaluate_locomo
@@ -64,34 +63,24 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--n-ctx", type=int, default=4096)
     args = parser.parse_args()
-    python = args.scratch / "venv" / "bin" / "python"
-    if not python.exists():
-        sys.exit(f"No scratch environment at {args.scratch}: run `make llm-check`.")
-    model = model_file(python, args.scratch)
-    port = free_port()
-    server = start_server(python, model, port, args.n_ctx, args.scratch / "server.log")
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            base = Path(folder) / "base.db"
-            _consolidated(args.files, base)
-            plain, multi = Path(folder) / "plain.db", Path(folder) / "multi.db"
-            shutil.copy(base, plain)
-            shutil.copy(base, multi)
-            rules = Settings(llm_provider="rules", db=str(plain))
-            model_settings = Settings(
-                llm_provider="openai",
-                llm_base_url=f"http://127.0.0.1:{port}/v1",
-                llm_model=MODEL_ALIAS,
-                llm_timeout_s=120.0,
-                llm_max_retries=0,
-                multi_query=True,
-                db=str(multi),
-            )
-            without, plain_s = _evaluate(rules, args.files, args.k)
-            with_model, multi_s = _evaluate(model_settings, args.files, args.k)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with local_model(args.scratch, args.n_ctx) as url, tempfile.TemporaryDirectory() as folder:
+        base = Path(folder) / "base.db"
+        _consolidated(args.files, base)
+        plain, multi = Path(folder) / "plain.db", Path(folder) / "multi.db"
+        shutil.copy(base, plain)
+        shutil.copy(base, multi)
+        rules = Settings(llm_provider="rules", db=str(plain))
+        model_settings = Settings(
+            llm_provider="openai",
+            llm_base_url=url,
+            llm_model=MODEL_ALIAS,
+            llm_timeout_s=120.0,
+            llm_max_retries=0,
+            multi_query=True,
+            db=str(multi),
+        )
+        without, plain_s = _evaluate(rules, args.files, args.k)
+        with_model, multi_s = _evaluate(model_settings, args.files, args.k)
     k = args.k
     print(f"evidence recall@{k}, the same memory (rules consolidation), {MODEL_ALIAS} rephrasing")
     print(f"{'':24}{'plain':>8}{'multi-query':>14}")
