@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from somna.model import Conflict, EventAction, Fact, FactStatus, Resolution, lifecycle
 
 MAY_3 = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
@@ -102,6 +104,12 @@ def test_settling_records_the_resolution_and_the_correction() -> None:
         "test",
     )
     assert (settled.correction, settled.correction_fact_id) == (correction.text, correction.id)
+
+
+def test_deferring_is_not_settling() -> None:
+    conflict = Conflict(profile_id="alice", fact_a_id="fct_a", fact_b_id="fct_b", created_at=MAY_3)
+    with pytest.raises(ValueError, match="not settled"):
+        lifecycle.settle(conflict, Resolution.DEFER, at=LATER, actor="test")
 
 
 def test_a_merged_change_keeps_the_last_state_of_a_fact_changed_twice() -> None:

@@ -261,7 +261,12 @@ def settle(
     actor: str,
     correction: Fact | None = None,
 ) -> Conflict:
-    """The conflict as it reads once settled; the facts are handled by the caller."""
+    """The conflict as it reads once settled; the facts are handled by the caller.
+
+    `Resolution.DEFER` settles nothing (the conflict is put off, still unsettled), so it
+    is refused here rather than stored as a resolution."""
+    if resolution is Resolution.DEFER:
+        raise ValueError("A deferred conflict is not settled: put it off instead.")
     return conflict.model_copy(
         update={
             "status": ConflictStatus.RESOLVED,
