@@ -90,6 +90,22 @@ def test_multi_query_recall_fuses_the_rephrasings(
     assert question in request["messages"][-1]["content"]
 
 
+def test_the_prompt_block_for_a_question_just_recalled_reuses_its_rephrasings(
+    memory: Memory, chat_server: ScriptedChatServer
+) -> None:
+    memory.add_fact("bo", "Keeps a sourdough starter called Gustav in the fridge.")
+    chat_server.push(Script(200, json.dumps({"queries": ["Which starter does Bo keep?"]})))
+    question = "what does Bo keep in the fridge?"
+    memory.recall("bo", question, k=1, include_summaries=False, multi_query=True)
+    memory.settings = memory.settings.model_copy(update={"multi_query": True})
+    block = memory.context("bo", question)
+    assert "Gustav" in block
+    assert len(chat_server.requests) == 1  # the second recall asked the model nothing
+    chat_server.push(Script(200, json.dumps({"queries": ["Which animal?"]})))
+    memory.recall("bo", "and which animal?", k=1, multi_query=True)
+    assert len(chat_server.requests) == 2  # another question is another call
+
+
 def test_multi_query_with_a_failing_model_is_the_plain_recall(
     memory: Memory, chat_server: ScriptedChatServer
 ) -> None:
@@ -99,6 +115,9 @@ def test_multi_query_with_a_failing_model_is_the_plain_recall(
     plain = memory.recall("bo", "which car?", k=1, include_summaries=False)
     assert [r.text for r in found] == [r.text for r in plain] == ["Drives a blue hatchback."]
     assert "multi_query_rrf" not in found[0].signals
+    chat_server.push(Script(200, json.dumps({"queries": ["What does Bo drive?"]})))
+    again = memory.recall("bo", "which car?", k=1, include_summaries=False, multi_query=True)
+    assert again[0].signals["queries"] == 2  # a failure is not remembered: asked again
 
 
 def test_multi_query_asks_nothing_of_the_rules_provider(embedder: BundledEmbedder) -> None:

@@ -26,7 +26,7 @@ from somna.memory.inputs import as_enum, as_list, check_session_key, checked, ne
 from somna.memory.keys import Keys
 from somna.memory.lookups import fetch_fact, quotes
 from somna.memory.metrics import ProfileMetrics, measure
-from somna.memory.multiquery import multi_recall, rewrite_query
+from somna.memory.multiquery import Rephrasings, multi_recall, rewrite_query
 from somna.memory.results import (
     Added,
     Block,
@@ -112,6 +112,7 @@ class Memory:
         # Queries repeat (every turn of a thread recalls): their vectors are kept.
         queries = CachedEmbedder(self.embedder)
         self._retrieval = Retrieval(self.store, queries, self.settings, self._usage)
+        self._rephrasings = Rephrasings()
         self._facts = FactWrites(self.store, self._embed)
         self.keys = Keys(self.store, self.now)
         """The API keys of the REST and MCP servers: `create`, `authenticate`, `all`, `revoke`."""
@@ -620,7 +621,7 @@ class Memory:
         multi = multi_query if multi_query is not None else self.settings.multi_query
         found = multi_recall(
             self._retrieval,
-            self.llm if multi else None,
+            self._rephrasings(self.llm, query) if multi else [],
             profile,
             query,
             k,

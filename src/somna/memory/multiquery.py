@@ -4,11 +4,15 @@ by reciprocal rank, so a fact worded unlike the question still comes (`multi_que
 
 Both are off by default: each costs one model call per recall. The offline rules
 provider proposes no rephrasing, and a model that fails leaves the query as written.
+An agent often recalls a question and then builds its prompt block for the same one:
+`Rephrasings` keeps the latest questions' rephrasings, so that costs one call.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -21,7 +25,7 @@ from somna.ranking.fusion import rrf
 if TYPE_CHECKING:
     from somna.llm import LLM
 
-__all__ = ["MAX_REPHRASINGS", "multi_recall", "rephrasings", "rewrite_query"]
+__all__ = ["MAX_REPHRASINGS", "Rephrasings", "multi_recall", "rephrasings", "rewrite_query"]
 
 MAX_REPHRASINGS = 3
 
@@ -43,9 +47,9 @@ def rewrite_query(llm: LLM, query: str, window: list[Message], degraded: list[st
     return rewritten.strip() or query
 
 
-def rephrasings(llm: LLM, query: str) -> list[str]:
-    """Up to `MAX_REPHRASINGS` other wordings of `query`; none from the rules provider or a
-    failing model."""
+def rephrasings(llm: LLM, query: str) -> list[str] | None:
+    """Up to `MAX_REPHRASINGS` other wordings of `query`; none from the rules provider, and
+    None from a failing model."""
     from somna.llm.conversation import REPHRASE, RephraseRequest
     from somna.llm.rules import RulesLLM
 
@@ -54,7 +58,7 @@ def rephrasings(llm: LLM, query: str) -> list[str]:
     try:
         proposed = llm.structured(REPHRASE, RephraseRequest(query=query)).value.queries
     except LLMError:
-        return []
+        return None
     seen = {" ".join(query.casefold().split())}
     kept = []
     for text in proposed:
@@ -65,9 +69,36 @@ def rephrasings(llm: LLM, query: str) -> list[str]:
     return kept[:MAX_REPHRASINGS]
 
 
+class Rephrasings:
+    """The rephrasings of the last `size` questions asked: one model call per question.
+
+    A failure is not kept, so a model that comes back is asked again.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._known: OrderedDict[str, list[str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, llm: LLM, query: str) -> list[str]:
+        with self._lock:
+            known = self._known.get(query)
+            if known is not None:
+                self._known.move_to_end(query)
+                return list(known)
+        proposed = rephrasings(llm, query)
+        if proposed is None:
+            return []
+        with self._lock:
+            self._known[query] = proposed
+            while len(self._known) > self.size:
+                self._known.popitem(last=False)
+        return list(proposed)
+
+
 def multi_recall(
     retrieval: Retrieval,
-    llm: LLM | None,
+    others: list[str],
     profile: str,
     query: str,
     k: int,
@@ -77,12 +108,9 @@ def multi_recall(
     include_summaries: bool,
     now: datetime,
 ) -> Found[Recalled]:
-    """Recall `query` and its rephrasings by `llm`, fused by rank; the top `k`, reinforced once.
-
-    Without rephrasings (no `llm`, the rules provider, a failing model) this is the plain
-    recall.
+    """Recall `query` and its rephrasings `others`, fused by rank; the top `k`, reinforced
+    once. Without rephrasings this is the plain recall.
     """
-    others = [] if llm is None else rephrasings(llm, query)
 
     def recall(text: str, record: bool) -> Found[Recalled]:
         return retrieval.recall(

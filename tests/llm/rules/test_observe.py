@@ -175,3 +175,54 @@ def test_each_item_names_the_rule_that_found_it() -> None:
     rules = [fact.rule or "" for fact in digest.facts]
     assert rules[0].startswith("en.preference.") and rules[1] == "observation"
     assert "en.seed.decision" in rules
+
+
+def test_an_answer_carries_the_question_it_answers_retold() -> None:
+    asked = "Nice! What did you build with your brother last weekend?"
+    said = "We finally finished the cedar greenhouse behind the garage."
+    digest = _extract(("user", "Tariq", asked), ("user", "Odile", said), user="Odile")
+    assert _observations(digest) == [
+        "Odile says that we finally finished the cedar greenhouse behind the garage "
+        "(in answer to: What did Odile build with Odile's brother last weekend "
+        "(week of 20 April 2026)?)."
+    ]
+    assert digest.facts[0].quote == said  # the quote stays the answer alone, verbatim
+
+
+def test_an_answer_to_the_assistant_names_the_user() -> None:
+    asked = "Happy to help. What budget do you have for the new laptop?"
+    said = "Around nine hundred euros, and it must weigh under one and a half kilos."
+    digest = _extract(("assistant", None, asked), ("user", None, said))
+    assert _observations(digest) == [
+        "The user says that around nine hundred euros, and it must weigh under one and a half "
+        "kilos (in answer to: What budget does the user have for the new laptop?)."
+    ]
+
+
+def test_a_message_after_its_own_speaker_s_question_answers_nothing() -> None:
+    said = "We finally finished the cedar greenhouse behind the garage."
+    digest = _extract(
+        ("user", "Tariq", "Hello!"),
+        ("user", "Odile", "Guess what?"),
+        ("user", "Odile", said),
+        user="Odile",
+    )
+    assert _observations(digest) == [
+        "Odile says that we finally finished the cedar greenhouse behind the garage."
+    ]
+
+
+def test_a_session_keeps_answers_before_other_statements_of_the_same_weight() -> None:
+    volunteered = "The ferry to the island now leaves at seven every Sunday morning in summer."
+    answer = "The market near the old station sells the freshest figs in town."
+    turns = [
+        ("user", "Odile", volunteered),
+        ("user", "Tariq", "Where do you buy fruit these days?"),
+        ("user", "Odile", answer),
+        ("user", "Tariq", "Ok."),
+    ]
+    digest = _extract(*turns, user="Odile")
+    assert ITEMS_PER_MESSAGE * len(turns) == 2  # room for both, so both are kept...
+    assert len(_observations(digest)) == 2
+    digest = _extract(*turns[:3], user="Odile")  # ...and room for one keeps the answer
+    assert [fact.message_index for fact in digest.facts] == [2]

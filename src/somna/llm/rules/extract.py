@@ -20,7 +20,13 @@ from datetime import date
 from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language, Speaker, detect_language
-from somna.llm.rules.observe import ITEMS_PER_MESSAGE, Observation, observe, select
+from somna.llm.rules.observe import (
+    ITEMS_PER_MESSAGE,
+    Observation,
+    observe,
+    question_of,
+    select,
+)
 from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact, SessionTranscript
@@ -240,8 +246,16 @@ def typed_facts(
         who = Speaker(message.speaker or transcript.user)
         language = detect_language(message.content, languages, default)
         said_on = date.fromisoformat((message.at or transcript.date)[:10])
+        listener = _listener(transcript, who.name)
         observed.append(
-            observe(message.content, who.name, _listener(transcript, who.name), language, said_on)
+            observe(
+                message.content,
+                who.name,
+                listener,
+                language,
+                said_on,
+                _asked(transcript, position, listener),
+            )
         )
         folded = fold(message.content)
         for start, end in split_sentences(folded):
@@ -274,9 +288,22 @@ def typed_facts(
     return typed, observed, sources
 
 
+_ASSISTANT = "the assistant"
+
+
+def _asked(transcript: SessionTranscript, position: int, listener: str) -> str | None:
+    """The question the message at ``position`` answers: the one the message before asks,
+    when ``listener`` said it."""
+    if position == 0:
+        return None
+    before = transcript.messages[position - 1]
+    asker = (before.speaker or transcript.user) if before.role is Role.USER else _ASSISTANT
+    return question_of(before.content) if asker == listener else None
+
+
 def _listener(transcript: SessionTranscript, speaker: str) -> str:
     """Who "you" is for ``speaker``: the one other person, else the assistant."""
     others = {m.speaker for m in transcript.messages if m.speaker and m.speaker != speaker}
     if len(others) == 1:
         return others.pop()
-    return "the assistant"
+    return _ASSISTANT

@@ -7,6 +7,10 @@ resolved to the person spoken to, relative dates made absolute (`dates`), and th
 message's span as the verbatim quote. Questions, greetings, thanks and reactions to the
 other person ("That's so cool!") are left out; the session keeps the observations of
 its most informative messages only (`select`), so memory stays smaller than the chat.
+
+An answer means little without its question ("About five hundred euros."), and what one
+person asks another is what is asked of memory later: an observation of a message that
+answers the previous speaker's question carries that question, retold, and counts more.
 """
 
 from __future__ import annotations
@@ -24,11 +28,13 @@ from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, check_fact_text
 
 __all__ = [
+    "ANSWER_WEIGHT",
     "FIRST_CLASS",
     "ITEMS_PER_MESSAGE",
     "MIN_ROOM",
     "Observation",
     "observe",
+    "question_of",
     "retell_speaker",
     "select",
 ]
@@ -43,6 +49,10 @@ MIN_ROOM = 4
 """A short session keeps this many typed facts whatever its length: two statements in a row
 ("I work as a nurse.", "I love hiking.") are both worth keeping, and the per-message budget
 is meant for long chats, where most turns say little."""
+ANSWER_WEIGHT = 2.0
+"""How much more an answer to the other speaker's question counts when a session chooses the
+messages it keeps (`select`): 2 gained 3.7 points of evidence recall@10 on the development
+conversation, 1.25 and 3 less."""
 _MIN_WORDS = 4
 """Fewer content words than this says nothing worth keeping ("Me too!", "Love that one")."""
 _REACTION_WORDS = 8
@@ -103,9 +113,19 @@ def _informative(sentence: str, language: Language) -> tuple[float, int]:
     return len(words) + 2.0 * personal + named, start
 
 
+def _cased(match: re.Match[str], text: str) -> str:
+    """``text`` capitalised like the words it replaces ("Do you" → "Does Odile")."""
+    return text[:1].upper() + text[1:] if match[0][:1].isupper() else text
+
+
 _ENGLISH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]], ...] = tuple(
     (re.compile(pattern, _I), swap)
     for pattern, swap in (
+        # Questions first: "do you have" asks whether Odile "has", not "do Odile has".
+        (r"\bdo you\b", lambda m, me, you: _cased(m, f"does {you}")),
+        (r"\bare you\b", lambda m, me, you: _cased(m, f"is {you}")),
+        (r"\bhave you\b", lambda m, me, you: _cased(m, f"has {you}")),
+        (r"\bwere you\b", lambda m, me, you: _cased(m, f"was {you}")),
         (r"\bI(?:'m| am)\b", lambda m, me, you: f"{me} is"),
         (r"\bI(?:'ve| have)\b", lambda m, me, you: f"{me} has"),
         (r"\bI'll\b", lambda m, me, you: f"{me} will"),
@@ -138,6 +158,7 @@ _FRENCH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]],
     )
 )
 _SAYS = {"en": "{} says that", "fr": "{} dit que"}
+_ANSWERING = {"en": "in answer to: {}", "fr": "en réponse à : {}"}
 
 
 def retell_speaker(text: str, speaker: str, listener: str, language: Language) -> str:
@@ -146,6 +167,8 @@ def retell_speaker(text: str, speaker: str, listener: str, language: Language) -
     >>> from somna.llm.rules.english import ENGLISH
     >>> retell_speaker("I'm moving and my cat hates you", "Odile", "Bram", ENGLISH)
     "Odile is moving and Odile's cat hates Bram"
+    >>> retell_speaker("Do you have a car?", "Odile", "Bram", ENGLISH)
+    'Does Bram have a car?'
     """
     rules = _FRENCH if language.code == "fr" else _ENGLISH
     for pattern, swap in rules:
@@ -161,10 +184,23 @@ def _named(text: str, speaker: str, language: Language) -> str:
     return f"{says} {text[:1].lower()}{text[1:]}" if text[1:2].islower() else f"{says} {text}"
 
 
+def question_of(content: str) -> str | None:
+    """The last question a message asks, as written, or None."""
+    folded = fold(content)
+    asked = [folded[a:b].strip() for a, b in split_sentences(folded) if "?" in folded[a:b]]
+    return asked[-1] if asked else None
+
+
 def observe(
-    content: str, speaker: str, listener: str, language: Language, said_on: date
+    content: str,
+    speaker: str,
+    listener: str,
+    language: Language,
+    said_on: date,
+    asked: str | None = None,
 ) -> Observation | None:
-    """The observation of one message, or None when it tells nothing."""
+    """The observation of one message, or None when it tells nothing. ``asked`` is the
+    question of ``listener`` that the message answers (`question_of` their message)."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
@@ -187,12 +223,19 @@ def observe(
     if not parts:
         return None
     text = finish_sentence(_named("; ".join(parts), speaker, language))
+    weight = 1.0
+    if asked:
+        question = resolve_dates(retell_speaker(asked, listener, speaker, language), said_on)
+        answering = _ANSWERING.get(language.code, _ANSWERING["en"]).format(question.strip())
+        weight = ANSWER_WEIGHT
+        if len(text) + len(answering) + 3 <= MAX_FACT_CHARS:
+            text = finish_sentence(f"{text[:-1]} ({answering})")
     try:
         check_fact_text(text)
     except ValueError:
         return None
     kept = kept[: len(parts)]
-    return Observation(text, kept[0][0], kept[-1][2], sum(item[3] for item in kept))
+    return Observation(text, kept[0][0], kept[-1][2], weight * sum(item[3] for item in kept))
 
 
 def select(
