@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from somna.embed import BundledEmbedder, Embedder
-from somna.embed.bundled import MODEL_SHA256, TOKENIZER_SHA256
+from somna.embed.bundled import BATCH_SIZE, MODEL_SHA256, TOKENIZER_SHA256, _batches
 from somna.errors import EmbeddingError, InvalidInputError
 
 TEXTS = [
@@ -63,6 +63,13 @@ def test_batch_equals_one_by_one(bundled: BundledEmbedder) -> None:
     together = bundled.embed(texts)
     alone = np.vstack([bundled.embed([text]) for text in texts])
     np.testing.assert_allclose(together, alone, atol=1e-5)
+
+
+def test_only_texts_of_nearly_the_same_length_share_a_batch() -> None:
+    # A batch is padded to its longest text: a short one among long ones costs a long one.
+    lengths = [100, 15, 16, 101, 200, 14, 113]
+    assert list(_batches(lengths)) == [[5, 1, 2], [0, 3], [6], [4]]
+    assert [len(b) for b in _batches([20] * 150)] == [BATCH_SIZE, BATCH_SIZE, 150 - 2 * BATCH_SIZE]
 
 
 def test_long_text_is_truncated(bundled: BundledEmbedder) -> None:

@@ -562,13 +562,13 @@ class Consolidator:
             self._reject(run, session, rejected.text, rejected.reason)
         candidates = self._verify(profile.id, session, read.said, digest.facts, run, job.now)
         summary = digest.summary.strip()
-        if candidates:  # apart from the summary: one long text would pad the whole batch
-            vectors = self.embedder.embed([c.fact.text for c in candidates])
-            for candidate, vector in zip(candidates, vectors, strict=True):
-                candidate.vector = vector
+        texts = [c.fact.text for c in candidates] + ([summary] if summary else [])
+        vectors: list[np.ndarray] = list(self.embedder.embed(texts)) if texts else []
+        for candidate, vector in zip(candidates, vectors, strict=False):
+            candidate.vector = vector
         plan = _Plan(session, summary, candidates, through)
         if summary:
-            plan.summary_vector = self.embedder.embed([summary])[0]
+            plan.summary_vector = vectors[-1]
         if candidates:
             self._judge(profile.id, candidates, run, job, deadline)
         return plan
