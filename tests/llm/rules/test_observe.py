@@ -226,3 +226,14 @@ def test_a_session_keeps_answers_before_other_statements_of_the_same_weight() ->
     assert len(_observations(digest)) == 2
     digest = _extract(*turns[:3], user="Odile")  # ...and room for one keeps the answer
     assert [fact.message_index for fact in digest.facts] == [2]
+
+
+def test_a_french_answer_carries_its_question_in_french() -> None:
+    asked = "Qu'est-ce que tu as construit le week-end dernier ?"
+    said = "Nous avons enfin terminé la serre en cèdre derrière le garage."
+    digest = _extract(("user", "Tariq", asked), ("user", "Odile", said), user="Odile")
+    assert _observations(digest) == [
+        "Odile dit que nous avons enfin terminé la serre en cèdre derrière le garage "
+        "(en réponse à : Qu'est-ce que Odile a construit le week-end dernier "
+        "(week of 20 April 2026) ?)."
+    ]
