@@ -9,7 +9,7 @@ session each) and prints a table with the server's CPU time per request, which
 moves less with the machine's load than the rates do. It stops by itself and
 removes the database.
 
-    .venv/bin/python bench/http_bench.py [--facts 1000] [--requests 400]
+    .venv/bin/python bench/http_bench.py [--facts 1000] [--requests 400] [--workers 1]
 
 The load generator runs on the same machine as the server, so with few cores
 the figures are a floor: both compete for the CPU.
@@ -18,7 +18,9 @@ the figures are a floor: both compete for the CPU.
 from __future__ import annotations
 
 import argparse
+import http.client
 import itertools
+import json
 import os
 import socket
 import statistics
@@ -31,6 +33,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import anyio
 import httpx
@@ -107,10 +110,18 @@ def _free_port() -> int:
     return port
 
 
-def _start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def _start_server(db: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SOMNA_DB": str(db), "PYTHONPATH": str(SRC)}
     server = subprocess.Popen(
-        [sys.executable, "-m", "somna.interfaces.api", "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "somna.interfaces.api",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -137,7 +148,9 @@ class Result:
     seconds: float
     latencies: list[float]
     server_cpu: float
-    """Seconds of CPU the server process spent on the row's requests."""
+    """Seconds of CPU the server's processes spent on the row's requests."""
+    client_cpu: float
+    """Seconds of CPU the load generator (this process) spent on them."""
 
     def row(self) -> str:
         ordered = sorted(self.latencies)
@@ -146,23 +159,43 @@ class Result:
         rate = self.requests / self.seconds
         return (
             f"| {self.operation:<14} | {self.clients:>7} | {self.requests:>8} | {rate:>9.1f} "
-            f"| {p50:>8.1f} | {p95:>8.1f} | {1000 * self.server_cpu / self.requests:>10.2f} "
-            f"| {self.errors:>6} |"
+            f"| {p50:>8.1f} | {p95:>8.1f} | {1000 * self.server_cpu / self.requests:>17.2f} "
+            f"| {1000 * self.client_cpu / self.requests:>17.2f} | {self.errors:>6} |"
         )
 
 
-Call = Callable[[httpx.Client, int], httpx.Response]
+class _Connection:
+    """One keep-alive connection of the standard library's `http.client`: the lightest
+    Python client there is, so that the load generator takes as little as it can of the
+    CPU it shares with the server (httpx spends several times more per request)."""
+
+    def __init__(self, url: str, secret: str) -> None:
+        address = urlsplit(url)
+        self._http = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
+        self._headers = {"Authorization": f"Bearer {secret}", "Content-Type": "application/json"}
+
+    def post(self, path: str, body: object) -> int:
+        self._http.request("POST", path, json.dumps(body), self._headers)
+        response = self._http.getresponse()
+        response.read()
+        return response.status
+
+    def close(self) -> None:
+        self._http.close()
 
 
-def _recall(client: httpx.Client, i: int) -> httpx.Response:
+Call = Callable[[_Connection, int], int]
+
+
+def _recall(client: _Connection, i: int) -> int:
     query = _QUERIES[i % len(_QUERIES)]
-    return client.post(f"/v1/profiles/{PROFILE}/recall", json={"query": query, "k": 5})
+    return client.post(f"/v1/profiles/{PROFILE}/recall", {"query": query, "k": 5})
 
 
-def _append(client: httpx.Client, i: int) -> httpx.Response:
+def _append(client: _Connection, i: int) -> int:
     turns = [{"role": "user", "content": f"Message number {i}: I went sailing with Dana today."}]
     return client.post(
-        f"/v1/profiles/{PROFILE}/sessions/chat-{i % 50}/messages", json={"messages": turns}
+        f"/v1/profiles/{PROFILE}/sessions/chat-{i % 50}/messages", {"messages": turns}
     )
 
 
@@ -176,15 +209,17 @@ def _load(
 
     def worker() -> None:
         nonlocal errors
-        headers = {"Authorization": f"Bearer {secret}"}
-        with httpx.Client(base_url=url, headers=headers, timeout=120) as client:
+        client = _Connection(url, secret)
+        try:
             while (i := next(counter)) < total:
                 started = time.perf_counter()
-                response = call(client, i)
+                status = call(client, i)
                 elapsed = time.perf_counter() - started
                 with lock:
                     latencies.append(elapsed)
-                    errors += response.status_code >= 400
+                    errors += status >= 400
+        finally:
+            client.close()
 
     started = time.perf_counter()
     with ThreadPoolExecutor(clients) as pool:
@@ -225,8 +260,12 @@ def _mcp_load(url: str, secret: str, clients: int, total: int) -> tuple[list[flo
 
 
 def _cpu(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return float(times.user + times.system)
+    """CPU seconds of the server and of its worker processes."""
+    total = 0.0
+    for each in [process, *process.children(recursive=True)]:
+        times = each.cpu_times()
+        total += times.user + times.system
+    return total
 
 
 def main() -> None:
@@ -234,6 +273,9 @@ def main() -> None:
     parser.add_argument("--facts", type=int, default=1000, help="facts to seed (default 1000)")
     parser.add_argument(
         "--requests", type=int, default=400, help="requests per operation and level (default 400)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (somna serve --workers)"
     )
     args = parser.parse_args()
 
@@ -243,7 +285,7 @@ def main() -> None:
         secret = _seed(db, args.facts)
         print(f"Seeded {args.facts} facts in {time.perf_counter() - started:.1f} s.")
         port = _free_port()
-        server = _start_server(db, port)
+        server = _start_server(db, port, args.workers)
         url = f"http://127.0.0.1:{port}"
         try:
             _load(url, secret, _recall, 4, 40)  # warm up: model, indexes, connections
@@ -256,7 +298,7 @@ def main() -> None:
                 ("mcp recall", None),
             ):
                 for clients in LEVELS:
-                    before = _cpu(process)
+                    before, own = _cpu(process), time.process_time()
                     if call is None:
                         latencies, errors, seconds = _mcp_load(url, secret, clients, args.requests)
                     else:
@@ -265,7 +307,16 @@ def main() -> None:
                         )
                     spent = _cpu(process) - before
                     results.append(
-                        Result(name, clients, len(latencies), errors, seconds, latencies, spent)
+                        Result(
+                            name,
+                            clients,
+                            len(latencies),
+                            errors,
+                            seconds,
+                            latencies,
+                            spent,
+                            time.process_time() - own,
+                        )
                     )
         finally:
             server.terminate()
@@ -273,15 +324,15 @@ def main() -> None:
     cores = os.cpu_count()
     print(
         f"\nSomna HTTP benchmark: {args.facts} facts, {args.requests} requests per row, "
-        f"server and clients on one machine ({cores} CPUs).\n"
+        f"{args.workers} server process(es), server and clients on one machine ({cores} CPUs).\n"
     )
     print(
         "| operation      | clients | requests |     req/s |  p50 ms  |  p95 ms  "
-        "| CPU ms/req | errors |"
+        "| server CPU ms/req | client CPU ms/req | errors |"
     )
     print(
         "|----------------|---------|----------|-----------|----------|----------"
-        "|------------|--------|"
+        "|-------------------|-------------------|--------|"
     )
     for result in results:
         print(result.row())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 import numpy as np
 
@@ -49,14 +50,19 @@ class _Signals:
         return rrf([[i for i, _ in hits] for hits in self.lists.values()])
 
     def of(self, item: str) -> dict[str, float]:
-        found: dict[str, float] = {}
+        """Each list's rank and score of `item` ("text_rank", "bm25", …), where it is."""
+        return self._by_item.get(item, {})
+
+    @cached_property
+    def _by_item(self) -> dict[str, dict[str, float]]:
+        found: dict[str, dict[str, float]] = {}
         for name, hits in self.lists.items():
+            signal, measure = name.split(":")
             for rank, (candidate, score) in enumerate(hits, start=1):
-                if candidate == item:
-                    signal, measure = name.split(":")
-                    found[f"{signal}_rank"] = rank
-                    found[measure] = round(score, 6)
-                    break
+                signals = found.setdefault(candidate, {})
+                if f"{signal}_rank" not in signals:  # the first, best place counts
+                    signals[f"{signal}_rank"] = rank
+                    signals[measure] = round(score, 6)
         return found
 
 

@@ -31,6 +31,15 @@ def serve(
             "Only on 127.0.0.1, localhost or ::1.",
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes sharing the port, one per core to use; each loads its "
+            "own embedding model and caches.",
+        ),
+    ] = 1,
     db: DbOption = None,
 ) -> None:
     """Serve the REST API (/v1, docs at /docs) and the MCP tools (/mcp) over HTTP.
@@ -38,12 +47,13 @@ def serve(
     Every request needs an API key (`somna keys create`), sent as
     `Authorization: Bearer <key>` or `X-API-Key: <key>`; a key reaches only its
     profiles. --no-auth drops keys for local experiments and refuses any host
-    other than the loopback. Stop it with Ctrl-C.
+    other than the loopback. One process answers on one core; --workers N
+    starts N processes on the same port and database. Stop it with Ctrl-C.
 
     Example:
 
         somna keys create --profile alice --name n8n
-        somna serve --host 0.0.0.0 --port 8420
+        somna serve --host 0.0.0.0 --port 8420 --workers 4
         somna serve --no-auth
     """
     if no_auth and host not in _LOCAL_HOSTS:
@@ -58,9 +68,18 @@ def serve(
     import uvicorn
 
     from somna.interfaces.api import create_app
+    from somna.interfaces.api.workers import serve_workers
 
     with reported():
         memory = load_memory(ctx, db)
+    if workers > 1 and memory.settings.db == ":memory:":
+        memory.close()
+        typer.echo(
+            "Error: --workers needs a database file or PostgreSQL: each process would "
+            "have its own empty in-memory database. Set --db or SOMNA_DB.",
+            err=True,
+        )
+        raise typer.Exit(2)
     try:
         with reported():
             if not no_auth and not any(k.revoked_at is None for k in memory.keys.all()):
@@ -77,10 +96,14 @@ def serve(
             )
         shown = f"[{host}]" if ":" in host else host
         render.say(f"Somna at http://{shown}:{port}/v1 (docs /docs, MCP /mcp); Ctrl-C stops it.")
-        app = create_app(memory, auth=not no_auth)
-        uvicorn.run(app, host=host, port=port, ws="none", log_level="info")
+        if workers == 1:
+            app = create_app(memory, auth=not no_auth)
+            uvicorn.run(app, host=host, port=port, ws="none", log_level="info")
+            return
     finally:
         memory.close()
+    status = serve_workers(memory.settings, host=host, port=port, workers=workers, auth=not no_auth)
+    raise typer.Exit(status)
 
 
 def _check_port(host: str, port: int) -> None:
