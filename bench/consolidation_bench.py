@@ -16,7 +16,10 @@ Run with `make bench` (or `python bench/consolidation_bench.py --skip-server`).
    model's pace), `--copies` copies of 26.json as as many profiles, consolidated at
    each `--concurrency` on SQLite and on Postgres (`--pg-dsn`, a throwaway database
    created and dropped here); prints sessions/s and the calls and prompt tokens per
-   session, which must not move with the concurrency.
+   session, which must not move with the concurrency. With `--embedder remote` the
+   vectors come from the same server's `/v1/embeddings` (the bundled model, each distinct
+   text embedded once, as an embedding service on another machine would spare this one):
+   the same vectors, so the same facts and judge calls, without the embedding's CPU here.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from somna import Memory, Settings
-from somna.embed import BundledEmbedder
+from somna.embed import BundledEmbedder, Embedder, OpenAIEmbedder
 from somna.llm import (
     EXTRACT,
     JUDGE,
@@ -149,7 +152,8 @@ class Tally:
 
 
 class LoopbackChatServer(ThreadingHTTPServer):
-    """POST /v1/chat/completions answered at once by the rules engine, usage counted."""
+    """POST /v1/chat/completions answered at once by the rules engine, usage counted;
+    POST /v1/embeddings by the bundled model, each distinct text embedded once."""
 
     daemon_threads = True
     request_queue_size = 128  # many clients connect at once at high concurrency
@@ -161,6 +165,9 @@ class LoopbackChatServer(ThreadingHTTPServer):
         self.tally = Tally()
         self.rules = RulesLLM()
         self.first_lines = {_first_line(t.prompt): t.name for t in (EXTRACT, JUDGE)}
+        self.embedder = BundledEmbedder()
+        self.vectors: dict[str, list[float]] = {}
+        self.vectors_lock = threading.Lock()
 
     @property
     def url(self) -> str:
@@ -173,6 +180,23 @@ class LoopbackChatServer(ThreadingHTTPServer):
             total += 3 + self.count(str(message.get("role", "")))
             total += self.count(str(message.get("content") or ""))
         return total
+
+    def embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
+        texts = [str(text) for text in body.get("input") or []]
+        with self.vectors_lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self.vectors))
+            if missing:
+                for text, vector in zip(missing, self.embedder.embed(missing), strict=True):
+                    self.vectors[text] = vector.tolist()
+            rows = [self.vectors[text] for text in texts]
+        return {
+            "object": "list",
+            "model": str(body.get("model", "bench")),
+            "data": [
+                {"object": "embedding", "index": i, "embedding": row} for i, row in enumerate(rows)
+            ],
+            "usage": {"prompt_tokens": 0, "total_tokens": 0},
+        }
 
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages") or []
@@ -218,11 +242,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-        if self.path.rstrip("/") != "/v1/chat/completions":
+        routes = {
+            "/v1/chat/completions": self.server.answer,
+            "/v1/embeddings": self.server.embeddings,
+        }
+        route = routes.get(self.path.rstrip("/"))
+        if route is None:
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         try:
-            self._send(200, self.server.answer(body))
+            self._send(200, route(body))
         except ValueError as exc:
             self._send(400, {"error": {"message": str(exc)}})
 
@@ -394,14 +423,16 @@ def bench_scaling(
     copies: int,
     backends: list[str],
     pg_dsn: str,
+    remote_embedder: bool,
 ) -> None:
     """Sessions/s at each concurrency, `copies` profiles of one LoCoMo file, a slow model."""
     base = read_locomo(path)
     conversations = [replace(c, profile=f"copy-{i:02d}") for i in range(copies) for c in base]
     last = max(turn.at for c in base for turn in c.turns)
+    where = "the loopback server's /v1/embeddings" if remote_embedder else "in this process"
     print(
         f"scaling: {copies} copies of {path.name} ({len(conversations)} sessions), a model "
-        f"answering in {latency:g} s"
+        f"answering in {latency:g} s, embeddings {where}"
     )
     for backend in backends:
         for width in widths:
@@ -412,7 +443,12 @@ def bench_scaling(
             ):
                 llm = OpenAILLM("bench-model", base_url=url, max_retries=0)
                 settings = Settings(db=db, llm_provider="openai")
-                with Memory(embedder=embedder, llm=llm, settings=settings) as memory:
+                vectors: Embedder = (
+                    OpenAIEmbedder(embedder.name, base_url=url, dim=embedder.dim)
+                    if remote_embedder
+                    else embedder
+                )
+                with Memory(embedder=vectors, llm=llm, settings=settings) as memory:
                     memory.ingest(conversations)
                     started, cpu = time.perf_counter(), time.process_time()
                     run = memory.consolidate(
@@ -444,6 +480,12 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=16, help="profiles in the sweep")
     parser.add_argument("--backends", default="sqlite,postgres", help="stores of the sweep")
     parser.add_argument(
+        "--embedder",
+        choices=("bundled", "remote"),
+        default="bundled",
+        help="in the sweep, embed here or through the loopback server",
+    )
+    parser.add_argument(
         "--pg-dsn", default="postgresql://postgres@127.0.0.1:5432/postgres", help="a server"
     )
     args = parser.parse_args()
@@ -465,6 +507,7 @@ def main() -> None:
             copies=args.copies,
             backends=args.backends.split(","),
             pg_dsn=args.pg_dsn,
+            remote_embedder=args.embedder == "remote",
         )
         return
     bench_rules(files, embedder)

@@ -371,11 +371,6 @@ class Consolidator:
                 past.finished_at = utc(self.clock())
                 self.store.save_run(past)
 
-    def _tuned(self, profile_id: str) -> Settings:
-        """The settings in force for one profile: its own overrides on the global ones."""
-        profile = self.store.get_profile(profile_id)
-        return self.settings if profile is None else for_profile(self.settings, profile)
-
     # -- one profile ------------------------------------------------------------------
 
     def _run_profile(self, profile_id: str, job: _Job) -> None:
@@ -473,9 +468,8 @@ class Consolidator:
             if job.dry_run:
                 self._count_dry(plan, run, job.planned)
                 job.planned.append(plan)
-            else:
-                self._renew(profile.id, session, job)
-                self._write(profile.id, plan, run, job.now, job.worker)
+            else:  # the write checks that the session is still ours
+                self._write(profile, plan, run, job.now, job.worker)
             run.sessions_consolidated += 1
             done = True
         except SomnaError as exc:
@@ -570,7 +564,7 @@ class Consolidator:
         if summary:
             plan.summary_vector = vectors[-1]
         if candidates:
-            self._judge(profile.id, candidates, run, job, deadline)
+            self._judge(profile, candidates, run, job, deadline)
         return plan
 
     def _call(self, run: Run, call: Callable[[], Any]) -> Any:
@@ -651,7 +645,7 @@ class Consolidator:
 
     def _judge(
         self,
-        profile_id: str,
+        profile: Profile,
         candidates: list[_Candidate],
         run: Run,
         job: _Job,
@@ -659,8 +653,8 @@ class Consolidator:
     ) -> None:
         """Find each candidate's closest neighbor of its subject; judge all pairs in one call."""
         now = job.now
-        floor = self._tuned(profile_id).judge_floor
-        with self.store.read(profile_id) as tx:
+        floor = for_profile(self.settings, profile).judge_floor
+        with self.store.read(profile.id) as tx:
             for candidate in candidates:
                 fact = candidate.fact
                 if tx.find_active(fact.type, fact.subject, fact.text_hash) is not None:
@@ -708,10 +702,10 @@ class Consolidator:
 
     # -- writing a session: one transaction ---------------------------------------------
 
-    def _write(self, profile_id: str, plan: _Plan, run: Run, now: datetime, worker: str) -> None:
+    def _write(self, profile: Profile, plan: _Plan, run: Run, now: datetime, worker: str) -> None:
         counts = {"added": 0, "reinforced": 0, "superseded": 0, "disputed": 0}
-        # Read before the scope opens: a store call inside it would take a second connection.
-        purge_after = now + timedelta(days=self._tuned(profile_id).archive_days)
+        profile_id = profile.id
+        purge_after = now + timedelta(days=for_profile(self.settings, profile).archive_days)
         with self.store.write(profile_id) as tx:
             fact_ids = [self._reconcile(tx, c, now, counts) for c in plan.candidates]
             if plan.summary:
