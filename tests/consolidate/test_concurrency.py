@@ -217,3 +217,45 @@ def test_a_429_holds_back_every_call_to_the_provider_not_only_its_own() -> None:
         server.server_close()
     limited, *later = server.arrivals
     assert len(later) == 2 and min(later) - limited >= 0.55
+
+
+def test_a_profile_with_nothing_left_never_holds_back_another_profiles_share() -> None:
+    """The run's limit is spent only on leased sessions: while one profile's lease finds
+    nothing, another profile's take waits for it instead of being refused."""
+    from somna.consolidate.calls import CallPool
+    from somna.consolidate.pipeline import _Job
+    from somna.model import Run, Session
+
+    pool = CallPool(1)
+    job = _Job(
+        run=Run(),
+        now=_START,
+        idle_hours=None,
+        dry_run=False,
+        worker="test",
+        hygiene=False,
+        calls=pool,
+        progress=None,
+        budget=1,
+        should_stop=lambda: False,
+    )
+    inside, release = threading.Event(), threading.Event()
+
+    def nothing_left() -> list[Session]:
+        inside.set()
+        assert release.wait(10)
+        return []
+
+    session = Session(profile_id="bob", key="chat", started_at=_START, last_message_at=_START)
+    got: list[list[Session]] = []
+    first = threading.Thread(target=lambda: got.append(job.take(nothing_left)))
+    first.start()
+    assert inside.wait(10)
+    second = threading.Thread(target=lambda: got.append(job.take(lambda: [session])))
+    second.start()
+    release.set()
+    first.join()
+    second.join()
+    pool.close()
+    assert got == [[], [session]] and job.budget == 0
+    assert job.take(lambda: [session]) == []  # and the limit holds

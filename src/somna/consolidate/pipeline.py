@@ -221,20 +221,17 @@ class _Job:
     stopped: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def take(self) -> bool:
-        """One more session within the run's limit."""
+    def take(self, lease: Callable[[], list[Session]]) -> list[Session]:
+        """`lease()`'s sessions, when the run's limit allows one more. The limit is spent
+        only on sessions leased, under the lock: a profile that finds none left must not
+        hold back, even briefly, the share another profile would have taken."""
         with self.lock:
-            if self.budget is None:
-                return True
-            if self.budget <= 0:
-                return False
-            self.budget -= 1
-            return True
-
-    def untake(self) -> None:
-        with self.lock:
+            if self.budget is not None and self.budget <= 0:
+                return []
+            leased = lease()
             if self.budget is not None:
-                self.budget += 1
+                self.budget -= len(leased)
+            return leased
 
     def merge(self, part: Run) -> None:
         """Add one session's (or one profile's hygiene) counts to the run."""
@@ -437,24 +434,25 @@ class Consolidator:
         if job.dry_run:
             with self.store.read(profile_id) as reader:
                 due = reader.due_sessions(idle_before=idle_before, now=job.now, limit=10_000)
-        while due or not job.dry_run:
-            if job.stopped.is_set() or job.should_stop() or not job.take():
-                return
+
+        def lease() -> list[Session]:
             if job.dry_run:
-                yield due.pop(0)
-                continue
+                return [due.pop(0)] if due else []
             with self.store.write(profile_id) as tx:
-                leased = tx.lease_sessions(
+                return tx.lease_sessions(
                     idle_before=idle_before,
                     now=job.now,
                     owner=job.worker,
                     until=self._lease_end(job),
                     limit=1,
                 )
+
+        while not (job.stopped.is_set() or job.should_stop()):
+            leased = job.take(lease)
             if not leased:
-                job.untake()
                 return
-            job.held[leased[0].id] = profile_id
+            if not job.dry_run:
+                job.held[leased[0].id] = profile_id
             yield leased[0]
 
     def _settle(self, profile: Profile, item: _Pending, job: _Job) -> bool:
