@@ -35,8 +35,8 @@ def test_an_existing_file_keeps_the_mode_its_owner_chose(tmp_path: Path) -> None
 
 def test_deleted_rows_are_overwritten(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "somna.db")
-    with store._db.writer() as conn:
-        assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+    with store._lock:
+        assert store._conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
     store.close()
 
 
@@ -47,11 +47,10 @@ def test_appending_to_a_live_session_touches_only_the_profiles_rows(tmp_path: Pa
     with store.write("alice") as tx:
         tx.add_messages("chat", [NewMessage(Role.USER, "first", T0)])
     statements: list[str] = []
-    with store._db.writer() as conn:
-        conn.set_trace_callback(statements.append)
-        with store.write("alice") as tx:
-            tx.add_messages("chat", [NewMessage(Role.USER, "second", T0)])
-        conn.set_trace_callback(None)
+    store._conn.set_trace_callback(statements.append)
+    with store.write("alice") as tx:
+        tx.add_messages("chat", [NewMessage(Role.USER, "second", T0)])
+    store._conn.set_trace_callback(None)
     touching = [s for s in statements if re.search(r"\b(sessions|messages)\b", s)]
     assert touching and all("profile_id" in s for s in touching), touching
     store.close()

@@ -1,10 +1,9 @@
 """`SQLiteStore`: the `Store` port on one SQLite file.
 
-A scope is a transaction on one connection (`connections.py`): write scopes
-share the store's one write connection, held from BEGIN to COMMIT, and start
-with BEGIN IMMEDIATE, which takes SQLite's write lock up front, so two
-processes on one file queue instead of failing half-way; read scopes each take
-a pooled connection of their own and run beside the writer and each other.
+One connection per store, guarded by a lock: a scope holds it from BEGIN to
+COMMIT, so a scope is a transaction. Write scopes start with BEGIN IMMEDIATE,
+which takes SQLite's write lock up front, so two processes on one file queue
+instead of failing half-way.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -38,7 +38,6 @@ from somna.store.keys import SAVE_KEY, key_values
 from somna.store.migrations import load_migrations
 from somna.store.sessions import SOURCE_CURSORS
 from somna.store.sqlite import erasure, runs
-from somna.store.sqlite.connections import PRAGMAS, Connections, connect
 from somna.store.sqlite.queries import (
     bind,
     parse_ts,
@@ -69,24 +68,33 @@ class SQLiteStore:
         self.path = str(path)
         _create_private(self.path)
         try:
-            writer = connect(self.path)
+            self._conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
         except sqlite3.Error as exc:
             raise StoreError(f"Cannot open the SQLite database {self.path!r}: {exc}.") from exc
-        self._db = Connections(self.path, writer)
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
         self._indexes: dict[str, VectorIndex] = {}
         self._summary_indexes: dict[str, SummaryIndex] = {}
-        for pragma in PRAGMAS:
-            self._execute_first(writer, f"PRAGMA {pragma}")
+        for pragma in (
+            "journal_mode = WAL",
+            "foreign_keys = ON",
+            "synchronous = NORMAL",
+            "busy_timeout = 30000",
+            "secure_delete = ON",  # erased text is overwritten, not left in free pages
+        ):
+            self._execute_first(f"PRAGMA {pragma}")
         self._migrate()
 
-    def _execute_first(self, conn: sqlite3.Connection, statement: str) -> None:
+    def _execute_first(self, statement: str) -> None:
         """Runs an opening statement; a file that is not SQLite fails here, named, as bad input."""
         try:
-            conn.execute(statement)
+            self._conn.execute(statement)
         except sqlite3.DatabaseError as exc:
             if exc.sqlite_errorcode != sqlite3.SQLITE_NOTADB:
                 raise
-            conn.close()
+            self._conn.close()
             raise InvalidInputError(
                 f"{self.path!r} is not a Somna database (SQLite: {exc}); point SOMNA_DB or "
                 "--db at a database file, or at a path that does not exist yet."
@@ -95,7 +103,8 @@ class SQLiteStore:
     # -- life cycle -------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        with self._db.writer() as conn:
+        with self._lock:
+            conn = self._conn
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
@@ -123,19 +132,20 @@ class SQLiteStore:
         return self.path
 
     def schema_version(self) -> int:
-        with self._db.reader() as conn:
-            row = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
+        with self._lock:
+            row = self._conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
             return int(row[0] or 0)
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._conn.close()
 
     # -- profiles ---------------------------------------------------------------------
 
     def create_profile(self, profile: Profile) -> Profile:
-        with self._db.writer() as conn:
+        with self._lock:
             try:
-                conn.execute(
+                self._conn.execute(
                     "INSERT INTO profiles (id, name, settings, created_at) VALUES (?, ?, ?, ?)",
                     (
                         profile.id,
@@ -149,18 +159,20 @@ class SQLiteStore:
         return profile
 
     def get_profile(self, profile_id: str) -> Profile | None:
-        with self._db.reader() as conn:
-            row = conn.execute("SELECT * FROM profiles WHERE id = ?", (profile_id,)).fetchone()
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT * FROM profiles WHERE id = ?", (profile_id,)
+            ).fetchone()
         return profile_from_row(row) if row else None
 
     def list_profiles(self) -> list[Profile]:
-        with self._db.reader() as conn:
-            rows = conn.execute("SELECT * FROM profiles ORDER BY id").fetchall()
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM profiles ORDER BY id").fetchall()
         return [profile_from_row(row) for row in rows]
 
     def save_profile_settings(self, profile_id: str, settings: dict[str, Any]) -> None:
-        with self._db.writer() as conn:
-            updated = conn.execute(
+        with self._lock:
+            updated = self._conn.execute(
                 "UPDATE profiles SET settings = ? WHERE id = ?", (json.dumps(settings), profile_id)
             ).rowcount
         if not updated:
@@ -169,43 +181,43 @@ class SQLiteStore:
     # -- erasure and keys ---------------------------------------------------------------
 
     def erase_profile(self, profile_id: str) -> dict[str, int]:
-        with self._transaction(profile_id, "BEGIN IMMEDIATE"), self._db.writer() as conn:
-            counts = erasure.erase(conn, profile_id)
-        with self._db.writer() as conn:
-            erasure.compact(conn)
+        with self._transaction(profile_id, "BEGIN IMMEDIATE"):
+            counts = erasure.erase(self._conn, profile_id)
+        with self._lock:
+            erasure.compact(self._conn)
         self._indexes.pop(profile_id, None)
         self._summary_indexes.pop(profile_id, None)
         return counts
 
     def save_key(self, key: ApiKey) -> None:
-        with self._db.writer() as conn:
-            conn.execute(SAVE_KEY, bind(key_values(key)))
+        with self._lock:
+            self._conn.execute(SAVE_KEY, bind(key_values(key)))
 
     def find_key(self, secret_hash: str) -> ApiKey | None:
-        with self._db.reader() as conn:
-            row = conn.execute(
+        with self._lock:
+            row = self._conn.execute(
                 "SELECT * FROM api_keys WHERE secret_hash = ?", (secret_hash,)
             ).fetchone()
         return key_from_row(row) if row else None
 
     def list_keys(self) -> list[ApiKey]:
-        with self._db.reader() as conn:
-            rows = conn.execute("SELECT * FROM api_keys ORDER BY created_at, id").fetchall()
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM api_keys ORDER BY created_at, id").fetchall()
         return [key_from_row(row) for row in rows]
 
     # -- runs -------------------------------------------------------------------------
 
     def save_run(self, run: Run) -> None:
-        with self._db.writer() as conn:
-            runs.save_run(conn, run)
+        with self._lock:
+            runs.save_run(self._conn, run)
 
     def list_runs(self, limit: int = 20) -> list[Run]:
-        with self._db.reader() as conn:
-            return runs.list_runs(conn, limit)
+        with self._lock:
+            return runs.list_runs(self._conn, limit)
 
     def source_cursors(self, source: str) -> list[SourceCursor]:
-        with self._db.reader() as conn:
-            rows = conn.execute(SOURCE_CURSORS, {"source": source}).fetchall()
+        with self._lock:
+            rows = self._conn.execute(SOURCE_CURSORS, {"source": source}).fetchall()
         return [cursor_from_row(row) for row in rows]
 
     # -- scopes -----------------------------------------------------------------------
@@ -222,8 +234,8 @@ class SQLiteStore:
 
     @contextmanager
     def _transaction(self, profile_id: str, begin: str) -> Iterator[SQLiteScope]:
-        connection = self._db.writer if begin.endswith("IMMEDIATE") else self._db.reader
-        with connection() as conn:
+        with self._lock:
+            conn = self._conn
             try:
                 conn.execute(begin)
             except sqlite3.OperationalError as exc:
@@ -261,9 +273,8 @@ class SQLiteStore:
         ).fetchone()
         if not count:
             return None
-        revision = (int(count), int(last))
         cached = self._summary_indexes.get(profile_id)
-        if cached is not None and cached.revision == revision:
+        if cached is not None and cached.revision == (count, last):
             return cached
         rows = conn.execute(
             "SELECT id, kind, coalesce(period_start, created_at) AS start, embedding "
@@ -271,24 +282,19 @@ class SQLiteStore:
             (profile_id,),
         ).fetchall()
         index = SummaryIndex(
-            revision=revision,
+            revision=(count, last),
             ids=[row["id"] for row in rows],
             matrix=np.vstack([np.frombuffer(row["embedding"], dtype="<f4") for row in rows]),
             kinds=np.array([row["kind"] for row in rows]),
             starts=np.array([datetime.fromisoformat(row["start"]).timestamp() for row in rows]),
         )
-        latest = self._summary_indexes.get(profile_id)
-        if latest is None or not isinstance(latest.revision, tuple) or latest.revision < revision:
-            self._summary_indexes[profile_id] = index  # unless a reader's snapshot was older
+        self._summary_indexes[profile_id] = index
         return index
 
     # -- vector index -----------------------------------------------------------------
 
     def fact_index(self, conn: sqlite3.Connection, profile_id: str) -> VectorIndex | None:
-        """The profile's cached vector index, reloaded when another writer moved `facts_rev`.
-
-        Readers run beside writes, so a reader may hold an older snapshot than the cached
-        index: it then builds its own, and the newer one stays cached."""
+        """The profile's cached vector index, reloaded when another writer moved `facts_rev`."""
         revision = conn.execute(
             "SELECT facts_rev FROM profiles WHERE id = ?", (profile_id,)
         ).fetchone()[0]
@@ -315,9 +321,7 @@ class SQLiteStore:
                 expires_at=parse_ts(row["expires_at"]),
                 vector=np.frombuffer(row["embedding"], dtype="<f4"),
             )
-        latest = self._indexes.get(profile_id)
-        if latest is None or latest.revision < revision:  # (a reader's snapshot may be older)
-            self._indexes[profile_id] = index
+        self._indexes[profile_id] = index
         return index
 
     def patch_fact_index(
