@@ -220,12 +220,14 @@ class _Job:
     """A dry run's plans, for the hygiene it counts instead of doing."""
     stopped: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    leasing: threading.Lock = field(default_factory=threading.Lock)
+    """Held while a lease is taken against the run's limit."""
 
     def take(self, lease: Callable[[], list[Session]]) -> list[Session]:
         """`lease()`'s sessions, when the run's limit allows one more. The limit is spent
-        only on sessions leased, under the lock: a profile that finds none left must not
-        hold back, even briefly, the share another profile would have taken."""
-        with self.lock:
+        only on sessions leased, one lease at a time: a profile that finds none left must
+        not hold back, even briefly, the share another profile would have taken."""
+        with self.leasing:
             if self.budget is not None and self.budget <= 0:
                 return []
             leased = lease()
