@@ -26,6 +26,7 @@ client retries. ``GET /v1/models`` lists ``models``. Other test packages reuse i
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from collections import deque
@@ -74,11 +75,17 @@ class Script:
     delay: float = 0.0
 
 
+_SERVERS = itertools.count()
+
+
 class ScriptedChatServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
+        # A path of its own: the client remembers what a (base URL, model) accepts for
+        # the whole process, and a later server may get an earlier one's port.
+        self.prefix = f"/scripted-{next(_SERVERS)}"
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._script: deque[Script] = deque()
@@ -91,7 +98,7 @@ class ScriptedChatServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+        return f"http://127.0.0.1:{self.server_address[1]}{self.prefix}/v1"
 
     def push(self, *items: Script | tuple[int, str | dict[str, Any], float]) -> None:
         """Queue answers, as `Script` or ``(status, body, delay)`` tuples."""
@@ -135,9 +142,13 @@ class _Handler(BaseHTTPRequestHandler):
     server: ScriptedChatServer
     protocol_version = "HTTP/1.1"  # keep-alive, as the client's connection pool expects
 
+    def _route(self) -> str:
+        """The path without the server's own prefix (URLs built by hand have none)."""
+        return self.path.removeprefix(self.server.prefix).rstrip("/")
+
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
-        if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+        if self._route() not in ("/v1/chat/completions", "/chat/completions"):
             self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}).encode())
             return
         item, raw = self.server.answer(body, {k.lower(): v for k, v in self.headers.items()})
@@ -146,7 +157,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(item.status, raw)
 
     def do_GET(self) -> None:
-        if self.path.rstrip("/") in ("/v1/models", "/models"):
+        if self._route() in ("/v1/models", "/models"):
             self._send(200, json.dumps({"object": "list", "data": self.server.models}).encode())
         else:
             self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}).encode())
