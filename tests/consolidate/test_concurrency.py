@@ -235,27 +235,61 @@ def test_a_profile_with_nothing_left_never_holds_back_another_profiles_share() -
         worker="test",
         hygiene=False,
         calls=pool,
+        ahead=1,
         progress=None,
         budget=1,
         should_stop=lambda: False,
     )
     inside, release = threading.Event(), threading.Event()
 
-    def nothing_left() -> list[Session]:
+    def nothing_left(wanted: int) -> list[Session]:
         inside.set()
         assert release.wait(10)
         return []
 
     session = Session(profile_id="bob", key="chat", started_at=_START, last_message_at=_START)
     got: list[list[Session]] = []
-    first = threading.Thread(target=lambda: got.append(job.take(nothing_left)))
+    first = threading.Thread(target=lambda: got.append(job.take(nothing_left, 1)))
     first.start()
     assert inside.wait(10)
-    second = threading.Thread(target=lambda: got.append(job.take(lambda: [session])))
+    second = threading.Thread(target=lambda: got.append(job.take(lambda n: [session][:n], 1)))
     second.start()
     release.set()
     first.join()
     second.join()
     pool.close()
     assert got == [[], [session]] and job.budget == 0
-    assert job.take(lambda: [session]) == []  # and the limit holds
+    assert job.take(lambda n: [session][:n], 1) == []  # and the limit holds
+
+
+def test_a_profile_leases_no_more_sessions_ahead_than_its_share_of_the_calls(
+    memory: Memory,
+) -> None:
+    """Four profiles and eight calls in flight: a share of two each, raised to the floor of
+    three ahead (one judged, one next, one to spare), never the eight calls of the run."""
+    from tests.consolidate.scripted import ScriptedLLM, fact, proposing
+    from tests.consolidate.test_pipeline import with_llm
+
+    profiles = [f"person-{p}" for p in range(4)]
+    for profile in profiles:
+        memory.create_profile(profile)
+        for s in range(8):
+            at = _START + timedelta(hours=s)
+            said = [{"role": "user", "content": "I always pick tea over coffee.", "at": at}]
+            memory.add_messages(profile, f"chat-{s}", said)
+    now = _START + timedelta(days=1)
+    held_most: dict[str, int] = {}
+    lock = threading.Lock()
+    answer = proposing(fact("Prefers tea to coffee.", "I always pick tea over coffee"))
+
+    def extract(transcript: SessionTranscript) -> Any:
+        for profile in profiles:
+            with memory.store.read(profile) as tx:
+                held = len(tx.held_sessions(idle_before=now, now=now))
+            with lock:
+                held_most[profile] = max(held_most.get(profile, 0), held)
+        return answer(transcript)
+
+    run = with_llm(memory, ScriptedLLM(extract)).consolidate(now=now, concurrency=8)
+    assert run.sessions_consolidated == 32 and run.sessions_failed == 0
+    assert max(held_most.values()) == 3

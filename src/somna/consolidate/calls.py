@@ -3,7 +3,14 @@
 The openai client is synchronous, so concurrency is threads: `CallPool` runs
 each submitted call on one of `size` daemon threads (the cap on requests in
 flight) and hands back a `Future`. Judge calls jump the queue of extractions,
-because a judge is what a profile's next write waits for. Daemon threads, so
+because a judge is what a profile's next write waits for; and extractions go
+by their session's place in its profile's order, every profile's first session
+before any profile's second, because each profile writes its sessions one after
+the other: a profile whose first extraction waited behind another profile's
+whole night would start its chain of judge calls last. What a call's result
+needs next on this machine (embedding what an extraction proposed) is its `then`,
+run on a thread of its own so that the call's slot goes to the next call at once.
+Daemon threads, so
 that a signal ends the process at once even while a call hangs: its session's
 lease is released by the run, and the reply is never read.
 """
@@ -22,7 +29,8 @@ __all__ = ["URGENT", "CallPool"]
 URGENT = 0
 """Priority of a call some write is waiting for; extractions come after (1)."""
 
-_Item = tuple[int, int, "Future[Any] | None", "Callable[[], Any] | None"]
+_Then = Callable[[Any], Any]
+_Item = tuple[int, int, int, "Future[Any] | None", "Callable[[], Any] | None", "_Then | None"]
 
 
 class CallPool:
@@ -31,39 +39,65 @@ class CallPool:
     def __init__(self, size: int) -> None:
         self.size = size
         self._queue: queue.PriorityQueue[_Item] = queue.PriorityQueue()
+        self._after: queue.SimpleQueue[tuple[Future[Any], _Then, Any] | None] = queue.SimpleQueue()
         self._order = itertools.count()
         self._threads = [
             threading.Thread(target=self._serve, name=f"somna-call-{i}", daemon=True)
+            for i in range(size)
+        ] + [
+            threading.Thread(target=self._follow, name=f"somna-then-{i}", daemon=True)
             for i in range(size)
         ]
         for thread in self._threads:
             thread.start()
 
-    def submit(self, call: Callable[[], Any], priority: int = 1) -> Future[Any]:
+    def submit(
+        self,
+        call: Callable[[], Any],
+        priority: int = 1,
+        rank: int = 0,
+        then: _Then | None = None,
+    ) -> Future[Any]:
+        """Queue `call`: lower `priority` first, then lower `rank`, then first come. The
+        future holds `then(call())` when `then` is given, else `call()`."""
         future: Future[Any] = Future()
-        self._queue.put((priority, next(self._order), future, call))
+        self._queue.put((priority, rank, next(self._order), future, call, then))
         return future
 
     def close(self) -> None:
         """Cancel what has not started and let the threads end after their current call."""
         while True:
             try:
-                _, _, future, _ = self._queue.get_nowait()
+                _, _, _, future, _, _ = self._queue.get_nowait()
             except queue.Empty:
                 break
             if future is not None:
                 future.cancel()
-        for _ in self._threads:
-            self._queue.put((2, next(self._order), None, None))
+        for _ in range(self.size):
+            self._queue.put((2, 0, next(self._order), None, None, None))
+            self._after.put(None)
 
     def _serve(self) -> None:
         while True:
-            _, _, future, call = self._queue.get()
+            _, _, _, future, call, then = self._queue.get()
             if future is None or call is None:
                 return
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                future.set_result(call())
+                value = call()
             except BaseException as exc:  # handed to whoever waits on the future
+                future.set_exception(exc)
+                continue
+            if then is None:
+                future.set_result(value)
+            else:
+                self._after.put((future, then, value))
+
+    def _follow(self) -> None:
+        while (item := self._after.get()) is not None:
+            future, then, value = item
+            try:
+                future.set_result(then(value))
+            except BaseException as exc:
                 future.set_exception(exc)

@@ -20,13 +20,13 @@ import threading
 import time as clock
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from pydantic import ValidationError
@@ -87,6 +87,15 @@ _NEIGHBORS = 1  # the closest neighbor of the same subject is the one worth judg
 _VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
 _POLL_S = 0.5  # how often a wait for a model call looks at its deadline and at stop requests
 _RUNS_CHECKED = 100  # how many recent runs a new run looks through for dead ones
+_AHEAD = 3
+"""Sessions a profile holds at least (never more than the run's concurrency), leased and
+extracted ahead of its writes: the one being judged, the next, and one to spare. More than
+its share of the call slots (the concurrency over the profiles run side by side) would only
+keep other profiles waiting: measured with 16 profiles and 32 slots, 3 ahead gave 13.4
+sessions/s, 32 ahead 9.6."""
+_FRESH_LEASE = timedelta(minutes=1)
+"""A lease taken less than this long ago is a full lease still: the extraction does not
+renew it (one write less per session, and the write checks the lease anyway)."""
 _RETRY_NEXT_RUN = timedelta(seconds=1)
 _RETRY_FIRST = timedelta(minutes=5)
 _RETRY_MAX = timedelta(hours=24)
@@ -196,8 +205,13 @@ class _Pending:
 
     session: Session
     deadline: _Deadline
+    messages: list[Message]
+    """Read with the lease, so that the call threads never wait for the store."""
     run: Run = field(default_factory=Run)
-    future: Future[_Read] = field(default_factory=Future)
+    future: Future[_Plan] = field(default_factory=Future)
+
+
+_Leased = TypeVar("_Leased")
 
 
 @dataclass
@@ -211,6 +225,8 @@ class _Job:
     worker: str
     hygiene: bool
     calls: CallPool
+    ahead: int
+    """How many of a profile's sessions are leased and extracted ahead of its writes."""
     progress: Callable[[Session], None] | None
     budget: int | None
     should_stop: Callable[[], bool]
@@ -223,14 +239,16 @@ class _Job:
     leasing: threading.Lock = field(default_factory=threading.Lock)
     """Held while a lease is taken against the run's limit."""
 
-    def take(self, lease: Callable[[], list[Session]]) -> list[Session]:
-        """`lease()`'s sessions, when the run's limit allows one more. The limit is spent
-        only on sessions leased, one lease at a time: a profile that finds none left must
-        not hold back, even briefly, the share another profile would have taken."""
+    def take(self, lease: Callable[[int], list[_Leased]], wanted: int) -> list[_Leased]:
+        """`lease(n)`'s sessions, n being `wanted` or what is left of the run's limit. The limit
+        is spent only on sessions leased, one lease at a time: a profile that finds fewer
+        than it asked for must not hold back, even briefly, the share of another profile."""
         with self.leasing:
-            if self.budget is not None and self.budget <= 0:
+            if self.budget is not None:
+                wanted = min(wanted, self.budget)
+            if wanted <= 0:
                 return []
-            leased = lease()
+            leased = lease(wanted)
             if self.budget is not None:
                 self.budget -= len(leased)
             return leased
@@ -322,6 +340,7 @@ class Consolidator:
             worker=worker,
             hygiene=hygiene,
             calls=calls,
+            ahead=min(width, max(_AHEAD, -(-width // runners.size))),
             progress=progress,
             budget=limit,
             should_stop=should_stop or (lambda: False),
@@ -373,7 +392,7 @@ class Consolidator:
     # -- one profile ------------------------------------------------------------------
 
     def _run_profile(self, profile_id: str, job: _Job) -> None:
-        """Extract ahead, up to the call pool's width; reconcile and write in order."""
+        """Extract up to `job.ahead` sessions ahead; reconcile and write them in order."""
         profile = self.store.get_profile(profile_id)
         if profile is None:
             from somna.errors import ProfileNotFoundError
@@ -381,19 +400,25 @@ class Consolidator:
             raise ProfileNotFoundError(profile_id)
         idle = for_profile(self.settings, profile).idle_hours
         idle_before = job.now - timedelta(hours=idle if job.idle_hours is None else job.idle_hours)
-        sessions = self._sessions(profile_id, idle_before, job)
+        more = self._leases(profile_id, idle_before, job)
         window: deque[_Pending] = deque()
         touched_days: set[str] = set()
+        place = 0  # the session's place in this profile's order: earlier ones are read first
+        left = True  # whether the last lease got all it asked for
         try:
             while True:
-                while len(window) < job.calls.size:
-                    session = next(sessions, None)
-                    if session is None:
-                        break
-                    item = _Pending(session, _Deadline(self.settings.session_deadline_s))
-                    read = partial(self._read, profile, item, job)
-                    item.future = job.calls.submit(read)
-                    window.append(item)
+                room = job.ahead - len(window)
+                if left and room > 0:
+                    leased = more(room)
+                    left = len(leased) == room
+                    for session, messages in leased:
+                        deadline = _Deadline(self.settings.session_deadline_s)
+                        item = _Pending(session, deadline, messages)
+                        read = partial(self._read, profile, item, job)
+                        prepare = partial(self._prepare, profile, item, job)
+                        item.future = job.calls.submit(read, rank=place, then=prepare)
+                        place += 1
+                        window.append(item)
                 if not window:
                     break
                 item = window.popleft()
@@ -429,33 +454,41 @@ class Consolidator:
             self._hygiene(profile, part, job.now, touched_days)
         job.merge(part)
 
-    def _sessions(self, profile_id: str, idle_before: datetime, job: _Job) -> Iterator[Session]:
-        """The profile's due sessions in conversation order, leased one at a time (a dry run
-        only reads them), until the run's limit or a stop request."""
+    def _leases(
+        self, profile_id: str, idle_before: datetime, job: _Job
+    ) -> Callable[[int], list[tuple[Session, list[Message]]]]:
+        """`more(n)`: up to n more of the profile's due sessions in conversation order, each
+        with its messages, leased in one transaction (a dry run only reads them); none past
+        the run's limit or once a stop is requested."""
         due: list[Session] = []
         if job.dry_run:
             with self.store.read(profile_id) as reader:
                 due = reader.due_sessions(idle_before=idle_before, now=job.now, limit=10_000)
 
-        def lease() -> list[Session]:
+        def lease(n: int) -> list[tuple[Session, list[Message]]]:
             if job.dry_run:
-                return [due.pop(0)] if due else []
+                taken, due[:n] = due[:n], []
+                with self.store.read(profile_id) as reader:
+                    return [(s, reader.session_messages(s.id)) for s in taken]
             with self.store.write(profile_id) as tx:
-                return tx.lease_sessions(
+                leased = tx.lease_sessions(
                     idle_before=idle_before,
                     now=job.now,
                     owner=job.worker,
                     until=self._lease_end(job),
-                    limit=1,
+                    limit=n,
                 )
+                return [(s, tx.session_messages(s.id)) for s in leased]
 
-        while not (job.stopped.is_set() or job.should_stop()):
-            leased = job.take(lease)
-            if not leased:
-                return
+        def more(n: int) -> list[tuple[Session, list[Message]]]:
+            if job.stopped.is_set() or job.should_stop():
+                return []
+            leased = job.take(lease, n)
             if not job.dry_run:
-                job.held[leased[0].id] = profile_id
-            yield leased[0]
+                job.held.update((session.id, profile_id) for session, _ in leased)
+            return leased
+
+        return more
 
     def _settle(self, profile: Profile, item: _Pending, job: _Job) -> bool:
         """Finish one session: plan, then write (or count, in a dry run); a failure fails this
@@ -463,8 +496,9 @@ class Consolidator:
         session, run, done = item.session, item.run, False
         run.sessions_seen += 1
         try:
-            read = self._await(item.future, item.deadline, job)
-            plan = self._plan(profile, session, read, run, job, item.deadline)
+            plan = self._await(item.future, item.deadline, job)
+            if plan.candidates:  # against the facts the profile's earlier sessions wrote
+                self._judge(profile, plan.candidates, run, job, item.deadline)
             if job.dry_run:
                 self._count_dry(plan, run, job.planned)
                 job.planned.append(plan)
@@ -496,6 +530,11 @@ class Consolidator:
                 "worker has taken it."
             )
 
+    def _waited(self, session: Session, job: _Job) -> bool:
+        """Whether the session waited for a free call slot long enough to need a new lease."""
+        held = session.lease_until
+        return held is None or self._lease_end(job) - held > _FRESH_LEASE
+
     def _lease_end(self, job: _Job) -> datetime:
         """A full lease from now (or from the run's own `now`, when that is later)."""
         return max(job.now, utc(self.clock())) + timedelta(minutes=self.settings.lease_minutes)
@@ -524,10 +563,9 @@ class Consolidator:
     def _read(self, profile: Profile, item: _Pending, job: _Job) -> _Read:
         """Read the session and make its one extraction call (on a call thread)."""
         session = item.session
-        if not job.dry_run:  # it may have waited for a free slot: a full lease from now
+        if not job.dry_run and self._waited(session, job):  # a full lease from now
             self._renew(profile.id, session, job)
-        with self.store.read(profile.id) as tx:
-            messages = tx.session_messages(session.id)
+        messages = item.messages
         said = spoken(messages)  # tool traffic stays in the session, never becomes facts
         if not said:
             return _Read(messages, said, None)
@@ -537,16 +575,11 @@ class Consolidator:
         )
         return _Read(messages, said, digest)
 
-    def _plan(
-        self,
-        profile: Profile,
-        session: Session,
-        read: _Read,
-        run: Run,
-        job: _Job,
-        deadline: _Deadline,
-    ) -> _Plan:
-        """Verify, embed (before any transaction) and judge what the extraction proposed."""
+    def _prepare(self, profile: Profile, item: _Pending, job: _Job, read: _Read) -> _Plan:
+        """Verify and embed what the extraction proposed, as soon as it is back (before any
+        transaction). None of it depends on the profile's earlier sessions, so it runs ahead
+        of them; only the judge and the write wait their turn."""
+        session, run = item.session, item.run
         through = max((m.seq for m in read.messages), default=-1)
         if read.digest is None:
             return _Plan(session, "", [], through)
@@ -563,8 +596,6 @@ class Consolidator:
         plan = _Plan(session, summary, candidates, through)
         if summary:
             plan.summary_vector = vectors[-1]
-        if candidates:
-            self._judge(profile, candidates, run, job, deadline)
         return plan
 
     def _call(self, run: Run, call: Callable[[], Any]) -> Any:

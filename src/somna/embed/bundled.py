@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import os
 import threading
 from collections.abc import Iterator, Sequence
 from importlib.resources.abc import Traversable
@@ -52,7 +53,8 @@ class BundledEmbedder:
     (sessions of a night, requests of a server), where each extra thread per run only
     costs CPU (5-20% more per text). ``threads`` buys a lower wall time for one large
     batch on an otherwise idle machine (48 texts: 5.4-6.0 ms a text with 2, 9.6-10.4
-    with 1).
+    with 1). Runs from many threads take turns, one per core at a time: a night's
+    sessions embed side by side, and more runs than cores only slow each other down.
     """
 
     def __init__(
@@ -66,6 +68,7 @@ class BundledEmbedder:
         self._tokenizer_path = tokenizer_path
         self._threads = threads or 1
         self._lock = threading.Lock()
+        self._runs = threading.BoundedSemaphore(max(1, _cores() // self._threads))
         self._loaded: tuple[Any, Tokenizer, tuple[str, ...]] | None = None
 
     @property
@@ -105,7 +108,8 @@ class BundledEmbedder:
         """Mean-pool the last hidden state over real tokens, then L2 (as sentence-transformers)."""
         arrays = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         try:
-            (hidden,) = session.run(None, {name: arrays[name] for name in input_names})
+            with self._runs:
+                (hidden,) = session.run(None, {name: arrays[name] for name in input_names})
         except Exception as exc:
             raise EmbeddingError(f"The bundled embedding model failed to run: {exc}") from exc
         weights = mask.astype(np.float32)[:, :, None]
@@ -158,6 +162,15 @@ class BundledEmbedder:
         if unknown or "input_ids" not in input_names:
             raise EmbeddingError(f"The embedding model has unexpected inputs {input_names}.")
         return session, tokenizer, input_names
+
+
+def _cores() -> int:
+    """The cores this process may run on: as many model runs go at once, since more only
+    take turns on the same cores and evict each other's weights from their caches."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _batches(lengths: list[int]) -> Iterator[list[int]]:
