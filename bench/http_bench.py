@@ -126,6 +126,11 @@ def _start_server(db: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    return answering(server, port)
+
+
+def answering(server: subprocess.Popen[bytes], port: int) -> subprocess.Popen[bytes]:
+    """`server` once its /v1/health answers on `port`; killed if it has not within 60 s."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 import http_bench
-import httpx
 import psutil
 
 _SERVER = """
@@ -44,15 +43,7 @@ def _start(db: Path, port: int, http: str, loop: str) -> subprocess.Popen[bytes]
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).raise_for_status()
-            return server
-        except httpx.TransportError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError(f"The {http} + {loop} server did not answer within 60 s.")
+    return http_bench.answering(server, port)
 
 
 def _burst(url: str, secret: str, requests: int, clients: int) -> float:

@@ -28,6 +28,8 @@ from somna.embed import BundledEmbedder
 from somna.llm import EXTRACT, OpenAILLM, SessionTranscript, TranscriptMessage
 from somna.model import FactStatus, Role
 from tests.conftest import STORE_BACKENDS
+from tests.consolidate.scripted import ScriptedLLM, fact, proposing
+from tests.consolidate.test_pipeline import with_llm
 from tests.llm.scripted_server import Script, ScriptedChatServer, completion
 from tests.support import Clock, all_facts
 
@@ -267,9 +269,6 @@ def test_a_profile_leases_no_more_sessions_ahead_than_its_share_of_the_calls(
 ) -> None:
     """Four profiles and eight calls in flight: a share of two each, raised to the floor of
     three ahead (one judged, one next, one to spare), never the eight calls of the run."""
-    from tests.consolidate.scripted import ScriptedLLM, fact, proposing
-    from tests.consolidate.test_pipeline import with_llm
-
     profiles = [f"person-{p}" for p in range(4)]
     for profile in profiles:
         memory.create_profile(profile)

@@ -41,15 +41,10 @@ class CallPool:
         self._queue: queue.PriorityQueue[_Item] = queue.PriorityQueue()
         self._after: queue.SimpleQueue[tuple[Future[Any], _Then, Any] | None] = queue.SimpleQueue()
         self._order = itertools.count()
-        self._threads = [
-            threading.Thread(target=self._serve, name=f"somna-call-{i}", daemon=True)
-            for i in range(size)
-        ] + [
-            threading.Thread(target=self._follow, name=f"somna-then-{i}", daemon=True)
-            for i in range(size)
-        ]
-        for thread in self._threads:
-            thread.start()
+        self._following = threading.Lock()
+        self._followers: list[threading.Thread] = []
+        """Started with the first `then`: a pool whose calls have none needs no more."""
+        self._start(self._serve, "somna-call")
 
     def submit(
         self,
@@ -60,6 +55,10 @@ class CallPool:
     ) -> Future[Any]:
         """Queue `call`: lower `priority` first, then lower `rank`, then first come. The
         future holds `then(call())` when `then` is given, else `call()`."""
+        if then is not None and not self._followers:
+            with self._following:
+                if not self._followers:
+                    self._followers = self._start(self._follow, "somna-then")
         future: Future[Any] = Future()
         self._queue.put((priority, rank, next(self._order), future, call, then))
         return future
@@ -75,7 +74,18 @@ class CallPool:
                 future.cancel()
         for _ in range(self.size):
             self._queue.put((2, 0, next(self._order), None, None, None))
-            self._after.put(None)
+        with self._following:
+            for _ in self._followers:
+                self._after.put(None)
+
+    def _start(self, target: Callable[[], None], name: str) -> list[threading.Thread]:
+        threads = [
+            threading.Thread(target=target, name=f"{name}-{i}", daemon=True)
+            for i in range(self.size)
+        ]
+        for thread in threads:
+            thread.start()
+        return threads
 
     def _serve(self) -> None:
         while True:
