@@ -62,7 +62,7 @@ __all__ = ["PostgresScope"]
 _INSERTED = (*FACT_FIELDS, "text_hash", "text_config", "embedding")
 _INSERT_FACT = (
     f"INSERT INTO facts ({', '.join(_INSERTED)}) "
-    f"VALUES ({', '.join(f'%({c})s' for c in _INSERTED)})"
+    f"VALUES ({', '.join(f'%({c})s' for c in _INSERTED)}) ON CONFLICT (id) DO NOTHING"
 )
 
 
@@ -361,21 +361,21 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         return [row["id"] for row in found]
 
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
+        """A fact given with its vector is a new one (`lifecycle.create`): inserted at once,
+        one round trip; any other is updated, and must exist."""
         params = fact_values(fact)
         params["profile_id"] = self._profile_id
+        if vector is not None:
+            array = self._checked_vector(fact, vector)
+            embedding: object = array if self._store.vector_mode == "pgvector" else array.tolist()
+            inserted = {**params, "text_config": self._text_config, "embedding": embedding}
+            if self._cur.execute(_INSERT_FACT, inserted).rowcount:
+                self.patches.append((fact, array))
+                return
         if self._cur.execute(named(UPDATE_FACT), params).rowcount:
             self.patches.append((fact, None))
             return
-        if vector is None:  # an update of a fact this profile does not have
-            raise InvalidInputError(
-                f"Profile {self._profile_id!r} has no fact with id {fact.id!r}."
-            )
-        array = self._checked_vector(fact, vector)
-        embedding: object = array if self._store.vector_mode == "pgvector" else array.tolist()
-        self._cur.execute(
-            _INSERT_FACT, {**params, "text_config": self._text_config, "embedding": embedding}
-        )
-        self.patches.append((fact, array))
+        raise InvalidInputError(f"Profile {self._profile_id!r} has no fact with id {fact.id!r}.")
 
     def _checked_vector(self, fact: Fact, vector: list[float]) -> np.ndarray:
         """The embedding as float32, held to the profile's dimension (fixed by its first fact)."""
@@ -397,6 +397,9 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         return array
 
     def _bump_revision(self) -> None:
+        """Once a transaction: the counter says that the facts changed, not how often."""
+        if self._revision_after is not None:
+            return
         row = self._cur.execute(
             "UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = %s RETURNING facts_rev",
             (self._profile_id,),

@@ -207,30 +207,34 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         return [row[0] for row in found]
 
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
+        """A fact given with its vector is a new one (`lifecycle.create`): inserted at once;
+        any other is updated, and must exist."""
         params = bind(fact_values(fact))
-        updated = self._conn.execute(UPDATE_FACT, params).rowcount
-        array = None if vector is None else np.asarray(vector, dtype="<f4")
-        if not updated:
-            if array is None:  # an update of a fact this profile does not have
-                raise InvalidInputError(
-                    f"Profile {self._profile_id!r} has no fact with id {fact.id!r}."
-                )
+        if vector is not None:
+            array = np.asarray(vector, dtype="<f4")
             columns = [*params, "embedding"]
-            self._conn.execute(
+            if self._conn.execute(
                 f"INSERT INTO facts ({', '.join(columns)}) "
-                f"VALUES ({', '.join(':' + c for c in columns)})",
+                f"VALUES ({', '.join(':' + c for c in columns)}) ON CONFLICT (id) DO NOTHING",
                 {**params, "embedding": array.tobytes()},
-            )
-        self._patches.append((fact, array))
+            ).rowcount:
+                self._patches.append((fact, array))
+                return
+        if self._conn.execute(UPDATE_FACT, params).rowcount:
+            self._patches.append((fact, None))
+            return
+        raise InvalidInputError(f"Profile {self._profile_id!r} has no fact with id {fact.id!r}.")
 
     def _bump_revision(self) -> None:
+        """Once a transaction: the counter says that the facts changed, not how often."""
+        if self._revision_before is not None:
+            return
         row = self._conn.execute(
             "UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = ? RETURNING facts_rev",
             (self._profile_id,),
         ).fetchone()
         self._revision_after = int(row[0])
-        if self._revision_before is None:
-            self._revision_before = self._revision_after - 1
+        self._revision_before = self._revision_after - 1
 
     def patch_index(self) -> None:
         """After commit: bring the cached vector index up to date without reloading it."""
