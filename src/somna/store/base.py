@@ -135,6 +135,10 @@ class Reader(Protocol):
 
     def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None: ...
 
+    def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
+        """The most recently recorded retired or expired fact of this wording."""
+        ...
+
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]: ...
 
     def predecessors(self, fact_id: str) -> list[Fact]:

@@ -61,6 +61,16 @@ class FactQueries(Statements):
         )  # fmt: skip
         return fact_from_row(row) if row else None
 
+    def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
+        row = self._one(
+            f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = :profile "
+            "AND f.type = :type AND f.subject = :subject AND f.text_hash = :hash "
+            "AND f.status IN ('retired', 'expired') ORDER BY f.recorded_at DESC, f.id LIMIT 1",
+            {"profile": self._profile_id, "type": type.value, "subject": subject,
+             "hash": text_hash},
+        )  # fmt: skip
+        return fact_from_row(row) if row else None
+
     def predecessors(self, fact_id: str) -> list[Fact]:
         rows = self._all(
             f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = :profile "
