@@ -10,9 +10,8 @@ the other: a profile whose first extraction waited behind another profile's
 whole night would start its chain of judge calls last. What a call's result
 needs next on this machine (embedding what an extraction proposed) is its `then`,
 run on a thread of its own so that the call's slot goes to the next call at once.
-Daemon threads, so
-that a signal ends the process at once even while a call hangs: its session's
-lease is released by the run, and the reply is never read.
+Daemon threads, so that a signal ends the process at once even while a call
+hangs: its session's lease is released by the run, and the reply is never read.
 """
 
 from __future__ import annotations

@@ -52,20 +52,22 @@ class FactQueries(Statements):
 
     def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
         # Statuses spelled out, so the planner can prove the partial unique index applies.
-        row = self._one(
-            f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = :profile "
-            "AND f.type = :type AND f.subject = :subject AND f.text_hash = :hash "
-            "AND f.status IN ('unverified', 'verified')",
-            {"profile": self._profile_id, "type": type.value, "subject": subject,
-             "hash": text_hash},
-        )  # fmt: skip
-        return fact_from_row(row) if row else None
+        return self._by_wording(type, subject, text_hash, "('unverified', 'verified')")
 
     def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
+        return self._by_wording(
+            type, subject, text_hash, "('retired', 'expired') ORDER BY f.recorded_at DESC, f.id"
+        )
+
+    def _by_wording(
+        self, type: FactType, subject: str, text_hash: str, statuses: str
+    ) -> Fact | None:
+        """The first fact of this type, subject and wording with a status in `statuses` (SQL,
+        with its order), by the index on those columns."""
         row = self._one(
             f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = :profile "
             "AND f.type = :type AND f.subject = :subject AND f.text_hash = :hash "
-            "AND f.status IN ('retired', 'expired') ORDER BY f.recorded_at DESC, f.id LIMIT 1",
+            f"AND f.status IN {statuses} LIMIT 1",
             {"profile": self._profile_id, "type": type.value, "subject": subject,
              "hash": text_hash},
         )  # fmt: skip
