@@ -139,6 +139,29 @@ def test_find_active_matches_type_subject_and_hash(alice: Store) -> None:
         assert tx.find_active(FactType.PERSONA, "user", stored.text_hash) is None
 
 
+def test_facts_worded_alike_are_found_whatever_their_status(alice: Store) -> None:
+    first = add(alice, fact())
+    with alice.write("alice") as tx:
+        tx.apply(lifecycle.retire(first, at=NOW, actor="test", reason="test"))
+    again = add(alice, fact(text="prefers  TEA to coffee.", recorded_at=NOW))  # same wording
+    add(alice, fact(subject="Bob"))
+    add(alice, fact(type=FactType.PERSONA))
+    add(alice, fact(profile="bob"))
+    with alice.read("alice") as tx:
+        found = tx.worded_like([again.wording, again.wording])
+        assert sorted(f.id for f in found) == sorted([first.id, again.id])
+        assert tx.find_active(*again.wording) == again
+        assert tx.find_gone(*again.wording).id == first.id  # type: ignore[union-attr]
+        assert tx.worded_like([]) == []
+
+
+def test_many_wordings_are_found_at_once(alice: Store) -> None:
+    facts = [add(alice, fact(text=f"Owns {n} books.")) for n in range(150)]
+    with alice.read("alice") as tx:
+        found = tx.worded_like(f.wording for f in facts)
+    assert sorted(f.id for f in found) == sorted(f.id for f in facts)
+
+
 def test_list_filters_by_status_type_category_subject_text_and_time(alice: Store) -> None:
     tea = add(alice, fact(category="preference"))
     job = add(alice, fact(text="Works at Acme.", type=FactType.PERSONA, category="work"), NORTH)

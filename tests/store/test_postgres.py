@@ -233,6 +233,19 @@ def test_a_missing_successor_is_refused_at_commit_and_nothing_is_written(
         assert [e.action.value for e in tx.events([old.id])] == ["created"]
 
 
+def test_embeddings_are_stored_as_the_exact_float32_values_given(
+    dsn: str, pg: PostgresStore
+) -> None:
+    vector = np.random.default_rng(7).standard_normal(384).astype(np.float32)
+    vector[:3] = [1e-38, -0.0, 3.4e38]
+    stored = add(pg, fact(), vector.tolist())
+    with psycopg.connect(dsn) as conn:
+        (column,) = conn.execute(
+            "SELECT embedding::real[] FROM facts WHERE id = %s", (stored.id,)
+        ).fetchone()  # type: ignore[misc]
+    assert np.array_equal(np.array(column, dtype=np.float32), vector)
+
+
 def test_a_vector_of_another_dimension_is_refused_on_write(pg: PostgresStore) -> None:
     add(pg, fact())
     with pytest.raises(StoreError, match="dimensions"):

@@ -44,6 +44,7 @@ from somna.consolidate.hygiene import (
 )
 from somna.consolidate.recheck import recheck
 from somna.consolidate.restoring import restore_said_again
+from somna.consolidate.staging import StagedWrite
 from somna.consolidate.transcript import spoken
 from somna.consolidate.wording import ONE_OFF, same_wording
 from somna.embed import Embedder
@@ -73,11 +74,12 @@ from somna.model import (
     Summary,
     SummaryKind,
     Verdict,
+    Wording,
     lifecycle,
     utc,
 )
 from somna.model.lifecycle import Change
-from somna.store import Eligibility, FactFilter, Reader, Store, Writer
+from somna.store import Eligibility, FactFilter, Reader, Store
 from somna.tuning import for_profile
 
 __all__ = ["Consolidator", "worker_name"]
@@ -628,7 +630,7 @@ class Consolidator:
         now: datetime,
     ) -> list[_Candidate]:
         """Keep candidates whose quote is verbatim in the session (invariant 5); count the rest."""
-        kept: dict[tuple[str, str, str], _Candidate] = {}
+        kept: dict[Wording, _Candidate] = {}
         for candidate in proposed:
             message = locate_quote(candidate.quote, messages, candidate.message_index)
             if message is None:
@@ -658,7 +660,7 @@ class Consolidator:
                 quote=candidate.quote.strip(),
                 observed_at=message.created_at,
             )
-            key = (fact.type.value, fact.subject, fact.text_hash)
+            key = fact.wording
             if key in kept:  # said twice in one session: one fact, both quotes
                 kept[key].evidence.append(
                     evidence.model_copy(update={"fact_id": kept[key].fact.id})
@@ -685,22 +687,28 @@ class Consolidator:
         """Find each candidate's closest neighbor of its subject; judge all pairs in one call."""
         now = job.now
         floor = for_profile(self.settings, profile).judge_floor
+        near: dict[int, list[str]] = {}  # by candidate, in the order of their scores
         with self.store.read(profile.id) as tx:
-            for candidate in candidates:
-                fact = candidate.fact
-                if tx.find_active(fact.type, fact.subject, fact.text_hash) is not None:
+            worded = tx.worded_like(c.fact.wording for c in candidates)
+            known = {f.wording for f in worded if f.is_active}
+            for i, candidate in enumerate(candidates):
+                if candidate.fact.wording in known:
                     continue  # the same fact is known: it will be reinforced, nothing to judge
-                near = [
+                near[i] = [
                     fact_id
                     for fact_id, score in tx.vector_search(
                         candidate.vector, Eligibility(at=now, now=now), 4 * _NEIGHBORS
                     )
                     if score >= floor
                 ]
-                same_subject = [
-                    n for n in tx.get_facts(near) if n.subject.casefold() == fact.subject.casefold()
-                ]
-                candidate.neighbors = same_subject[:_NEIGHBORS]
+            every = dict.fromkeys(fact_id for ids in near.values() for fact_id in ids)
+            found = {f.id: f for f in tx.get_facts(list(every))}
+        for i, ids in near.items():
+            subject = candidates[i].fact.subject.casefold()
+            same_subject = [
+                found[n] for n in ids if n in found and found[n].subject.casefold() == subject
+            ]
+            candidates[i].neighbors = same_subject[:_NEIGHBORS]
         pairs: list[tuple[_Candidate, Fact]] = []
         for candidate in candidates:
             for neighbor in candidate.neighbors:
@@ -738,7 +746,13 @@ class Consolidator:
         profile_id = profile.id
         purge_after = now + timedelta(days=for_profile(self.settings, profile).archive_days)
         with self.store.write(profile_id) as tx:
-            fact_ids = [self._reconcile(tx, c, now, counts) for c in plan.candidates]
+            staged = StagedWrite(
+                tx,
+                (c.fact.wording for c in plan.candidates),
+                (fact_id for c in plan.candidates for fact_id in c.verdicts),
+            )
+            fact_ids = [self._reconcile(staged, c, now, counts) for c in plan.candidates]
+            tx.apply(staged.change)
             if plan.summary:
                 session = plan.session
                 summary = Summary(
@@ -767,18 +781,19 @@ class Consolidator:
         run.messages_archived += archived
 
     def _reconcile(
-        self, tx: Writer, candidate: _Candidate, now: datetime, counts: dict[str, int]
+        self, tx: StagedWrite, candidate: _Candidate, now: datetime, counts: dict[str, int]
     ) -> str:
-        """Apply one candidate against the facts as they are now; returns the fact it became."""
+        """Stage one candidate against the facts as the ones before it left them; returns
+        the fact it became."""
         fact = candidate.fact
         known = tx.find_active(fact.type, fact.subject, fact.text_hash)
         if known is not None:
-            tx.apply(lifecycle.reinforce(known, at=now, actor=ACTOR, evidence=candidate.evidence))
+            tx.stage(lifecycle.reinforce(known, at=now, actor=ACTOR, evidence=candidate.evidence))
             counts["reinforced"] += 1
             return known.id
         verdict, neighbor = self._verdict(tx, candidate)
         if verdict is Verdict.DUPLICATE and neighbor is not None:
-            tx.apply(
+            tx.stage(
                 lifecycle.reinforce(neighbor, at=now, actor=ACTOR, evidence=candidate.evidence)
             )
             counts["reinforced"] += 1
@@ -805,12 +820,12 @@ class Consolidator:
                 lifecycle.dispute(change.fact(fact.id), neighbor, at=now, actor=ACTOR)
             )
             counts["disputed"] += 2 if neighbor.status is not FactStatus.DISPUTED else 1
-        tx.apply(change)
+        tx.stage(change)
         counts["reinforced" if restored else "added"] += 1
         return fact.id
 
     @staticmethod
-    def _verdict(tx: Writer, candidate: _Candidate) -> tuple[Verdict, Fact | None]:
+    def _verdict(tx: StagedWrite, candidate: _Candidate) -> tuple[Verdict, Fact | None]:
         """The strongest verdict on a neighbor that is still active now (or disputed)."""
         for wanted in _VERDICT_ORDER:
             for neighbor_id, verdict in candidate.verdicts.items():
@@ -829,15 +844,14 @@ class Consolidator:
         """Count as the real run would: a text an earlier session of the run already said
         is reinforced then, not added twice."""
         said = {
-            (c.fact.type, c.fact.subject, c.fact.text_hash)
+            c.fact.wording
             for p in earlier
             if p.session.profile_id == plan.session.profile_id
             for c in p.candidates
         }
         for candidate in plan.candidates:
             verdicts = set(candidate.verdicts.values())
-            key = (candidate.fact.type, candidate.fact.subject, candidate.fact.text_hash)
-            if Verdict.DUPLICATE in verdicts or key in said:
+            if Verdict.DUPLICATE in verdicts or candidate.fact.wording in said:
                 run.facts_reinforced += 1
             else:
                 run.facts_added += 1

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Protocol
 
-from somna.model import Evidence, Fact, lifecycle
+from somna.model import Evidence, Fact, FactType, lifecycle
 from somna.model.lifecycle import Change
-from somna.store import Reader
 
-__all__ = ["restore_said_again", "said_again"]
+__all__ = ["restore_said_again"]
 
 
-def said_again(tx: Reader, fact: Fact) -> Fact | None:
-    """The most recent retired or expired fact of ``fact``'s type, subject and wording."""
-    return tx.find_gone(fact.type, fact.subject, fact.text_hash)
+class _FindsGone(Protocol):
+    """A store's scope, or a write staged over one (`StagedWrite`)."""
+
+    def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None: ...
 
 
 def restore_said_again(
-    tx: Reader, fact: Fact, evidence: Sequence[Evidence], *, at: datetime, actor: str
+    tx: _FindsGone, fact: Fact, evidence: Sequence[Evidence], *, at: datetime, actor: str
 ) -> Change | None:
     """The restoring of the fact ``fact`` says again, its new evidence moved onto it; None
     when no retired or expired fact has that wording."""

@@ -42,6 +42,7 @@ __all__ = [
     "Run",
     "Session",
     "Summary",
+    "Wording",
     "check_fact_text",
     "check_visible_text",
     "fold_text",
@@ -112,6 +113,11 @@ def word_overlap(a: str, b: str) -> float:
 
 def text_hash(text: str) -> str:
     return hashlib.sha256(normalize_text(text).encode()).hexdigest()[:32]
+
+
+Wording = tuple[FactType, str, str]
+"""What makes two facts the same saying: type, subject and `text_hash`; at most one active
+fact of a profile has a wording."""
 
 
 def check_visible_text(text: str, what: str = "The text") -> str:
@@ -252,6 +258,10 @@ class Fact(_Entity):
     @property
     def text_hash(self) -> str:
         return text_hash(self.text)
+
+    @property
+    def wording(self) -> Wording:
+        return (self.type, self.subject, self.text_hash)
 
     @property
     def is_active(self) -> bool:

@@ -8,7 +8,7 @@ transaction: all of it lands, or none of it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +34,7 @@ from somna.model import (
     Session,
     Summary,
     SummaryKind,
+    Wording,
 )
 from somna.model.lifecycle import Change
 
@@ -137,6 +138,10 @@ class Reader(Protocol):
 
     def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
         """The most recently recorded retired or expired fact of this wording."""
+        ...
+
+    def worded_like(self, wordings: Iterable[Wording]) -> list[Fact]:
+        """Every fact of these wordings, whatever its status, in no particular order."""
         ...
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]: ...

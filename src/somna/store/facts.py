@@ -14,7 +14,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from somna.model import Conflict, Fact, FactType
+from somna.model import Conflict, Fact, FactType, Wording
 from somna.model.lifecycle import Change
 from somna.store.checks import check_change, require_facts
 from somna.store.columns import (
@@ -35,6 +35,7 @@ UPDATE_FACT = (
     "WHERE id = :id AND profile_id = :profile_id"
 )
 """A known fact's new state (parameters: `fact_values`); its wording never changes here."""
+_WORDINGS_PER_STATEMENT = 64
 _INSERT_CONFLICT = (
     f"INSERT INTO conflicts ({', '.join(CONFLICT_FIELDS)}) "
     f"VALUES ({', '.join(f':{c}' for c in CONFLICT_FIELDS)})"
@@ -72,6 +73,26 @@ class FactQueries(Statements):
              "hash": text_hash},
         )  # fmt: skip
         return fact_from_row(row) if row else None
+
+    def worded_like(self, wordings: Iterable[Wording]) -> list[Fact]:
+        # One statement per chunk: each wording is a probe of the index on these columns.
+        wanted = list(dict.fromkeys(wordings))
+        facts: list[Fact] = []
+        for start in range(0, len(wanted), _WORDINGS_PER_STATEMENT):
+            params: dict[str, object] = {"profile": self._profile_id}
+            terms = []
+            for i, (type, subject, hash) in enumerate(
+                wanted[start : start + _WORDINGS_PER_STATEMENT]
+            ):
+                terms.append(f"(f.type = :t{i} AND f.subject = :s{i} AND f.text_hash = :h{i})")
+                params |= {f"t{i}": type.value, f"s{i}": subject, f"h{i}": hash}
+            rows = self._all(
+                f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = :profile "
+                f"AND ({' OR '.join(terms)})",
+                params,
+            )
+            facts += [fact_from_row(row) for row in rows]
+        return facts
 
     def predecessors(self, fact_id: str) -> list[Fact]:
         rows = self._all(

@@ -1,4 +1,4 @@
-"""Pieces of SQL shared by the scope's queries, and the fast loader of real[] embeddings."""
+"""Pieces of SQL shared by the scope's queries, and the fast adapters of real[] embeddings."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 from psycopg.abc import Buffer
-from psycopg.adapt import Loader
+from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from psycopg.types.json import Jsonb
 
@@ -18,6 +18,7 @@ from somna.store.sql import Json, Params
 
 __all__ = [
     "FLOAT4_ARRAY_OID",
+    "Float4ArrayDumper",
     "Float4ArrayLoader",
     "bind",
     "eligibility_sql",
@@ -27,6 +28,7 @@ __all__ = [
 ]
 
 FLOAT4_ARRAY_OID = 1021
+_FLOAT4_OID = 700
 _WORD = re.compile(r"\w+", re.UNICODE)
 _PREFIX_FROM = 3  # shorter words match whole only: "a" is a prefix of too much
 _ARRAY_HEADER = struct.Struct(">iii")  # dimensions, has nulls, element oid
@@ -93,6 +95,26 @@ def eligibility_sql(eligible: Eligibility, alias: str = "f") -> tuple[str, dict[
         sql += f" AND ({alias}.expires_at IS NULL OR {alias}.expires_at > %(el_now)s)"
         params["el_now"] = eligible.now
     return sql, params
+
+
+class Float4ArrayDumper(Dumper):
+    """Sends a one-dimensional numpy array as a binary real[], in one numpy copy.
+
+    The generic dumper of a Python list writes it element by element: on a night's
+    consolidation that was a sixth of the time the writing process held the interpreter.
+    """
+
+    format = Format.BINARY
+    oid = FLOAT4_ARRAY_OID
+
+    def dump(self, obj: np.ndarray) -> Buffer:
+        if obj.ndim != 1:
+            raise ValueError("an embedding must be a one-dimensional array")
+        items = np.empty(obj.size, dtype=_ELEMENTS)
+        items["size"] = _ELEMENTS["value"].itemsize
+        items["value"] = obj
+        header = _ARRAY_HEADER.pack(1, 0, _FLOAT4_OID) + _DIMENSION.pack(obj.size, 1)
+        return header + items.tobytes()
 
 
 class Float4ArrayLoader(Loader):

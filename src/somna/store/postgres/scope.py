@@ -367,8 +367,8 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         params["profile_id"] = self._profile_id
         if vector is not None:
             array = self._checked_vector(fact, vector)
-            embedding: object = array if self._store.vector_mode == "pgvector" else array.tolist()
-            inserted = {**params, "text_config": self._text_config, "embedding": embedding}
+            # A `vector` or a real[], by the adapter of the store's mode (`_configure`).
+            inserted = {**params, "text_config": self._text_config, "embedding": array}
             if self._cur.execute(_INSERT_FACT, inserted).rowcount:
                 self.patches.append((fact, array))
                 return

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, Literal
 
+import numpy as np
 import psycopg
 from psycopg import Connection
 from psycopg.conninfo import conninfo_to_dict
@@ -42,7 +43,7 @@ from somna.store.migrations import load_migrations
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
 from somna.store.postgres.hnsw import HnswIndexes, index_name, index_prefix
-from somna.store.postgres.queries import bind, named
+from somna.store.postgres.queries import Float4ArrayDumper, bind, named
 from somna.store.postgres.rows import (
     cursor_from_row,
     jsonb,
@@ -188,6 +189,8 @@ class PostgresStore:
             from pgvector.psycopg import register_vector
 
             register_vector(conn)  # numpy arrays are sent as `vector`
+        else:
+            conn.adapters.register_dumper(np.ndarray, Float4ArrayDumper)  # as real[]
 
     @property
     def location(self) -> str:

@@ -139,10 +139,8 @@ class PostgresSummaries(SummaryQueries):
             raise InvalidInputError(
                 f"Profile {self._profile_id!r} has no session with id {summary.session_id!r}."
             )
-        embedding: object = None
-        if vector is not None:
-            array = np.asarray(vector, dtype=np.float32)
-            embedding = array if self._store.vector_mode == "pgvector" else array.tolist()
+        # A `vector` or a real[], by the adapter of the store's mode (`_configure`).
+        embedding = None if vector is None else np.asarray(vector, dtype=np.float32)
         self._cur.execute(
             "INSERT INTO summaries (id, profile_id, kind, text, period_start, period_end, "
             "session_id, sources, created_at, text_config, embedding) "

@@ -1,0 +1,80 @@
+"""A session's write staged in memory, then applied as one change.
+
+Each candidate of a session is reconciled against the facts as the candidates before it
+left them: is its wording already active, was it let go, is the neighbor it was judged
+against still active? Asked of the store one candidate at a time, that is two or three
+lookups and a write each, and on Postgres every one is a round trip made while the
+profile's write is held. `StagedWrite` reads the facts a session can meet (those of its
+candidates' wordings, and their judged neighbors) in two statements, lays each staged
+change over them, and leaves one `Change` for the store to apply. A fact it did not
+foresee is read when asked, so the answers are always those the store would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from somna.model import Fact, FactStatus, FactType, Wording
+from somna.model.lifecycle import Change
+from somna.store import Writer
+
+__all__ = ["StagedWrite"]
+
+_GONE = frozenset({FactStatus.RETIRED, FactStatus.EXPIRED})
+
+
+class StagedWrite:
+    """The facts of one write scope as they will be once `change` is applied."""
+
+    def __init__(self, tx: Writer, wordings: Iterable[Wording], fact_ids: Iterable[str]) -> None:
+        self._tx = tx
+        self._facts: dict[str, Fact] = {}  # as read, or as last staged
+        self._wordings: dict[str, Wording] = {}  # of each fact in `_facts`
+        self._read: set[str | Wording] = set()  # ids and wordings the store was asked for
+        self.change = Change()
+        self._read_wordings(list(dict.fromkeys(wordings)))
+        unread = [i for i in dict.fromkeys(fact_ids) if i not in self._facts]
+        self._read.update(unread)
+        for fact in tx.get_facts(unread):
+            self._remember(fact)
+
+    def stage(self, change: Change) -> None:
+        """Add a change to the write; later lookups see its facts as it leaves them."""
+        self.change = self.change.merge(change)
+        for fact in change.facts:
+            self._facts[fact.id] = fact
+            self._wordings.setdefault(fact.id, fact.wording)
+
+    def get_fact(self, fact_id: str) -> Fact | None:
+        if fact_id not in self._read and fact_id not in self._facts:
+            self._read.add(fact_id)
+            if (found := self._tx.get_fact(fact_id)) is not None:
+                self._remember(found)
+        return self._facts.get(fact_id)
+
+    def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
+        return next((f for f in self._of((type, subject, text_hash)) if f.is_active), None)
+
+    def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
+        """The most recently recorded retired or expired fact of this wording, as the
+        store orders them (recorded_at, newest first, then id)."""
+        gone = sorted(
+            (f for f in self._of((type, subject, text_hash)) if f.status in _GONE),
+            key=lambda f: f.id,
+        )
+        return max(gone, key=lambda f: f.recorded_at, default=None)
+
+    def _of(self, wording: Wording) -> list[Fact]:
+        if wording not in self._read:
+            self._read_wordings([wording])
+        return [self._facts[i] for i, w in self._wordings.items() if w == wording]
+
+    def _read_wordings(self, wordings: list[Wording]) -> None:
+        self._read.update(wordings)
+        for fact in self._tx.worded_like(wordings) if wordings else ():
+            self._remember(fact)
+
+    def _remember(self, fact: Fact) -> None:
+        """A fact as the store has it, unless a staged change has moved it on."""
+        self._facts.setdefault(fact.id, fact)
+        self._wordings.setdefault(fact.id, fact.wording)
