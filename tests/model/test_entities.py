@@ -53,6 +53,22 @@ def test_text_hash_ignores_case_punctuation_and_spacing() -> None:
     assert normalize_text("\uff34\uff45\uff41, please!") == "tea please"
 
 
+def test_ascii_text_folds_as_the_unicode_rules_fold_it() -> None:
+    every = "".join(chr(code) for code in range(128))
+    texts = [every, every[::-1], *(f"A{chr(code)}b c" for code in range(128))]
+    for text in texts:  # a non-ASCII word at the end takes the Unicode path
+        assert normalize_text(text + " \u00e9") == f"{normalize_text(text)} \u00e9".strip()
+
+
+def test_stored_text_hashes_do_not_change() -> None:
+    # Stores index facts by this hash: a new folding must give the same hash.
+    text = (
+        """It's Anna's (new) e-mail: anna_b@example.org; "call" at 5:30 PM, ok?! """
+        "[#1] {x} \\ / * % & $ + < = > ^ ` | ~"
+    )
+    assert text_hash(text) == "67baa7fcb29728a23ca6919950ebbe7d"
+
+
 def test_status_type_and_resolution_are_closed_enums() -> None:
     with pytest.raises(ValidationError):
         Fact(profile_id="a", text="Likes tea.", status="forgotten")  # type: ignore[arg-type]

@@ -43,7 +43,8 @@ class StagedWrite:
         self.change = self.change.merge(change)
         for fact in change.facts:
             self._facts[fact.id] = fact
-            self._wordings.setdefault(fact.id, fact.wording)
+            if fact.id not in self._wordings:  # a wording never changes
+                self._wordings[fact.id] = fact.wording
 
     def get_fact(self, fact_id: str) -> Fact | None:
         if fact_id not in self._read and fact_id not in self._facts:
@@ -76,5 +77,6 @@ class StagedWrite:
 
     def _remember(self, fact: Fact) -> None:
         """A fact as the store has it, unless a staged change has moved it on."""
-        self._facts.setdefault(fact.id, fact)
-        self._wordings.setdefault(fact.id, fact.wording)
+        if fact.id not in self._facts:
+            self._facts[fact.id] = fact
+            self._wordings[fact.id] = fact.wording
