@@ -138,6 +138,23 @@ def test_a_key_for_alice_reaches_nothing_of_bob_through_any_tool(live: Live) -> 
     assert live.memory.export("bob") == before
 
 
+def test_a_tool_call_is_answered_with_one_json_body(live: Live) -> None:
+    # Nothing streams from the tools, so no event stream is opened for an answer.
+    call = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "fact_list", "arguments": {"profile": "alice"}},
+    }
+    headers = {"Accept": "application/json, text/event-stream"}
+    with live.client(live.alice) as client:
+        answer = client.post("/mcp", json=call, headers=headers)
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("application/json")
+    assert answer.json()["id"] == 7
+    assert answer.json()["result"]["structuredContent"]["facts"] == []
+
+
 def test_the_mcp_endpoint_needs_a_valid_key(live: Live) -> None:
     ping = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
     headers = {"Accept": "application/json, text/event-stream"}

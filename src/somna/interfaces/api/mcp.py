@@ -87,6 +87,7 @@ class McpEndpoint:
         inner = self.server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             stateless_http=True,
+            json_response=True,  # one JSON answer per call: the tools stream nothing
             # Host and Origin checks are the app's own (`LocalOnlyMiddleware` without keys).
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
