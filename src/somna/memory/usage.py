@@ -3,9 +3,10 @@
 Recalled facts get `recall_count + 1`, `last_recalled_at` and full strength.
 The write waits in a queue for one background thread, so a recall never waits
 for a write lock held by, say, the nightly job. Under load the thread takes
-every use waiting in the queue at once and writes them in one transaction per
-profile: many recalls a second cost a few writes, not one each, and the counts
-come out as if each had been written alone. `flush()` waits for the queue.
+every use waiting in the queue at once, and what comes in the next moment, and
+writes them in one transaction per profile: many recalls a second cost a few
+writes, not one each, and the counts come out as if each had been written alone.
+`flush()` waits for the queue.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +26,7 @@ __all__ = ["UsageRecorder"]
 
 log = logging.getLogger(__name__)
 _STOP = None
+_GATHER_SECONDS = 0.05
 _Use = tuple[str, list[str], datetime]
 
 
@@ -71,11 +74,11 @@ class UsageRecorder:
     def _work(self) -> None:
         while True:
             batch = [self._queue.get()]
-            while batch[-1] is not _STOP:  # whatever else is waiting goes in the same writes
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            self._take_waiting(batch)
+            if len(batch) > 1 and batch[-1] is not _STOP:
+                # Uses come faster than they are written: gather a moment more, write once.
+                time.sleep(_GATHER_SECONDS)
+                self._take_waiting(batch)
             by_profile: dict[str, _Uses] = {}
             for item in batch:
                 if item is not _STOP:
@@ -89,6 +92,14 @@ class UsageRecorder:
             for _ in batch:
                 self._queue.task_done()
             if batch[-1] is _STOP:
+                return
+
+    def _take_waiting(self, batch: list[_Use | None]) -> None:
+        """Whatever else is waiting goes in the same writes."""
+        while batch[-1] is not _STOP:
+            try:
+                batch.append(self._queue.get_nowait())
+            except queue.Empty:
                 return
 
     def _write(self, profile: str, uses: _Uses) -> None:
