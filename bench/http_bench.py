@@ -10,6 +10,7 @@ moves less with the machine's load than the rates do. It stops by itself and
 removes the database.
 
     .venv/bin/python bench/http_bench.py [--facts 1000] [--requests 400] [--workers 1]
+        [--no-access-log]
 
 The load generator runs on the same machine as the server, so with few cores
 the figures are a floor: both compete for the CPU.
@@ -110,7 +111,7 @@ def _free_port() -> int:
     return port
 
 
-def _start_server(db: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+def _start_server(db: Path, port: int, workers: int, access_log: bool) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SOMNA_DB": str(db), "PYTHONPATH": str(SRC)}
     server = subprocess.Popen(
         [
@@ -121,6 +122,7 @@ def _start_server(db: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
             str(port),
             "--workers",
             str(workers),
+            "--access-log" if access_log else "--no-access-log",
         ],
         env=env,
         stdout=subprocess.DEVNULL,
@@ -282,6 +284,11 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (somna serve --workers)"
     )
+    parser.add_argument(
+        "--no-access-log",
+        action="store_true",
+        help="serve without the line per request (somna serve --no-access-log)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -290,7 +297,7 @@ def main() -> None:
         secret = _seed(db, args.facts)
         print(f"Seeded {args.facts} facts in {time.perf_counter() - started:.1f} s.")
         port = _free_port()
-        server = _start_server(db, port, args.workers)
+        server = _start_server(db, port, args.workers, not args.no_access_log)
         url = f"http://127.0.0.1:{port}"
         try:
             _load(url, secret, _recall, 4, 40)  # warm up: model, indexes, connections

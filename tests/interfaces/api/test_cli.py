@@ -9,7 +9,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -117,32 +118,52 @@ def _free_port() -> int:
     return port
 
 
-@pytest.mark.slow  # a server in a subprocess
-def test_serve_without_keys_warns_and_answers_on_localhost(db: Path) -> None:
+@contextmanager
+def _serving(db: Path, *options: str) -> Iterator[tuple[int, dict[str, str]]]:
+    """`somna serve --no-auth` in a subprocess, answering; yields its port, then fills in
+    what it printed (`out`, `err`) once stopped with Ctrl-C."""
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "somna.interfaces.api", "--no-auth", "--port", str(port)],
+        [sys.executable, "-m", "somna.interfaces.api", "--no-auth", "--port", str(port), *options],
         env={**os.environ, "PYTHONPATH": SRC, "SOMNA_DB": str(db)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    printed: dict[str, str] = {}
     try:
         deadline = time.monotonic() + 60
         while True:
             assert server.poll() is None, server.communicate()
             try:
-                health = httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=2)
+                httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=2)
                 break
             except httpx.TransportError:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
+        yield port, printed
+    finally:
+        server.send_signal(signal.SIGINT)
+        printed["out"], printed["err"] = server.communicate(timeout=30)
+        printed["status"] = str(server.returncode)
+
+
+@pytest.mark.slow  # a server in a subprocess
+def test_serve_without_keys_warns_and_answers_on_localhost(db: Path) -> None:
+    with _serving(db) as (port, printed):
+        health = httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=10)
         assert health.json() == {"status": "ok", "version": somna.__version__, "auth": False}
         profiles = httpx.get(f"http://127.0.0.1:{port}/v1/profiles", timeout=10).json()
         assert [p["id"] for p in profiles] == ["alice"]
-    finally:
-        server.send_signal(signal.SIGINT)
-        out, err = server.communicate(timeout=30)
-    assert "WARNING: AUTHENTICATION IS OFF" in err
-    assert f"Somna at http://127.0.0.1:{port}/v1" in out
-    assert server.returncode == 0
+    assert "WARNING: AUTHENTICATION IS OFF" in printed["err"]
+    assert f"Somna at http://127.0.0.1:{port}/v1" in printed["out"]
+    assert printed["status"] == "0"
+
+
+@pytest.mark.slow  # servers in subprocesses
+def test_the_access_log_has_a_line_per_request_unless_turned_off(db: Path) -> None:
+    for options, logged in (((), True), (("--no-access-log",), False)):
+        with _serving(db, *options) as (port, printed):
+            httpx.get(f"http://127.0.0.1:{port}/v1/profiles", timeout=10).raise_for_status()
+        assert ('"GET /v1/profiles HTTP/1.1" 200' in printed["out"]) is logged, printed["out"]
+        assert "Application startup complete" in printed["err"]  # the rest is still logged

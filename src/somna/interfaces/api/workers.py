@@ -47,6 +47,7 @@ def serve_workers(
     port: int,
     workers: int,
     auth: bool,
+    access_log: bool = True,
     say: Callable[[str], None] = _stderr,
 ) -> int:
     """Serve until stopped; the exit status (0, or 1 when a worker could not start)."""
@@ -64,7 +65,9 @@ def serve_workers(
     def start() -> None:
         ready = context.Event()
         process = context.Process(
-            target=_serve_one, args=(listener, settings, auth, ready), name="somna-worker"
+            target=_serve_one,
+            args=(listener, settings, auth, access_log, ready),
+            name="somna-worker",
         )
         process.start()
         started[process] = ready
@@ -122,7 +125,9 @@ def _stop_all(processes: list[BaseProcess]) -> None:
             process.join()
 
 
-def _serve_one(listener: socket.socket, settings: Settings, auth: bool, ready: Event) -> None:
+def _serve_one(
+    listener: socket.socket, settings: Settings, auth: bool, access_log: bool, ready: Event
+) -> None:
     """One worker: its own `Memory` and app, serving the shared socket until SIGTERM;
     `ready` is set once it serves."""
     import uvicorn
@@ -132,7 +137,9 @@ def _serve_one(listener: socket.socket, settings: Settings, auth: bool, ready: E
 
     memory = Memory(settings=settings)
     server = uvicorn.Server(
-        uvicorn.Config(create_app(memory, auth=auth), ws="none", log_level="info")
+        uvicorn.Config(
+            create_app(memory, auth=auth), ws="none", log_level="info", access_log=access_log
+        )
     )
 
     async def serve() -> None:
