@@ -7,7 +7,7 @@ import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
-from somna.model import Profile, Role
+from somna.model import Fact, Profile, Role, lifecycle
 from somna.store import NewMessage
 from somna.store.sqlite import SQLiteStore
 
@@ -53,4 +53,28 @@ def test_appending_to_a_live_session_touches_only_the_profiles_rows(tmp_path: Pa
     store._conn.set_trace_callback(None)
     touching = [s for s in statements if re.search(r"\b(sessions|messages)\b", s)]
     assert touching and all("profile_id" in s for s in touching), touching
+    store.close()
+
+
+def test_facts_are_found_by_wording_through_the_whole_index(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "somna.db")
+    store.create_profile(Profile(id="alice"))
+    facts = [
+        Fact(profile_id="alice", text=f"Owns {n} books.", valid_from=T0, recorded_at=T0)
+        for n in range(3)
+    ]
+    with store.write("alice") as tx:
+        for fact in facts:
+            tx.apply(lifecycle.create(fact, vector=[1.0, 0.0], actor="test"))
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    with store.read("alice") as tx:
+        assert len(tx.worded_like(f.wording for f in facts)) == 3
+    store._conn.set_trace_callback(None)
+    (query,) = [s for s in statements if "text_hash" in s]
+    with store._lock:
+        plan = [row[3] for row in store._conn.execute(f"EXPLAIN QUERY PLAN {query}")]
+    probes = [step for step in plan if step.startswith("SEARCH")]
+    assert len(probes) == 3, plan  # one probe per wording, not a scan of the profile
+    assert all("text_hash=?" in step for step in probes), plan
     store.close()

@@ -75,7 +75,9 @@ class FactQueries(Statements):
         return fact_from_row(row) if row else None
 
     def worded_like(self, wordings: Iterable[Wording]) -> list[Fact]:
-        # One statement per chunk: each wording is a probe of the index on these columns.
+        # One statement per chunk, each wording a probe of the index on all four columns:
+        # with the profile inside every term, SQLite plans a multi-index OR, and Postgres
+        # a bitmap OR, instead of scanning the profile's part of the index.
         wanted = list(dict.fromkeys(wordings))
         facts: list[Fact] = []
         for start in range(0, len(wanted), _WORDINGS_PER_STATEMENT):
@@ -84,12 +86,13 @@ class FactQueries(Statements):
             for i, (type, subject, hash) in enumerate(
                 wanted[start : start + _WORDINGS_PER_STATEMENT]
             ):
-                terms.append(f"(f.type = :t{i} AND f.subject = :s{i} AND f.text_hash = :h{i})")
+                terms.append(
+                    f"(f.profile_id = :profile AND f.type = :t{i} AND f.subject = :s{i} "
+                    f"AND f.text_hash = :h{i})"
+                )
                 params |= {f"t{i}": type.value, f"s{i}": subject, f"h{i}": hash}
             rows = self._all(
-                f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = :profile "
-                f"AND ({' OR '.join(terms)})",
-                params,
+                f"SELECT {FACT_COLUMNS} FROM facts f WHERE {' OR '.join(terms)}", params
             )
             facts += [fact_from_row(row) for row in rows]
         return facts
