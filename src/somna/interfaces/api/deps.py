@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Path, Request, Security
+from fastapi.concurrency import run_in_threadpool
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from somna.interfaces.api.auth import Access, authenticate
@@ -39,31 +40,36 @@ async def get_memory(request: Request) -> Memory:
 MemoryDep = Annotated[Memory, Depends(get_memory)]
 
 
-def get_access(
+async def get_access(
     request: Request,
     memory: MemoryDep,
     _bearer_key: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
     _header_key: Annotated[str | None, Security(_api_key)],
 ) -> Access:
-    """Everything when the app runs without keys; else the rights of the key sent (or 401)."""
+    """Everything when the app runs without keys; else the rights of the key sent (or 401).
+
+    The key is read from the store in a worker thread, as a sync dependency would be;
+    being async, the rest of the request's checks take no thread hop of their own."""
     if not request.app.state.auth:
         return Access(None)
-    return Access(authenticate(memory, request.headers))
+    return Access(await run_in_threadpool(authenticate, memory, request.headers))
 
 
 AccessDep = Annotated[Access, Depends(get_access)]
 
 
-def reachable_profile(
+async def reachable_profile(
     profile: Annotated[str, Path(min_length=1, max_length=128, description="The profile's id.")],
     access: AccessDep,
     memory: MemoryDep,
     request: Request,
 ) -> str:
-    """The profile, created on a prefix key's first request for it (a DELETE creates none)."""
+    """The profile, created on a prefix key's first request for it (a DELETE creates none);
+    only then is the store touched, in a worker thread."""
     access.reach(profile)
-    if access.key is not None and request.method != "DELETE":
-        memory.keys.open_profile(access.key, profile)
+    key = access.key
+    if key is not None and request.method != "DELETE" and key.can_create(profile):
+        await run_in_threadpool(memory.keys.open_profile, key, profile)
     return profile
 
 
