@@ -10,7 +10,6 @@ psycopg sends meanwhile, by its first words, per session.
 from __future__ import annotations
 
 import argparse
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from consolidation_bench import LOCOMO
+from consolidation_bench import LOCOMO, throwaway_postgres
 
 from somna import Memory, Settings
 from somna.embed import BundledEmbedder
@@ -49,18 +48,6 @@ def counting() -> Iterator[Counter[str]]:
             setattr(psycopg.Cursor, name, original)
 
 
-@contextmanager
-def scratch_database(dsn: str) -> Iterator[str]:
-    name = f"somna_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        yield psycopg.conninfo.make_conninfo(dsn, dbname=name)
-    finally:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--locomo-dir", type=Path, default=LOCOMO, help="where 26.json is")
@@ -68,7 +55,7 @@ def main() -> None:
         "--pg-dsn", default="postgresql://postgres@127.0.0.1:5432/postgres", help="a server"
     )
     args = parser.parse_args()
-    with scratch_database(args.pg_dsn) as dsn:
+    with throwaway_postgres(args.pg_dsn) as dsn:
         store = PostgresStore(dsn)
         memory = Memory(store=store, embedder=BundledEmbedder(), settings=Settings())
         try:
