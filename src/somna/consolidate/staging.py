@@ -7,20 +7,19 @@ lookups and a write each, and on Postgres every one is a round trip made while t
 profile's write is held. `StagedWrite` reads the facts a session can meet (those of its
 candidates' wordings, and their judged neighbors) in two statements, lays each staged
 change over them, and leaves one `Change` for the store to apply. A fact it did not
-foresee is read when asked, so the answers are always those the store would give.
+foresee is read when asked, and the store's own rules (`active_of`, `latest_gone`) pick
+the answer, so it is always the one the store would give.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from somna.model import Fact, FactStatus, FactType, Wording
+from somna.model import Fact, FactType, Wording
 from somna.model.lifecycle import Change
-from somna.store import Writer
+from somna.store import Writer, active_of, latest_gone
 
 __all__ = ["StagedWrite"]
-
-_GONE = frozenset({FactStatus.RETIRED, FactStatus.EXPIRED})
 
 
 class StagedWrite:
@@ -54,16 +53,10 @@ class StagedWrite:
         return self._facts.get(fact_id)
 
     def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
-        return next((f for f in self._of((type, subject, text_hash)) if f.is_active), None)
+        return active_of(self._of((type, subject, text_hash)))
 
     def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
-        """The most recently recorded retired or expired fact of this wording, as the
-        store orders them (recorded_at, newest first, then id)."""
-        gone = sorted(
-            (f for f in self._of((type, subject, text_hash)) if f.status in _GONE),
-            key=lambda f: f.id,
-        )
-        return max(gone, key=lambda f: f.recorded_at, default=None)
+        return latest_gone(self._of((type, subject, text_hash)))
 
     def _of(self, wording: Wording) -> list[Fact]:
         if wording not in self._read:

@@ -16,6 +16,8 @@ from somna.store.base import (
     Store,
     ThreadState,
     Writer,
+    active_of,
+    latest_gone,
 )
 
 __all__ = [
@@ -27,6 +29,8 @@ __all__ = [
     "Store",
     "ThreadState",
     "Writer",
+    "active_of",
+    "latest_gone",
     "open_store",
 ]
 

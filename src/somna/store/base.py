@@ -47,7 +47,23 @@ __all__ = [
     "Store",
     "ThreadState",
     "Writer",
+    "active_of",
+    "latest_gone",
 ]
+
+_GONE = frozenset({FactStatus.RETIRED, FactStatus.EXPIRED})
+
+
+def active_of(worded: Iterable[Fact]) -> Fact | None:
+    """The active fact among facts of one wording (a profile has at most one)."""
+    return next((f for f in worded if f.is_active), None)
+
+
+def latest_gone(worded: Iterable[Fact]) -> Fact | None:
+    """The most recently recorded retired or expired fact among facts of one wording
+    (the lowest id first where two were recorded at once): the one said again comes back."""
+    gone = sorted((f for f in worded if f.status in _GONE), key=lambda f: f.id)
+    return max(gone, key=lambda f: f.recorded_at, default=None)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from somna.model import Conflict, Fact, FactType, Wording
 from somna.model.lifecycle import Change
+from somna.store.base import active_of, latest_gone
 from somna.store.checks import check_change, require_facts
 from somna.store.columns import (
     CONFLICT_COLUMNS,
@@ -52,27 +53,10 @@ class FactQueries(Statements):
     _profile_id: str
 
     def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
-        # Statuses spelled out, so the planner can prove the partial unique index applies.
-        return self._by_wording(type, subject, text_hash, "('unverified', 'verified')")
+        return active_of(self.worded_like([(type, subject, text_hash)]))
 
     def find_gone(self, type: FactType, subject: str, text_hash: str) -> Fact | None:
-        return self._by_wording(
-            type, subject, text_hash, "('retired', 'expired') ORDER BY f.recorded_at DESC, f.id"
-        )
-
-    def _by_wording(
-        self, type: FactType, subject: str, text_hash: str, statuses: str
-    ) -> Fact | None:
-        """The first fact of this type, subject and wording with a status in `statuses` (SQL,
-        with its order), by the index on those columns."""
-        row = self._one(
-            f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = :profile "
-            "AND f.type = :type AND f.subject = :subject AND f.text_hash = :hash "
-            f"AND f.status IN {statuses} LIMIT 1",
-            {"profile": self._profile_id, "type": type.value, "subject": subject,
-             "hash": text_hash},
-        )  # fmt: skip
-        return fact_from_row(row) if row else None
+        return latest_gone(self.worded_like([(type, subject, text_hash)]))
 
     def worded_like(self, wordings: Iterable[Wording]) -> list[Fact]:
         # One statement per chunk, each wording a probe of the index on all four columns:
