@@ -507,7 +507,9 @@ class Memory:
         This is the one hard delete (besides the archive purge): use it for a
         person's right to erasure. `delete` only retires a fact.
         """
-        return erasure.forget(self.store, profile, self.now())
+        erased = erasure.forget(self.store, profile, self.now())
+        self.keys.forgotten(profile)
+        return erased
 
     def export(self, profile: str) -> dict[str, Any]:
         """Everything a profile holds, as JSON-ready data: everything `forget` would erase."""

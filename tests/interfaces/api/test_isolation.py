@@ -6,14 +6,17 @@ fails the test instead of slipping through unchecked.
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+from somna.embed import BundledEmbedder
 from somna.errors import ProfileNotFoundError
 from somna.interfaces.api.errors import error_body
 from somna.memory import Memory
-from tests.interfaces.api.live import Live, api_routes
+from tests.interfaces.api.live import Live, api_routes, new_memory
 
 # A valid body for every route that takes one, so the only reason to refuse is the key.
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -174,3 +177,17 @@ def test_a_revoked_or_unknown_key_reaches_nothing(live: Live) -> None:
         assert response.status_code == 401, headers
         assert response.json()["error"]["code"] == "unauthorized"
         assert response.headers["www-authenticate"] == "Bearer"
+
+
+def test_a_key_revoked_by_another_process_is_refused_within_seconds(
+    live: Live, alice: httpx.Client, tmp_path: Path, embedder: BundledEmbedder
+) -> None:
+    assert alice.get("/v1/profiles/alice/facts").status_code == 200
+    with new_memory(tmp_path, embedder) as other:  # `somna keys revoke` on the same database
+        other.keys.revoke(next(k.id for k in other.keys.all() if k.name == "alice"))
+    deadline = time.monotonic() + 10
+    while (status := alice.get("/v1/profiles/alice/facts").status_code) == 200:
+        assert time.monotonic() < deadline, "the revoked key was still accepted after 10 s"
+        time.sleep(0.1)
+    assert status == 401
+    assert alice.post("/mcp", json={}).status_code == 401

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import anyio.to_thread
 from fastapi import HTTPException
 
 from somna.errors import AuthenticationError, ProfileNotFoundError
@@ -37,15 +38,21 @@ def secret_from(headers: Mapping[str, str]) -> str | None:
     return key.strip() if key and key.strip() else None
 
 
-def authenticate(memory: Memory, headers: Mapping[str, str]) -> ApiKey:
-    """The key the request carries; raises `AuthenticationError` (401) without a valid one."""
+async def authenticate(memory: Memory, headers: Mapping[str, str]) -> ApiKey:
+    """The key the request carries; raises `AuthenticationError` (401) without a valid one.
+
+    A key read from the store less than a second ago is answered on the event loop; else
+    the store is read in a worker thread."""
     secret = secret_from(headers)
     if secret is None:
         raise AuthenticationError(
             "This server needs an API key: send 'Authorization: Bearer <key>' or "
             "'X-API-Key: <key>' (create one with: somna keys create --profile NAME)."
         )
-    return memory.keys.authenticate(secret)
+    known = memory.keys.remembered(secret)
+    if known is not None:
+        return known
+    return await anyio.to_thread.run_sync(memory.keys.authenticate, secret)
 
 
 @dataclass(frozen=True)

@@ -48,11 +48,10 @@ async def get_access(
 ) -> Access:
     """Everything when the app runs without keys; else the rights of the key sent (or 401).
 
-    The key is read from the store in a worker thread, as a sync dependency would be;
-    being async, the rest of the request's checks take no thread hop of their own."""
+    Async, so that a key read from the store less than a second ago costs no thread hop."""
     if not request.app.state.auth:
         return Access(None)
-    return Access(await run_in_threadpool(authenticate, memory, request.headers))
+    return Access(await authenticate(memory, request.headers))
 
 
 AccessDep = Annotated[Access, Depends(get_access)]
@@ -64,11 +63,11 @@ async def reachable_profile(
     memory: MemoryDep,
     request: Request,
 ) -> str:
-    """The profile, created on a prefix key's first request for it (a DELETE creates none);
-    only then is the store touched, in a worker thread."""
+    """The profile, created on a prefix key's first request for it (a DELETE creates none).
+    The store is read, in a worker thread, at most once a second per profile."""
     access.reach(profile)
     key = access.key
-    if key is not None and request.method != "DELETE" and key.can_create(profile):
+    if key is not None and request.method != "DELETE" and memory.keys.must_open(key, profile):
         await run_in_threadpool(memory.keys.open_profile, key, profile)
     return profile
 

@@ -13,7 +13,6 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
-import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
@@ -45,7 +44,7 @@ class McpGate:
             return
         headers = Headers(scope=scope)
         try:
-            key = await anyio.to_thread.run_sync(authenticate, self.memory, headers)
+            key = await authenticate(self.memory, headers)
         except AuthenticationError as error:
             body = json.dumps(error_body("unauthorized", str(error))).encode()
             await send(
