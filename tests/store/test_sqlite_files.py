@@ -7,6 +7,9 @@ import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
 from somna.model import Fact, Profile, Role, lifecycle
 from somna.store import NewMessage
 from somna.store.sqlite import SQLiteStore
@@ -77,4 +80,27 @@ def test_facts_are_found_by_wording_through_the_whole_index(tmp_path: Path) -> N
     probes = [step for step in plan if step.startswith("SEARCH")]
     assert len(probes) == 3, plan  # one probe per wording, not a scan of the profile
     assert all("text_hash=?" in step for step in probes), plan
+    store.close()
+
+
+def test_a_stored_fact_loads_as_it_was_written_without_its_text_checked_again(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "somna.db")
+    store.create_profile(Profile(id="alice"))
+    fact = Fact(profile_id="alice", text="Owns a bike.", valid_from=T0, recorded_at=T0)
+    with store.write("alice") as tx:
+        tx.apply(lifecycle.create(fact, vector=[1.0, 0.0], actor="test"))
+    # A row an older rule let through: loading it must not fail the whole read.
+    older = "Owns a bike. Rides it daily."
+    with store._lock:
+        store._conn.execute("UPDATE facts SET text = ? WHERE id = ?", (older, fact.id))
+    with store.read("alice") as tx:
+        loaded = tx.get_fact(fact.id)
+    assert loaded is not None and loaded.model_copy(update={"text": fact.text}) == fact
+    assert loaded.text == older
+    with pytest.raises(ValidationError, match="single sentence"):
+        Fact.model_validate(loaded.model_dump())  # new input is still checked
+    with pytest.raises(ValidationError, match="single sentence"):
+        loaded.text = older  # and so is a change
     store.close()

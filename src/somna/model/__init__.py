@@ -3,6 +3,7 @@
 from somna.model import lifecycle
 from somna.model.entities import (
     DEFAULT_SUBJECT,
+    FROM_STORE,
     MAX_FACT_CHARS,
     ApiKey,
     Conflict,
@@ -43,6 +44,7 @@ from somna.model.enums import (
 __all__ = [
     "ACTIVE_STATUSES",
     "DEFAULT_SUBJECT",
+    "FROM_STORE",
     "MAX_FACT_CHARS",
     "ApiKey",
     "Conflict",

