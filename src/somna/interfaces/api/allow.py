@@ -30,12 +30,7 @@ class AllowMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        allowed = self._methods(scope["app"], scope["path"])
-        if not allowed:
-            await self.app(scope, receive, send)
-            return
-        header = ", ".join(sorted(allowed | {"OPTIONS"})).encode()
-        if scope["method"] == "OPTIONS":
+        if scope["method"] == "OPTIONS" and (header := self._allow(scope)) is not None:
             await send(
                 {"type": "http.response.start", "status": 204, "headers": [(b"allow", header)]}
             )
@@ -43,12 +38,22 @@ class AllowMiddleware:
             return
 
         async def send_allow(message: Message) -> None:
+            # The path's methods are looked up only for a 405: most requests never need them.
             if message["type"] == "http.response.start" and message["status"] == 405:
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"]
-                message = {**message, "headers": [*headers, (b"allow", header)]}
+                header = self._allow(scope)
+                if header is not None:
+                    headers = [
+                        (k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"
+                    ]
+                    message = {**message, "headers": [*headers, (b"allow", header)]}
             await send(message)
 
         await self.app(scope, receive, send_allow)
+
+    def _allow(self, scope: Scope) -> bytes | None:
+        """The `Allow` header of the request's path, or None for a path the app does not serve."""
+        allowed = self._methods(scope["app"], scope["path"])
+        return ", ".join(sorted(allowed | {"OPTIONS"})).encode() if allowed else None
 
     def _methods(self, app: Any, path: str) -> frozenset[str]:
         if self._table is None:
