@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from somna import FactStatus, Memory
+from somna.memory.retrieval import _Signals
 from somna.model import Summary, SummaryKind
 from somna.ranking import HEADER, count_tokens
 from tests.support import Clock
@@ -183,3 +184,16 @@ def test_a_recalled_fact_is_active(alice: Memory) -> None:
     assert [(fact.text, fact.status) for fact in facts] == [
         ("Is allergic to peanuts.", FactStatus.UNVERIFIED)
     ]
+
+
+def test_a_candidates_signals_are_its_first_place_in_each_list() -> None:
+    signals = _Signals(
+        {
+            "text:bm25": [("f:a", 3.1234567), ("f:b", 2.0), ("f:a", 1.0)],
+            "vector:cosine": [("f:b", 0.9), ("f:c", 0.5)],
+        }
+    )
+    assert signals.of("f:a") == {"text_rank": 1, "bm25": 3.123457}
+    assert signals.of("f:b") == {"text_rank": 2, "bm25": 2.0, "vector_rank": 1, "cosine": 0.9}
+    assert list(signals.of("f:b")) == ["text_rank", "bm25", "vector_rank", "cosine"]
+    assert signals.of("f:z") == {}

@@ -51,19 +51,26 @@ class _Signals:
 
     def of(self, item: str) -> dict[str, float]:
         """Each list's rank and score of `item` ("text_rank", "bm25", …), where it is."""
-        return self._by_item.get(item, {})
+        found: dict[str, float] = {}
+        for rank_name, measure, places in self._places:
+            place = places.get(item)
+            if place is not None and rank_name not in found:
+                found[rank_name] = place[0]
+                found[measure] = round(place[1], 6)
+        return found
 
     @cached_property
-    def _by_item(self) -> dict[str, dict[str, float]]:
-        found: dict[str, dict[str, float]] = {}
+    def _places(self) -> list[tuple[str, str, dict[str, tuple[int, float]]]]:
+        """Per list: its rank's name, its measure, and each candidate's first, best place.
+        Only the few candidates recall keeps are asked for, so nothing more is built."""
+        tables = []
         for name, hits in self.lists.items():
             signal, measure = name.split(":")
+            places: dict[str, tuple[int, float]] = {}
             for rank, (candidate, score) in enumerate(hits, start=1):
-                signals = found.setdefault(candidate, {})
-                if f"{signal}_rank" not in signals:  # the first, best place counts
-                    signals[f"{signal}_rank"] = rank
-                    signals[measure] = round(score, 6)
-        return found
+                places.setdefault(candidate, (rank, score))
+            tables.append((f"{signal}_rank", measure, places))
+        return tables
 
 
 class Retrieval:
