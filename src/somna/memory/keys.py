@@ -86,6 +86,10 @@ class _Recent(Generic[V]):
         with self._lock:
             self._items = {n: f for n, f in self._items.items() if not gone(n, f[1])}
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items = {}
+
 
 class Keys:
     """The API keys of one store, as `Memory.keys`: create, authenticate, list, revoke.
@@ -193,5 +197,5 @@ class Keys:
     def forgotten(self, profile: str) -> None:
         """`profile` was erased, and taken out of every key: each key is read again, and the
         next request of a prefix key for the profile opens it again."""
-        self._found.drop(lambda _, key: True)
+        self._found.clear()
         self._opened.drop(lambda name, _: name == profile)
