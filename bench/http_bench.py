@@ -4,10 +4,14 @@ and of the MCP `recall` tool over streamable HTTP.
 Seeds a temporary database with a profile of ~1,000 facts and an API key, starts
 `python -m somna.interfaces.api` (the same as `somna serve`) on 127.0.0.1 in a
 separate process, then sends a fixed number of requests per level from 1, 8 and
-32 concurrent clients (one thread and one HTTP connection each; for MCP, one
-session each) and prints a table with the server's CPU time per request, which
-moves less with the machine's load than the rates do. It stops by itself and
-removes the database.
+32 concurrent clients (one thread and one HTTP connection each) and prints a
+table with the server's CPU time per request, which moves less with the
+machine's load than the rates do. It stops by itself and removes the database.
+
+MCP is measured twice: `mcp recall` sends each `tools/call` as one JSON-RPC POST
+from the same light client as the REST rows (MCP 2026-07-28 needs no session), so
+that its rate compares with theirs; `mcp recall sdk` goes through the MCP client
+library, as an agent would, which takes several times the client CPU per call.
 
     .venv/bin/python bench/http_bench.py [--facts 1000] [--requests 400] [--workers 1]
         [--no-access-log]
@@ -181,11 +185,16 @@ class _Connection:
         self._http = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
         self._headers = {"Authorization": f"Bearer {secret}", "Content-Type": "application/json"}
 
-    def post(self, path: str, body: object) -> int:
-        self._http.request("POST", path, json.dumps(body), self._headers)
+    def post(self, path: str, body: object, headers: dict[str, str] | None = None) -> int:
+        return self.exchange(path, body, headers)[0]
+
+    def exchange(
+        self, path: str, body: object, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        """POST `body` as JSON; the status and the body of the answer."""
+        self._http.request("POST", path, json.dumps(body), {**self._headers, **(headers or {})})
         response = self._http.getresponse()
-        response.read()
-        return response.status
+        return response.status, response.read()
 
     def close(self) -> None:
         self._http.close()
@@ -197,6 +206,37 @@ Call = Callable[[_Connection, int], int]
 def _recall(client: _Connection, i: int) -> int:
     query = _QUERIES[i % len(_QUERIES)]
     return client.post(f"/v1/profiles/{PROFILE}/recall", {"query": query, "k": 5})
+
+
+_MCP_VERSION = "2026-07-28"
+_MCP_HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": _MCP_VERSION,
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": "recall",
+}
+_MCP_META = {
+    "io.modelcontextprotocol/protocolVersion": _MCP_VERSION,
+    "io.modelcontextprotocol/clientInfo": {"name": "http_bench", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+def _mcp_recall(client: _Connection, i: int) -> int:
+    """The MCP `recall` tool as one JSON-RPC POST; a tool error counts as a failed call."""
+    query = _QUERIES[i % len(_QUERIES)]
+    arguments = {"profile": PROFILE, "query": query, "k": 5, "format": "full"}
+    request = {
+        "jsonrpc": "2.0",
+        "id": i,
+        "method": "tools/call",
+        "params": {"name": "recall", "arguments": arguments, "_meta": _MCP_META},
+    }
+    status, body = client.exchange("/mcp", request, _MCP_HEADERS)
+    answer = json.loads(body) if status == 200 else {}
+    if "result" not in answer or answer["result"].get("isError"):
+        return status if status >= 400 else 500
+    return status
 
 
 def _append(client: _Connection, i: int) -> int:
@@ -307,7 +347,8 @@ def main() -> None:
             for name, call in (
                 ("recall", _recall),
                 ("append-message", _append),
-                ("mcp recall", None),
+                ("mcp recall", _mcp_recall),
+                ("mcp recall sdk", None),
             ):
                 for clients in LEVELS:
                     before, own = _cpu(process), time.process_time()

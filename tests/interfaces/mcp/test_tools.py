@@ -229,13 +229,15 @@ def test_a_refused_call_is_a_tool_error_with_the_reason(memory: Memory) -> None:
     assert memory.export("alice") == before
 
 
-def test_results_are_json(memory: Memory) -> None:
-    memory.add_fact("alice", "Speaks Italian.")
+def test_results_are_json_and_their_text_copy_is_compact(memory: Memory) -> None:
+    memory.add_fact("alice", "Speaks Italian, and a little Portuguese.")
 
     async def work(client: Client) -> CallToolResult:
-        return await client.call_tool("recall", {"query": "languages"})
+        return await client.call_tool("recall", {"query": "languages", "format": "full"})
 
     result = run_with(memory, work)
-    content = result.content[0]
+    [content] = result.content
     assert isinstance(content, TextContent)
     assert json.loads(content.text) == result.structured_content
+    assert "\n" not in content.text and '": ' not in content.text and '", "' not in content.text
+    assert '"text":"Speaks Italian, and a little Portuguese."' in content.text

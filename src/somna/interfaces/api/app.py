@@ -108,6 +108,8 @@ def create_app(memory: Memory | None = None, *, auth: bool = True) -> FastAPI:
         sources,
     ):
         app.include_router(module.router)
-    app.router.routes.append(Route(MCP_PATH, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
+    # First, so that an MCP call is not matched against every REST route before it.
+    mcp = Route(MCP_PATH, endpoint=endpoint, methods=["GET", "POST", "DELETE"])
+    app.router.routes.insert(0, mcp)
     mount_dashboard(app)
     return app

@@ -8,13 +8,15 @@ HTTP request (see `somna.interfaces.mcp.access`); a profile the key cannot
 reach fails exactly like a missing one.
 
 A `SomnaError` becomes a tool error (`isError: true`) whose text is the
-error's message, for the model to read and correct. Results are JSON objects.
+error's message, for the model to read and correct. Results are JSON objects,
+sent as structured content and as the same JSON, compact, in a text block.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import json
 import re
 from collections.abc import Callable
 from datetime import datetime
@@ -23,6 +25,7 @@ from typing import Annotated, Any, Literal, ParamSpec, TypeVar, get_args
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
 import somna
@@ -150,6 +153,24 @@ def _reported(fn: Callable[_P, _R]) -> Callable[_P, _R]:
             return fn(*args, **kwargs)
         except SomnaError as error:
             raise ToolError(" ".join(str(error).split())) from error
+
+    return tool
+
+
+def _answered(fn: Callable[_P, dict[str, Any]]) -> Callable[_P, CallToolResult]:
+    """The tool's JSON answer as structured content and, compact, as its text copy.
+
+    Left to the SDK, a returned dict is serialised twice and its text copy
+    indented: whitespace a model pays for in tokens on every call.
+    """
+
+    @functools.wraps(fn)
+    def tool(*args: _P.args, **kwargs: _P.kwargs) -> CallToolResult:
+        answer = fn(*args, **kwargs)
+        text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=answer
+        )
 
     return tool
 
@@ -565,8 +586,9 @@ def create_mcp_server(
     }
     for name in TOOLS:
         fn = functions[name]
+        answered = _answered(fn)
         server.add_tool(
-            fn if profile is None else _with_profile(fn, profile),
+            answered if profile is None else _with_profile(answered, profile),
             name=name,
             description=_description(fn, fixed_profile=profile is not None),
         )
