@@ -111,3 +111,17 @@ def test_the_three_examples_are_there() -> None:
         assert workflow.name in PAGE
     for tool in TOOLS:
         assert f"`{tool}`" in PAGE
+
+
+def test_no_request_can_match_two_routes_so_their_order_changes_no_answer(
+    routes: list[tuple[str, str]],
+) -> None:
+    # Routes are matched busiest first, not in the order the docs list them.
+    clashes = [
+        (method, path, other)
+        for method, path in routes
+        for other_method, other in routes
+        if other_method == method and other != path and route_pattern(path).match(other)
+    ]
+    assert clashes == []
+    assert len(routes) > 30

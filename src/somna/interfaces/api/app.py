@@ -95,13 +95,15 @@ def create_app(memory: Memory | None = None, *, auth: bool = True) -> FastAPI:
         """Whether the server is up; needs no key."""
         return HealthOut(version=somna.__version__, auth=request.app.state.auth)
 
+    # Routers are matched in order, route by route: the calls of every conversation turn
+    # (recall, then appending its messages) come first; no two routers share a path.
     for module in (
-        profiles,
+        retrieval,
         sessions,
+        profiles,
         conversations,
         facts,
         conflicts,
-        retrieval,
         runs,
         keys,
         llm,
