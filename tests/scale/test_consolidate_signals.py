@@ -39,6 +39,7 @@ def consolidate(db: str, *args: str, delay_s: float = 0.0) -> subprocess.Popen[s
         "PYTHONPATH": str(ROOT / "src") + os.pathsep + str(ROOT),
         "SOMNA_DB": db,
         "SOMNA_TEST_LLM_DELAY_S": str(delay_s),
+        "PYTHONFAULTHANDLER": "1",  # SIGABRT prints every thread's stack: see `stopped`
     }
     return subprocess.Popen(
         [sys.executable, str(ENTRY), "consolidate", "--idle-hours", "0", *args],
@@ -47,6 +48,24 @@ def consolidate(db: str, *args: str, delay_s: float = 0.0) -> subprocess.Popen[s
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def stopped(process: subprocess.Popen[str], signum: signal.Signals) -> tuple[str, str]:
+    """Its output once it exits after `signum`; if it has not within 20 s, the test fails
+    with the stack of each of its threads."""
+    try:
+        return process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        _, stacks = process.communicate(timeout=20)
+        pytest.fail(f"The run did not stop within 20 s of {signum.name}; its threads:\n{stacks}")
+
+
+def ended(process: subprocess.Popen[str]) -> None:
+    """Killed if still running, and reaped, its pipes closed."""
+    if process.poll() is None:
+        process.kill()
+    process.communicate(timeout=20)
 
 
 def sessions(db: str) -> list[Session]:
@@ -73,10 +92,10 @@ def test_a_signal_gives_every_lease_back_and_records_the_run_as_interrupted(
         wait_for_leases(db, running)
         sent = time.monotonic()
         running.send_signal(signum)
-        out, err = running.communicate(timeout=20)
+        out, err = stopped(running, signum)
         assert time.monotonic() - sent < 10  # it does not wait for the model
     finally:
-        running.kill()
+        ended(running)
     assert running.returncode == 130, (out, err)
     assert err.strip().startswith("Interrupted:") and len(err.strip().splitlines()) == 1
     assert [(s.lease_owner, s.status.value, s.attempts) for s in sessions(db)] == [
