@@ -9,7 +9,7 @@ confidence and strength (`somna.ranking.weights`). Never calls a model.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
 
@@ -152,20 +152,17 @@ class Retrieval:
             summaries = {
                 s.id: s for s in tx.get_summaries([i[2:] for i, _ in fused if i[0] == "s"])
             }
-            quotes: dict[str, str] = {}
-            for evidence in tx.evidence(list(facts)):
-                quotes.setdefault(evidence.fact_id, evidence.quote)
-        results = []
-        for item, rrf_score in fused:
-            fact, summary = facts.get(item[2:]), summaries.get(item[2:])
-            if fact is not None and (types is None or fact.type in types):
-                results.append(
-                    self._weigh_fact(fact, rrf_score, signals.of(item), quotes, eligible)
-                )
-            elif summary is not None:
-                results.append(self._weigh_summary(summary, rrf_score, signals.of(item), eligible))
-        results.sort(key=lambda r: (-r.score, r.kind, r.text, r.id))
-        chosen = _cap_summaries(results, k)
+            results = []
+            for item, rrf_score in fused:
+                fact, summary = facts.get(item[2:]), summaries.get(item[2:])
+                if fact is not None and (types is None or fact.type in types):
+                    results.append(self._weigh_fact(fact, rrf_score, signals.of(item), eligible))
+                elif summary is not None:
+                    results.append(
+                        self._weigh_summary(summary, rrf_score, signals.of(item), eligible)
+                    )
+            results.sort(key=lambda r: (-r.score, r.kind, r.text, r.id))
+            chosen = _quoted(tx, _cap_summaries(results, k))
         if record:  # multi-query recall records once, what it finally returns
             self.usage.record(profile, [r.fact for r in chosen if r.fact is not None], now)
         return Found(chosen, degraded)
@@ -198,7 +195,6 @@ class Retrieval:
         fact: Fact,
         rrf_score: float,
         found: dict[str, float],
-        quotes: dict[str, str],
         eligible: Eligibility,
     ) -> Recalled:
         recent = recency(fact.valid_from, eligible.at, self.weights.half_life_days)
@@ -224,7 +220,6 @@ class Retrieval:
             fact.valid_from,
             fact.recorded_at,
             fact=fact,
-            quote=quotes.get(fact.id),
         )
 
     def _weigh_summary(
@@ -249,6 +244,17 @@ class Retrieval:
             summary.created_at,
             summary=summary,
         )
+
+
+def _quoted(tx: Reader, chosen: list[Recalled]) -> list[Recalled]:
+    """Each chosen fact with its first quote: read for the few kept, not for every candidate."""
+    quotes: dict[str, str] = {}
+    for evidence in tx.evidence([r.fact.id for r in chosen if r.fact is not None]):
+        quotes.setdefault(evidence.fact_id, evidence.quote)
+    return [
+        replace(r, quote=quotes[r.fact.id]) if r.fact is not None and r.fact.id in quotes else r
+        for r in chosen
+    ]
 
 
 def _cap_summaries(ranked: list[Recalled], k: int) -> list[Recalled]:
