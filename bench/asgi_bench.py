@@ -30,30 +30,18 @@ from pathlib import Path
 from typing import Any
 
 import http_bench
+from http_bench import Request
 from starlette.types import Message, Scope
 
 from somna.config import Settings
 from somna.interfaces.api import create_app
 from somna.memory import Memory
 
-Request = tuple[str, dict[str, Any], dict[str, str]]
 _WARM_UP = 30
-
-
-def _rest(i: int) -> Request:
-    query = http_bench._QUERIES[i % len(http_bench._QUERIES)]
-    return f"/v1/profiles/{http_bench.PROFILE}/recall", {"query": query, "k": 5}, {}
-
-
-def _mcp(i: int) -> Request:
-    query = http_bench._QUERIES[i % len(http_bench._QUERIES)]
-    arguments = {"profile": http_bench.PROFILE, "query": query, "k": 5, "format": "full"}
-    params = {"name": "recall", "arguments": arguments, "_meta": http_bench._MCP_META}
-    body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
-    return "/mcp", body, http_bench._MCP_HEADERS
-
-
-KINDS: dict[str, Callable[[int], Request]] = {"rest": _rest, "mcp": _mcp}
+KINDS: dict[str, Callable[[int], Request]] = {
+    "rest": http_bench.recall_request,
+    "mcp": http_bench.mcp_recall_request,
+}
 
 
 class _Client:
@@ -101,9 +89,9 @@ class _Client:
 
         await self._app(scope, receive, send)
         status = sent[0]["status"]
-        answer = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
-        if status != 200 or (path == "/mcp" and answer["result"].get("isError")):
-            raise RuntimeError(f"{path} answered {status}: {answer}")
+        answer = b"".join(m.get("body", b"") for m in sent[1:])
+        if not (http_bench.mcp_answered(status, answer) if path == "/mcp" else status == 200):
+            raise RuntimeError(f"{path} answered {status}: {answer[:500]!r}")
 
 
 async def _measure(client: _Client, kinds: list[str], calls: int, rounds: int) -> None:

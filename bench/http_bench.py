@@ -38,6 +38,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
@@ -185,8 +186,8 @@ class _Connection:
         self._http = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
         self._headers = {"Authorization": f"Bearer {secret}", "Content-Type": "application/json"}
 
-    def post(self, path: str, body: object, headers: dict[str, str] | None = None) -> int:
-        return self.exchange(path, body, headers)[0]
+    def post(self, path: str, body: object) -> int:
+        return self.exchange(path, body)[0]
 
     def exchange(
         self, path: str, body: object, headers: dict[str, str] | None = None
@@ -203,9 +204,18 @@ class _Connection:
 Call = Callable[[_Connection, int], int]
 
 
-def _recall(client: _Connection, i: int) -> int:
+Request = tuple[str, dict[str, Any], dict[str, str]]
+"""A POST: its path, its JSON body and the headers it adds to the key's."""
+
+
+def recall_request(i: int) -> Request:
+    """The `i`-th REST recall of the benchmarks."""
     query = _QUERIES[i % len(_QUERIES)]
-    return client.post(f"/v1/profiles/{PROFILE}/recall", {"query": query, "k": 5})
+    return f"/v1/profiles/{PROFILE}/recall", {"query": query, "k": 5}, {}
+
+
+def _recall(client: _Connection, i: int) -> int:
+    return client.post(*recall_request(i)[:2])
 
 
 _MCP_VERSION = "2026-07-28"
@@ -222,21 +232,25 @@ _MCP_META = {
 }
 
 
-def _mcp_recall(client: _Connection, i: int) -> int:
-    """The MCP `recall` tool as one JSON-RPC POST; a tool error counts as a failed call."""
+def mcp_recall_request(i: int) -> Request:
+    """The `i`-th call of the MCP `recall` tool: one JSON-RPC POST, no session."""
     query = _QUERIES[i % len(_QUERIES)]
     arguments = {"profile": PROFILE, "query": query, "k": 5, "format": "full"}
-    request = {
-        "jsonrpc": "2.0",
-        "id": i,
-        "method": "tools/call",
-        "params": {"name": "recall", "arguments": arguments, "_meta": _MCP_META},
-    }
-    status, body = client.exchange("/mcp", request, _MCP_HEADERS)
+    params = {"name": "recall", "arguments": arguments, "_meta": _MCP_META}
+    body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
+    return "/mcp", body, _MCP_HEADERS
+
+
+def mcp_answered(status: int, body: bytes) -> bool:
+    """Whether an MCP POST got a result that is not a tool error."""
     answer = json.loads(body) if status == 200 else {}
-    if "result" not in answer or answer["result"].get("isError"):
-        return status if status >= 400 else 500
-    return status
+    return "result" in answer and not answer["result"].get("isError")
+
+
+def _mcp_recall(client: _Connection, i: int) -> int:
+    """A tool error counts as a failed call."""
+    status, body = client.exchange(*mcp_recall_request(i))
+    return status if mcp_answered(status, body) or status >= 400 else 500
 
 
 def _append(client: _Connection, i: int) -> int:
