@@ -116,6 +116,9 @@ def test_workers_share_the_port_and_the_database_and_a_dead_one_is_replaced(
                     texts = [f["text"] for f in fresh.get("/v1/profiles/alice/facts").json()]
                 assert texts == ["Plays the cello."]
         first.kill()
+        # SIGKILL lands when the process next runs, and the server reaps it within
+        # half a second: until then it is still listed among the children.
+        first.wait(timeout=60)
         replaced = _workers(server, 2)
         assert first.pid not in {p.pid for p in replaced} and second in replaced
         assert httpx.get(f"{url}/v1/profiles", timeout=30).status_code == 200
