@@ -135,6 +135,22 @@ def test_a_key_for_alice_reaches_nothing_of_bob_through_any_route(
     assert _state(live.memory) == before
 
 
+def test_the_document_lists_the_key_schemes_on_exactly_the_routes_that_refuse_no_key(
+    live: Live,
+) -> None:
+    values = {**_bob(live.memory), "profile": "alice", "key_id": "key_x"}
+    operations = live.app.openapi()["paths"]
+    with httpx.Client(base_url=live.url) as anonymous:
+        for method, path in api_routes(live.app):
+            response = _call(anonymous, method, path, values)
+            security = operations[path][method.lower()].get("security")
+            if path in OPEN:
+                assert response.status_code == 200 and security is None, f"{method} {path}"
+            else:
+                assert response.status_code == 401, f"{method} {path}"
+                assert security == [{"bearer": []}, {"apiKey": []}], f"{method} {path}"
+
+
 def test_bob_ids_under_alice_profile_are_not_found(live: Live, alice: httpx.Client) -> None:
     values = {**_bob(live.memory), "profile": "alice"}
     before = _state(live.memory)

@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 import somna
 from somna.interfaces.api.allow import AllowMiddleware
+from somna.interfaces.api.deps import document_keys
 from somna.interfaces.api.dto import HealthOut
 from somna.interfaces.api.errors import install_error_handlers
 from somna.interfaces.api.mcp import MCP_PATH, McpEndpoint
@@ -97,21 +98,26 @@ def create_app(memory: Memory | None = None, *, auth: bool = True) -> FastAPI:
 
     # Routers are matched in order, route by route: the calls of every conversation turn
     # (recall, then appending its messages) come first; no two routers share a path.
-    for module in (
-        retrieval,
-        sessions,
-        profiles,
-        conversations,
-        facts,
-        conflicts,
-        runs,
-        keys,
-        llm,
-        sources,
-    ):
-        app.include_router(module.router)
+    routers = [
+        module.router
+        for module in (
+            retrieval,
+            sessions,
+            profiles,
+            conversations,
+            facts,
+            conflicts,
+            runs,
+            keys,
+            llm,
+            sources,
+        )
+    ]
+    for router in routers:
+        app.include_router(router)
     # First, so that an MCP call is not matched against every REST route before it.
     mcp = Route(MCP_PATH, endpoint=endpoint, methods=["GET", "POST", "DELETE"])
     app.router.routes.insert(0, mcp)
     mount_dashboard(app)
+    document_keys(app, routers)
     return app
