@@ -248,6 +248,34 @@ def test_superseded_facts_are_found_only_as_of_their_valid_time(alice: Store) ->
         assert [i for i, _ in tx.text_search("codes", in_march, 5)] == [old.id]
 
 
+def test_candidates_carry_what_recall_weighs_in_the_order_asked(alice: Store) -> None:
+    later = T0 + timedelta(days=3)
+    tea = add(alice, fact(confidence=0.9, strength=0.4, valid_from=later))
+    rule = add(alice, fact(text="Answer in French.", type=FactType.INSTRUCTION), NORTH)
+    theirs = add(alice, fact(profile="bob", text="Bob's secret."))
+    with alice.read("alice") as tx:
+        found = tx.candidates([rule.id, "fct_unknown", theirs.id, tea.id])
+        assert tx.candidates([]) == []
+    assert [c.id for c in found] == [rule.id, tea.id]
+    for candidate, whole in zip(found, [rule, tea], strict=True):
+        assert (
+            candidate.type,
+            candidate.text,
+            candidate.confidence,
+            candidate.strength,
+            candidate.valid_from,
+            candidate.recorded_at,
+        ) == (
+            whole.type,
+            whole.text,
+            whole.confidence,
+            whole.strength,
+            whole.valid_from,
+            whole.recorded_at,
+        )
+    assert found[1].valid_from == later and found[1].valid_from.tzinfo == UTC
+
+
 def test_facts_past_their_expiry_are_not_searchable(alice: Store) -> None:
     add(alice, fact(text="Wants a quote by Friday.", expires_at=NOW - timedelta(days=1)))
     with alice.read("alice") as tx:

@@ -9,7 +9,7 @@ confidence and strength (`somna.ranking.weights`). Never calls a model.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
@@ -23,7 +23,7 @@ from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
 from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, utc
 from somna.ranking import Weights, blend, keywords, recency, rrf
-from somna.store import Eligibility, FactFilter, Reader, Store
+from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
 
 __all__ = ["Retrieval", "relevant_facts", "standing"]
 
@@ -71,6 +71,20 @@ class _Signals:
                 places.setdefault(candidate, (rank, score))
             tables.append((f"{signal}_rank", measure, places))
         return tables
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """A candidate weighed: what recall sorts and caps before it loads the few it keeps."""
+
+    score: float
+    kind: RecalledKind
+    text: str
+    id: str
+    signals: dict[str, float]
+    valid_from: datetime | None
+    recorded_at: datetime
+    summary: Summary | None = None
 
 
 class Retrieval:
@@ -148,21 +162,23 @@ class Retrieval:
                         )
                     ]
             fused = signals.fused()[: 4 * k]
-            facts = {f.id: f for f in tx.get_facts([i[2:] for i, _ in fused if i[0] == "f"])}
+            candidates = {c.id: c for c in tx.candidates([i[2:] for i, _ in fused if i[0] == "f"])}
             summaries = {
                 s.id: s for s in tx.get_summaries([i[2:] for i, _ in fused if i[0] == "s"])
             }
-            results = []
+            ranked = []
             for item, rrf_score in fused:
-                fact, summary = facts.get(item[2:]), summaries.get(item[2:])
-                if fact is not None and (types is None or fact.type in types):
-                    results.append(self._weigh_fact(fact, rrf_score, signals.of(item), eligible))
+                candidate, summary = candidates.get(item[2:]), summaries.get(item[2:])
+                if candidate is not None and (types is None or candidate.type in types):
+                    ranked.append(
+                        self._weigh_fact(candidate, rrf_score, signals.of(item), eligible)
+                    )
                 elif summary is not None:
-                    results.append(
+                    ranked.append(
                         self._weigh_summary(summary, rrf_score, signals.of(item), eligible)
                     )
-            results.sort(key=lambda r: (-r.score, r.kind, r.text, r.id))
-            chosen = _quoted(tx, _cap_summaries(results, k))
+            ranked.sort(key=lambda r: (-r.score, r.kind, r.text, r.id))
+            chosen = _loaded(tx, _cap_summaries(ranked, k))
         if record:  # multi-query recall records once, what it finally returns
             self.usage.record(profile, [r.fact for r in chosen if r.fact is not None], now)
         return Found(chosen, degraded)
@@ -192,11 +208,11 @@ class Retrieval:
 
     def _weigh_fact(
         self,
-        fact: Fact,
+        fact: Candidate,
         rrf_score: float,
         found: dict[str, float],
         eligible: Eligibility,
-    ) -> Recalled:
+    ) -> _Ranked:
         recent = recency(fact.valid_from, eligible.at, self.weights.half_life_days)
         score = blend(
             rrf_score,
@@ -212,19 +228,13 @@ class Retrieval:
             "confidence": fact.confidence,
             "strength": fact.strength,
         }
-        return Recalled(
-            RecalledKind.FACT,
-            fact.text,
-            score,
-            signals,
-            fact.valid_from,
-            fact.recorded_at,
-            fact=fact,
+        return _Ranked(
+            score, RecalledKind.FACT, fact.text, fact.id, signals, fact.valid_from, fact.recorded_at
         )
 
     def _weigh_summary(
         self, summary: Summary, rrf_score: float, found: dict[str, float], eligible: Eligibility
-    ) -> Recalled:
+    ) -> _Ranked:
         start = summary.period_start or summary.created_at
         recent = recency(start, eligible.at, self.weights.half_life_days)
         score = blend(
@@ -235,32 +245,47 @@ class Retrieval:
             strength=SUMMARY_STRENGTH,
         )
         signals = {**found, "rrf": round(rrf_score, 6), "recency": round(recent, 4)}
-        return Recalled(
+        return _Ranked(
+            score,
             RecalledKind.SUMMARY,
             summary.text,
-            score,
+            summary.id,
             signals,
             start,
             summary.created_at,
-            summary=summary,
+            summary,
         )
 
 
-def _quoted(tx: Reader, chosen: list[Recalled]) -> list[Recalled]:
-    """Each chosen fact with its first quote: read for the few kept, not for every candidate."""
+def _loaded(tx: Reader, chosen: list[_Ranked]) -> list[Recalled]:
+    """The chosen results, each fact loaded whole with its first quote: read for the few
+    kept, not for every candidate."""
+    fact_ids = [r.id for r in chosen if r.kind is RecalledKind.FACT]
+    facts = {f.id: f for f in tx.get_facts(fact_ids)}
     quotes: dict[str, str] = {}
-    for evidence in tx.evidence([r.fact.id for r in chosen if r.fact is not None]):
+    for evidence in tx.evidence(fact_ids):
         quotes.setdefault(evidence.fact_id, evidence.quote)
     return [
-        replace(r, quote=quotes[r.fact.id]) if r.fact is not None and r.fact.id in quotes else r
+        Recalled(
+            r.kind,
+            r.text,
+            r.score,
+            r.signals,
+            r.valid_from,
+            r.recorded_at,
+            fact=facts.get(r.id),
+            summary=r.summary,
+            quote=quotes.get(r.id),
+        )
         for r in chosen
+        if r.summary is not None or r.id in facts
     ]
 
 
-def _cap_summaries(ranked: list[Recalled], k: int) -> list[Recalled]:
+def _cap_summaries(ranked: list[_Ranked], k: int) -> list[_Ranked]:
     """The first `k` results, with at most k // SUMMARY_SHARE summaries (at least one)."""
     room = max(1, k // SUMMARY_SHARE)
-    chosen: list[Recalled] = []
+    chosen: list[_Ranked] = []
     for item in ranked:
         if item.kind is RecalledKind.SUMMARY:
             if room == 0:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from somna.errors import ConfigurationError
 from somna.store.base import (
+    Candidate,
     Eligibility,
     FactFilter,
     NewMessage,
@@ -21,6 +22,7 @@ from somna.store.base import (
 )
 
 __all__ = [
+    "Candidate",
     "Eligibility",
     "FactFilter",
     "NewMessage",

@@ -39,6 +39,7 @@ from somna.model import (
 from somna.model.lifecycle import Change
 
 __all__ = [
+    "Candidate",
     "Eligibility",
     "FactFilter",
     "NewMessage",
@@ -64,6 +65,20 @@ def latest_gone(worded: Iterable[Fact]) -> Fact | None:
     (the lowest id first where two were recorded at once): the one said again comes back."""
     gone = sorted((f for f in worded if f.status in _GONE), key=lambda f: f.id)
     return max(gone, key=lambda f: f.recorded_at, default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """What recall weighs a candidate fact by, read without loading the whole fact: recall
+    weighs four times as many candidates as it returns, and loads only those it returns."""
+
+    id: str
+    type: FactType
+    text: str
+    confidence: float
+    strength: float
+    valid_from: datetime
+    recorded_at: datetime
 
 
 @dataclass(frozen=True)
@@ -148,6 +163,11 @@ class Reader(Protocol):
 
     def get_facts(self, fact_ids: Sequence[str]) -> list[Fact]:
         """These facts of this profile, in the order asked; unknown ids are left out."""
+        ...
+
+    def candidates(self, fact_ids: Sequence[str]) -> list[Candidate]:
+        """What recall weighs these facts of this profile by, in the order asked; unknown ids
+        are left out."""
         ...
 
     def find_active(self, type: FactType, subject: str, text_hash: str) -> Fact | None: ...

@@ -8,11 +8,14 @@ spells a value (SQLite's ISO text, Postgres's timestamptz).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from typing import Any, Protocol
 
-from somna.model import FROM_STORE, Conflict, Fact, Session
+from somna.model import FROM_STORE, Conflict, Fact, FactType, Session, utc
+from somna.store.base import Candidate
 
 __all__ = [
+    "CANDIDATE_COLUMNS",
     "CONFLICT_COLUMNS",
     "CONFLICT_FIELDS",
     "FACT_COLUMNS",
@@ -23,6 +26,7 @@ __all__ = [
     "SUMMARY_COLUMNS",
     "SUMMARY_FIELDS",
     "Row",
+    "candidate_from_row",
     "conflict_from_row",
     "conflict_values",
     "fact_from_row",
@@ -114,6 +118,8 @@ SUMMARY_FIELDS = (
 
 FACT_COLUMNS = ", ".join(f"f.{name}" for name in FACT_FIELDS)
 """The fact columns of a query that names the facts table `f`."""
+CANDIDATE_COLUMNS = "f.id, f.type, f.text, f.confidence, f.strength, f.valid_from, f.recorded_at"
+"""The columns of a `Candidate`, in its order, of a query that names the facts table `f`."""
 CONFLICT_COLUMNS = ", ".join(CONFLICT_FIELDS)
 MESSAGE_COLUMNS = ", ".join(MESSAGE_FIELDS)
 SUMMARY_COLUMNS = ", ".join(SUMMARY_FIELDS)
@@ -131,6 +137,25 @@ def fact_values(fact: Fact) -> dict[str, Any]:
 def fact_from_row(row: Row) -> Fact:
     """The fact of a row of `FACT_COLUMNS`, its text trusted as it was checked when written."""
     return Fact.model_validate(_as_dict(row), context=FROM_STORE)
+
+
+def candidate_from_row(row: Row) -> Candidate:
+    """The candidate of a row of `CANDIDATE_COLUMNS`."""
+    values = _as_dict(row)
+    return Candidate(
+        values["id"],
+        FactType(values["type"]),
+        values["text"],
+        float(values["confidence"]),
+        float(values["strength"]),
+        _instant(values["valid_from"]),
+        _instant(values["recorded_at"]),
+    )
+
+
+def _instant(value: datetime | str) -> datetime:
+    """A time as Postgres returns it, or as SQLite keeps it (ISO text), in UTC."""
+    return utc(value if isinstance(value, datetime) else datetime.fromisoformat(value))
 
 
 def _as_dict(row: Row) -> dict[str, Any]:

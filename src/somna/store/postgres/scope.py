@@ -24,11 +24,13 @@ from somna.model import (
     FactStatus,
     utc,
 )
-from somna.store.base import Eligibility, FactFilter
+from somna.store.base import Candidate, Eligibility, FactFilter
 from somna.store.columns import (
+    CANDIDATE_COLUMNS,
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
     FACT_FIELDS,
+    candidate_from_row,
     conflict_from_row,
     fact_from_row,
     fact_values,
@@ -150,6 +152,17 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         if not fact_ids:
             return []
         found = {f.id: f for f in self._facts("f.id = ANY(%(ids)s)", {"ids": list(fact_ids)})}
+        return [found[i] for i in fact_ids if i in found]
+
+    def candidates(self, fact_ids: Sequence[str]) -> list[Candidate]:
+        if not fact_ids:
+            return []
+        rows = self._cur.execute(
+            f"SELECT {CANDIDATE_COLUMNS} FROM facts f WHERE f.profile_id = %(profile)s "
+            "AND f.id = ANY(%(ids)s)",
+            {"profile": self._profile_id, "ids": list(fact_ids)},
+        ).fetchall()
+        found = {c.id: c for c in map(candidate_from_row, rows)}
         return [found[i] for i in fact_ids if i in found]
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:

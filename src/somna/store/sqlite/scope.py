@@ -20,9 +20,11 @@ from somna.model import (
     FactEvent,
     utc,
 )
-from somna.store.base import Eligibility, FactFilter
+from somna.store.base import Candidate, Eligibility, FactFilter
 from somna.store.columns import (
+    CANDIDATE_COLUMNS,
     FACT_COLUMNS,
+    candidate_from_row,
     conflict_from_row,
     fact_from_row,
     fact_values,
@@ -100,6 +102,17 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
             return []
         rows = self._facts(f"f.id IN ({placeholders(fact_ids)})", fact_ids, by_id=True)
         found = {f.id: f for f in rows}
+        return [found[i] for i in fact_ids if i in found]
+
+    def candidates(self, fact_ids: Sequence[str]) -> list[Candidate]:
+        if not fact_ids:
+            return []
+        rows = self._conn.execute(
+            f"SELECT {CANDIDATE_COLUMNS} FROM facts f WHERE +f.profile_id = ? "
+            f"AND f.id IN ({placeholders(fact_ids)})",
+            (self._profile_id, *fact_ids),
+        ).fetchall()
+        found = {c.id: c for c in map(candidate_from_row, rows)}
         return [found[i] for i in fact_ids if i in found]
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
