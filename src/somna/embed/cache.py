@@ -45,12 +45,12 @@ class CachedEmbedder:
         if len(texts) != 1 or not isinstance(texts[0], str):
             return self.inner.embed(texts)
         text = texts[0]
-        wanted: Future[np.ndarray] = Future()
         with self._lock:
             known = self._vectors.get(text)
             if known is not None:
                 self._vectors.move_to_end(text)
                 return known[None, :].copy()
+            wanted: Future[np.ndarray] = Future()
             self._waiting.append((text, wanted))
             leads, self._busy = not self._busy, True
         if leads:  # this thread runs the model for everyone waiting, until nobody is

@@ -141,15 +141,14 @@ def fact_from_row(row: Row) -> Fact:
 
 def candidate_from_row(row: Row) -> Candidate:
     """The candidate of a row of `CANDIDATE_COLUMNS`."""
-    values = _as_dict(row)
     return Candidate(
-        values["id"],
-        FactType(values["type"]),
-        values["text"],
-        float(values["confidence"]),
-        float(values["strength"]),
-        _instant(values["valid_from"]),
-        _instant(values["recorded_at"]),
+        row["id"],
+        FactType(row["type"]),
+        row["text"],
+        row["confidence"],
+        row["strength"],
+        _instant(row["valid_from"]),
+        _instant(row["recorded_at"]),
     )
 
 

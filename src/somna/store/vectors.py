@@ -127,7 +127,8 @@ class VectorIndex:
         limit = min(limit, eligible_count)
         top = np.argpartition(-scores, limit - 1)[:limit] if limit < n else np.arange(n)
         top = top[np.argsort(-scores[top], kind="stable")][:limit]
-        return [(self._ids[row], float(scores[row])) for row in top]
+        rows, best = top.tolist(), scores[top].tolist()
+        return [(self._ids[row], score) for row, score in zip(rows, best, strict=True)]
 
 
 @dataclass(frozen=True)

@@ -50,10 +50,13 @@ __all__ = ["SQLiteScope"]
 class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     """Reads and writes of one profile inside one transaction (a `Reader` and a `Writer`)."""
 
-    def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, profile_id: str) -> None:
+    def __init__(
+        self, store: SQLiteStore, conn: sqlite3.Connection, profile_id: str, facts_rev: int
+    ) -> None:
         self._store = store
         self._conn = conn
         self._profile_id = profile_id
+        self._revision_at_start = facts_rev
         self._revision_before: int | None = None
         self._revision_after = 0
         self._patches: list[tuple[Fact, np.ndarray | None]] = []
@@ -200,7 +203,10 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
-        index = self._store.fact_index(self._conn, self._profile_id)
+        revision = (
+            self._revision_at_start if self._revision_before is None else self._revision_after
+        )
+        index = self._store.fact_index(self._conn, self._profile_id, revision)
         if index is None:
             return []
         if vector.shape != (index.dim,):

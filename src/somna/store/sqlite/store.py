@@ -240,12 +240,15 @@ class SQLiteStore:
                 conn.execute(begin)
             except sqlite3.OperationalError as exc:
                 raise StoreError(f"The database is busy or unavailable: {exc}.") from exc
-            scope = SQLiteScope(self, conn, profile_id)
             try:
-                if not conn.execute(
-                    "SELECT 1 FROM profiles WHERE id = ?", (profile_id,)
-                ).fetchone():
+                # The profile's facts_rev, read anyway to know the profile exists, tells a
+                # search whether the cached vector index is current.
+                row = conn.execute(
+                    "SELECT facts_rev FROM profiles WHERE id = ?", (profile_id,)
+                ).fetchone()
+                if row is None:
                     raise ProfileNotFoundError(profile_id)
+                scope = SQLiteScope(self, conn, profile_id, row[0])
                 yield scope
                 conn.execute("COMMIT")
             except BaseException as exc:
@@ -293,11 +296,11 @@ class SQLiteStore:
 
     # -- vector index -----------------------------------------------------------------
 
-    def fact_index(self, conn: sqlite3.Connection, profile_id: str) -> VectorIndex | None:
-        """The profile's cached vector index, reloaded when another writer moved `facts_rev`."""
-        revision = conn.execute(
-            "SELECT facts_rev FROM profiles WHERE id = ?", (profile_id,)
-        ).fetchone()[0]
+    def fact_index(
+        self, conn: sqlite3.Connection, profile_id: str, revision: int
+    ) -> VectorIndex | None:
+        """The profile's cached vector index, reloaded when `revision`, the profile's
+        `facts_rev` in this transaction, says that another writer changed its facts."""
         index = self._indexes.get(profile_id)
         if index is not None and index.revision == revision:
             return index
