@@ -14,7 +14,11 @@ that its rate compares with theirs; `mcp recall sdk` goes through the MCP client
 library, as an agent would, which takes several times the client CPU per call.
 
     .venv/bin/python bench/http_bench.py [--facts 1000] [--requests 400] [--workers 1]
-        [--no-access-log]
+        [--no-access-log] [--alternate PAIRS]
+
+The rows run one after another, minutes apart, and a shared machine's speed moves by
+half within minutes: `--alternate PAIRS` then runs REST and MCP recall in bursts side
+by side, at 8 clients, and prints the ratio of each pair, which that drift spares.
 
 The load generator runs on the same machine as the server, so with few cores
 the figures are a floor: both compete for the CPU.
@@ -56,6 +60,7 @@ SRC = Path(somna.__file__).resolve().parent.parent
 
 PROFILE = "bench"
 LEVELS = (1, 8, 32)
+ALTERNATE_CLIENTS = 8
 
 _PEOPLE = ["Alice", "Bruno", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jun"]
 _THINGS = [
@@ -329,6 +334,34 @@ def _cpu(process: psutil.Process) -> float:
     return total
 
 
+def _row(
+    url: str,
+    secret: str,
+    process: psutil.Process,
+    name: str,
+    call: Call | None,
+    clients: int,
+    requests: int,
+) -> Result:
+    """One row: `requests` calls from `clients` clients (`call` None: the MCP client library)."""
+    before, own = _cpu(process), time.process_time()
+    if call is None:
+        latencies, errors, seconds = _mcp_load(url, secret, clients, requests)
+    else:
+        latencies, errors, seconds = _load(url, secret, call, clients, requests)
+    spent = _cpu(process) - before
+    return Result(
+        name,
+        clients,
+        len(latencies),
+        errors,
+        seconds,
+        latencies,
+        spent,
+        time.process_time() - own,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--facts", type=int, default=1000, help="facts to seed (default 1000)")
@@ -337,6 +370,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (somna serve --workers)"
+    )
+    parser.add_argument(
+        "--alternate",
+        type=int,
+        default=0,
+        metavar="PAIRS",
+        help=f"then PAIRS bursts of REST and MCP recall side by side ({ALTERNATE_CLIENTS} clients)",
     )
     parser.add_argument(
         "--no-access-log",
@@ -365,26 +405,16 @@ def main() -> None:
                 ("mcp recall sdk", None),
             ):
                 for clients in LEVELS:
-                    before, own = _cpu(process), time.process_time()
-                    if call is None:
-                        latencies, errors, seconds = _mcp_load(url, secret, clients, args.requests)
-                    else:
-                        latencies, errors, seconds = _load(
-                            url, secret, call, clients, args.requests
-                        )
-                    spent = _cpu(process) - before
-                    results.append(
-                        Result(
-                            name,
-                            clients,
-                            len(latencies),
-                            errors,
-                            seconds,
-                            latencies,
-                            spent,
-                            time.process_time() - own,
-                        )
-                    )
+                    results.append(_row(url, secret, process, name, call, clients, args.requests))
+            # Rows minutes apart see the machine at different speeds; bursts side by side
+            # compare the MCP tool with REST at the same speed.
+            pairs = [
+                tuple(
+                    _row(url, secret, process, name, call, ALTERNATE_CLIENTS, args.requests)
+                    for name, call in (("recall", _recall), ("mcp recall", _mcp_recall))
+                )
+                for _ in range(args.alternate)
+            ]
         finally:
             server.terminate()
             server.wait(30)
@@ -403,6 +433,18 @@ def main() -> None:
     )
     for result in results:
         print(result.row())
+    if pairs:
+        print(
+            f"\nThe MCP recall tool against REST recall, {len(pairs)} pairs of bursts of "
+            f"{args.requests} at {ALTERNATE_CLIENTS} clients side by side:"
+        )
+        for rest, mcp in pairs:
+            rate = (mcp.requests / mcp.seconds) / (rest.requests / rest.seconds)
+            cpu = (mcp.server_cpu / mcp.requests) / (rest.server_cpu / rest.requests)
+            print(
+                f"- {rest.requests / rest.seconds:.1f} and {mcp.requests / mcp.seconds:.1f} "
+                f"calls/s: {rate:.2f} times REST's rate, {cpu:.2f} times its server CPU"
+            )
 
 
 if __name__ == "__main__":
