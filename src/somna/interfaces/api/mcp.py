@@ -83,14 +83,16 @@ class McpEndpoint:
 
     def __init__(self, memory: Memory, *, auth: bool) -> None:
         self.server: MCPServer[Any] = create_mcp_server(memory, auth=auth)
-        inner = self.server.streamable_http_app(
+        # The SDK's Starlette app is built for its session manager alone: the app's own
+        # router and error handling already stand in front of `/mcp`.
+        self.server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             stateless_http=True,
             json_response=True,  # one JSON answer per call: the tools stream nothing
             # Host and Origin checks are the app's own (`LocalOnlyMiddleware` without keys).
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
-        self.app = McpGate(inner, memory, auth=auth)
+        self.app = McpGate(self.server.session_manager.handle_request, memory, auth=auth)
 
     def lifespan(self) -> Any:
         return self.server.session_manager.run()
