@@ -169,14 +169,23 @@ class Result:
     client_cpu: float
     """Seconds of CPU the load generator (this process) spent on them."""
 
+    @property
+    def rate(self) -> float:
+        """Requests answered per second."""
+        return self.requests / self.seconds
+
+    @property
+    def server_cpu_ms(self) -> float:
+        """Milliseconds of the server's CPU per request."""
+        return 1000 * self.server_cpu / self.requests
+
     def row(self) -> str:
         ordered = sorted(self.latencies)
         p50 = statistics.median(ordered) * 1000
         p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000
-        rate = self.requests / self.seconds
         return (
-            f"| {self.operation:<14} | {self.clients:>7} | {self.requests:>8} | {rate:>9.1f} "
-            f"| {p50:>8.1f} | {p95:>8.1f} | {1000 * self.server_cpu / self.requests:>17.2f} "
+            f"| {self.operation:<14} | {self.clients:>7} | {self.requests:>8} | {self.rate:>9.1f} "
+            f"| {p50:>8.1f} | {p95:>8.1f} | {self.server_cpu_ms:>17.2f} "
             f"| {1000 * self.client_cpu / self.requests:>17.2f} | {self.errors:>6} |"
         )
 
@@ -408,10 +417,11 @@ def main() -> None:
                     results.append(_row(url, secret, process, name, call, clients, args.requests))
             # Rows minutes apart see the machine at different speeds; bursts side by side
             # compare the MCP tool with REST at the same speed.
+            side_by_side = (ALTERNATE_CLIENTS, args.requests)
             pairs = [
-                tuple(
-                    _row(url, secret, process, name, call, ALTERNATE_CLIENTS, args.requests)
-                    for name, call in (("recall", _recall), ("mcp recall", _mcp_recall))
+                (
+                    _row(url, secret, process, "recall", _recall, *side_by_side),
+                    _row(url, secret, process, "mcp recall", _mcp_recall, *side_by_side),
                 )
                 for _ in range(args.alternate)
             ]
@@ -439,11 +449,10 @@ def main() -> None:
             f"{args.requests} at {ALTERNATE_CLIENTS} clients side by side:"
         )
         for rest, mcp in pairs:
-            rate = (mcp.requests / mcp.seconds) / (rest.requests / rest.seconds)
-            cpu = (mcp.server_cpu / mcp.requests) / (rest.server_cpu / rest.requests)
             print(
-                f"- {rest.requests / rest.seconds:.1f} and {mcp.requests / mcp.seconds:.1f} "
-                f"calls/s: {rate:.2f} times REST's rate, {cpu:.2f} times its server CPU"
+                f"- {rest.rate:.1f} and {mcp.rate:.1f} calls/s: {mcp.rate / rest.rate:.2f} "
+                f"times REST's rate, {mcp.server_cpu_ms / rest.server_cpu_ms:.2f} times its "
+                "server CPU"
             )
 
 

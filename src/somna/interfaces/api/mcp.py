@@ -83,10 +83,9 @@ class McpEndpoint:
 
     def __init__(self, memory: Memory, *, auth: bool) -> None:
         self.server: MCPServer[Any] = create_mcp_server(memory, auth=auth)
-        # The SDK's Starlette app is built for its session manager alone: the app's own
-        # router and error handling already stand in front of `/mcp`.
+        # Called for the session manager it sets up; the Starlette app it returns is left
+        # out, as the app's own router and error handling already stand in front of `/mcp`.
         self.server.streamable_http_app(
-            streamable_http_path=MCP_PATH,
             stateless_http=True,
             json_response=True,  # one JSON answer per call: the tools stream nothing
             # Host and Origin checks are the app's own (`LocalOnlyMiddleware` without keys).
