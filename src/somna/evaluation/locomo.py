@@ -20,7 +20,6 @@ taken.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,13 @@ from pathlib import Path
 
 from somna.errors import InvalidInputError
 from somna.evaluation.baseline import TurnIndex
-from somna.evaluation.metrics import mean, normalize_dia_ids, percentile, recall_at_k
+from somna.evaluation.metrics import (
+    block_facts,
+    mean,
+    normalize_dia_ids,
+    percentile,
+    recall_at_k,
+)
 from somna.evaluation.report import (
     CATEGORY_NAMES,
     ConsolidationFigures,
@@ -368,19 +373,10 @@ class _Conversation:
             session_recall={k: v for k, v in session_recall.items() if v is not None},
             latency_ms=round(latency, 3),
             context_tokens=count_tokens(block),
-            context_facts=len(lines := self._block_facts(block)),
+            context_facts=len(lines := block_facts(block, HEADER)),
             context_evidence=any(self.texts.get(line, set()) & set(evidence) for line in lines),
             recalled=items,
         )
-
-    def _block_facts(self, block: str) -> list[str]:
-        """The texts of the facts a context block lists, read back from its lines."""
-        lines = block.splitlines()
-        start = lines.index(HEADER) + 1 if HEADER in lines else len(lines)
-        return [_LINE.sub("", line) for line in lines[start:]]
-
-
-_LINE = re.compile(r"^- \[[^\]]*\] | \(unverified\)$")
 
 
 class _Trace:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Sequence
 
-__all__ = ["mean", "normalize_dia_ids", "percentile", "recall_at_k"]
+__all__ = ["block_facts", "mean", "normalize_dia_ids", "percentile", "recall_at_k"]
 
 _DIA_ID = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.IGNORECASE)
+_FACT_LINE = re.compile(r"^- \[[^\]]*\] | \(unverified\)$")
 
 
 def normalize_dia_ids(value: str | Iterable[str]) -> list[str]:
@@ -29,6 +30,17 @@ def normalize_dia_ids(value: str | Iterable[str]) -> list[str]:
         for session, turn in _DIA_ID.findall(str(text)):
             found[f"D{int(session)}:{int(turn)}"] = None
     return list(found)
+
+
+def block_facts(block: str, header: str) -> list[str]:
+    """The texts of the facts a context block lists under `header`, read back from its lines.
+
+    >>> block_facts("About: Likes tea.\\nFacts:\\n- [2026-05-03] Has a cat. (unverified)", "Facts:")
+    ['Has a cat.']
+    """
+    lines = block.splitlines()
+    start = lines.index(header) + 1 if header in lines else len(lines)
+    return [_FACT_LINE.sub("", line) for line in lines[start:]]
 
 
 def recall_at_k(

@@ -10,11 +10,20 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from somna.evaluation import CATEGORY_NAMES, GroupFigures, LocomoReport, evaluate_locomo
+from somna.evaluation import (
+    CATEGORY_NAMES,
+    GroupFigures,
+    LocomoReport,
+    evaluate_locomo,
+    evaluate_scenarios,
+    read_scenarios,
+    read_translations,
+)
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import DbOption, open_memory
+from somna.interfaces.cli.options import DbOption, open_memory, reported
+from somna.interfaces.cli.scenario_tables import scenario_lines, scenario_tables
 
-__all__ = ["app", "locomo", "report_lines", "report_tables"]
+__all__ = ["app", "locomo", "report_lines", "report_tables", "scenarios"]
 
 app = typer.Typer(name="eval", no_args_is_help=True)
 
@@ -23,7 +32,7 @@ _STDOUT = "-"
 
 @app.callback()
 def eval_group() -> None:
-    """Measure recall on benchmarks: are the turns that answer a question behind what it recalls?
+    """Measure memory on benchmarks: does what it recalls answer the questions?
 
     Each benchmark file is ingested into the database, consolidated with the
     configured LLM, and its questions are put to recall. Use a fresh database
@@ -33,6 +42,7 @@ def eval_group() -> None:
     Example:
 
         somna eval locomo 26.json 30.json --db /tmp/locomo.db
+        somna eval scenarios scenarios/ --baseline turns --db /tmp/scenarios.db
     """
 
 
@@ -118,15 +128,8 @@ def locomo(
         somna eval locomo 26.json 30.json --baseline turns --db /tmp/locomo.db
         somna eval locomo 26.json --k 1 --k 5 --category 4 --json report.json --db /tmp/l.db
     """
-    if baseline is not None and baseline != "turns":
-        raise typer.BadParameter(
-            f"the only baseline is 'turns', not {baseline!r}.", param_hint="'--baseline'"
-        )
-    to_stdout = json_path is not None and str(json_path) == _STDOUT
-    if json_path is not None and not to_stdout and not json_path.parent.is_dir():
-        raise typer.BadParameter(
-            f"the folder of {str(json_path)!r} does not exist.", param_hint="'--json'"
-        )
+    _check_baseline(baseline)
+    _check_json_path(json_path)
     with open_memory(ctx, db) as memory:
         if multi_query:
             memory.settings = memory.settings.model_copy(update={"multi_query": True})
@@ -139,20 +142,141 @@ def locomo(
             baseline=baseline is not None,
             progress=lambda line: typer.echo(line, err=True),
         )
-    if to_stdout:
-        typer.echo(report.model_dump_json(indent=2))
+    if _write_json(report.model_dump_json(indent=2), json_path):
         return
-    if json_path is not None:
-        try:
-            json_path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
-        except OSError as exc:
-            typer.echo(f"Error: cannot write {json_path}: {exc.strerror or exc}.", err=True)
-            raise typer.Exit(1) from exc
     render.show(*report_tables(report))
     for line in report_lines(report):
         render.say(line)
     if json_path is not None:
         render.say(f"Full report written to {json_path}.", style="dim")
+
+
+@app.command("scenarios")
+def scenarios(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE_OR_DIR...",
+            exists=True,
+            readable=True,
+            show_default=False,
+            help="Scenario files (JSON), or folders whose *.json files are scenarios; each "
+            "scenario becomes the profile scenario-<id>.",
+        ),
+    ],
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            metavar="turns",
+            help="Also store every client message as it was said in a second profile "
+            "(scenario-<id>-turns, nothing consolidated), ask it the same questions and print "
+            "its figures beside memory's: 'turns' is the one baseline.",
+        ),
+    ] = None,
+    ask_in: Annotated[
+        str,
+        typer.Option(
+            "--ask-in",
+            metavar="same|other",
+            help="Ask each question in its scenario's language ('same'), or in the other one "
+            "('other': q_other and unrelated_questions_other, else --translations).",
+        ),
+    ] = "same",
+    translations: Annotated[
+        Path | None,
+        typer.Option(
+            "--translations",
+            metavar="FILE",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+            help="A JSON object {question: translation} for the questions a scenario gives "
+            "no translation of (with --ask-in other).",
+        ),
+    ] = None,
+    json_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--json",
+            metavar="PATH",
+            dir_okay=False,
+            help="Write the full report, every question's context block included, as JSON to "
+            "PATH ('-' prints it on stdout instead of the tables).",
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Evaluate client memory on scenarios: what it holds and what reaches the prompt.
+
+    Each scenario's sessions are added in order and consolidated one night after
+    their last message with the configured LLM; then each question is put to
+    the context block. Printed per language and overall: fact recall (gold facts
+    matched by an active fact), outdated values still active, unsettled
+    contradictions flagged as conflicts, answers in the context block, stale
+    values in it, unrelated questions left with no fact, facts per block and
+    active facts per client message. Run it on a fresh database (--db).
+
+    Example:
+
+        somna eval scenarios scenarios/ --baseline turns --db /tmp/s.db
+        somna eval scenarios scenarios/ --ask-in other --translations tr.json --db /tmp/o.db
+    """
+    _check_baseline(baseline)
+    if ask_in not in ("same", "other"):
+        raise typer.BadParameter(
+            f"ask questions in 'same' or 'other', not {ask_in!r}.", param_hint="'--ask-in'"
+        )
+    _check_json_path(json_path)
+    with reported():
+        read = read_scenarios(paths)
+        table = None if translations is None else read_translations(translations)
+    with open_memory(ctx, db) as memory:
+        report = evaluate_scenarios(
+            memory,
+            read,
+            baseline=baseline is not None,
+            ask_in="other" if ask_in == "other" else "same",
+            translations=table,
+            progress=lambda line: typer.echo(line, err=True),
+        )
+    if _write_json(report.model_dump_json(indent=2), json_path):
+        return
+    render.show(*scenario_tables(report))
+    for line in scenario_lines(report):
+        render.say(line)
+    if json_path is not None:
+        render.say(f"Full report written to {json_path}.", style="dim")
+
+
+def _check_baseline(baseline: str | None) -> None:
+    if baseline is not None and baseline != "turns":
+        raise typer.BadParameter(
+            f"the only baseline is 'turns', not {baseline!r}.", param_hint="'--baseline'"
+        )
+
+
+def _check_json_path(json_path: Path | None) -> None:
+    if json_path is not None and str(json_path) != _STDOUT and not json_path.parent.is_dir():
+        raise typer.BadParameter(
+            f"the folder of {str(json_path)!r} does not exist.", param_hint="'--json'"
+        )
+
+
+def _write_json(text: str, json_path: Path | None) -> bool:
+    """Write the report where --json says; True when it went to stdout instead of the tables."""
+    if json_path is None:
+        return False
+    if str(json_path) == _STDOUT:
+        typer.echo(text)
+        return True
+    try:
+        json_path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        typer.echo(f"Error: cannot write {json_path}: {exc.strerror or exc}.", err=True)
+        raise typer.Exit(1) from exc
+    return False
 
 
 def _share(value: float | None) -> str:
