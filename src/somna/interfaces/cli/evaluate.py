@@ -157,7 +157,7 @@ def scenarios(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            metavar="FILE_OR_DIR...",
+            metavar="FILE_OR_DIR",
             exists=True,
             readable=True,
             show_default=False,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich import box
+from rich.console import RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -61,8 +63,8 @@ def _short(language: str, ask_in: str) -> str:
     return f"{'fr' if language == 'en' else 'en'} on {language}"
 
 
-def scenario_tables(report: ScenarioReport) -> list[Table]:
-    """The figures per language and overall, then per scenario."""
+def scenario_tables(report: ScenarioReport) -> list[RenderableType]:
+    """The figures per language and overall, then per scenario, a blank line after each."""
     groups = [*report.by_language.items(), ("all", report.overall)]
     baseline = report.overall.baseline is not None
     title = "Client memory by language"
@@ -94,7 +96,7 @@ def scenario_tables(report: ScenarioReport) -> list[Table]:
                 *(m(result.baseline.figures) for *_, m in _MEASURES),
                 style="dim",
             )
-    return [summary, by_scenario]
+    return [Padding(table, (0, 0, 1, 0), expand=False) for table in (summary, by_scenario)]
 
 
 def scenario_lines(report: ScenarioReport) -> list[str]:
