@@ -26,6 +26,7 @@ from somna.sources import (
     read_chat_message,
     session_key,
 )
+from somna.sources.n8n import node_suffix
 from somna.store import NewMessage, SourceCursor
 from tests.sources.n8n_rows import MALFORMED, N8nChat
 from tests.store.pg_servers import TestServers
@@ -71,18 +72,64 @@ def keys(memory: Memory, profile: str) -> dict[str, list[str]]:
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        ({"type": "human", "content": "Hi", "additional_kwargs": {}}, (Role.USER, "Hi")),
-        ({"type": "ai", "data": {"content": "Hello!", "type": "ai"}}, (Role.ASSISTANT, "Hello!")),
-        ({"type": "system", "content": " Be brief. "}, (Role.SYSTEM, "Be brief.")),
-        ({"type": "tool", "content": "42"}, (Role.TOOL, "42")),
+        ({"type": "human", "content": "Hi", "additional_kwargs": {}}, (Role.USER, "Hi", "human")),
+        (
+            {"type": "ai", "data": {"content": "Hello!", "type": "ai"}},
+            (Role.ASSISTANT, "Hello!", "ai"),
+        ),
+        ({"type": "system", "content": " Be brief. "}, (Role.SYSTEM, "Be brief.", "system")),
+        ({"type": "tool", "content": "42"}, (Role.TOOL, "42", "tool result")),
+        (
+            {"type": "tool", "content": "", "tool_call_id": "c1"},
+            (Role.TOOL, "(no output)", "tool result"),
+        ),
         (
             {"type": "human", "content": [{"type": "text", "text": "One"}, "two", {"x": 1}]},
-            (Role.USER, "One\ntwo"),
+            (Role.USER, "One\ntwo", "human"),
+        ),
+        (  # AI Agent 3.x: a tool call without text
+            {
+                "type": "ai",
+                "content": [],
+                "tool_calls": [{"name": "recall", "args": {"query": "tea"}, "id": "c1"}],
+            },
+            (Role.ASSISTANT, 'Calling recall with input: {"query": "tea"}', "tool call"),
+        ),
+        (  # LangChain's layout, the call in OpenAI's form
+            {
+                "type": "ai",
+                "data": {
+                    "content": "",
+                    "additional_kwargs": {
+                        "tool_calls": [
+                            {"id": "c2", "function": {"name": "lookup", "arguments": "{}"}},
+                            {"id": "c3", "function": {"name": "clock", "arguments": "{}"}},
+                        ]
+                    },
+                },
+            },
+            (
+                Role.ASSISTANT,
+                "Calling lookup with input: {}\nCalling clock with input: {}",
+                "tool call",
+            ),
+        ),
+        (  # AI Agent 1.x words its call itself
+            {
+                "type": "ai",
+                "content": 'Calling recall with input: {"query": "tea"}',
+                "tool_calls": [{"name": "recall", "args": {"query": "tea"}}],
+            },
+            (Role.ASSISTANT, 'Calling recall with input: {"query": "tea"}', "tool call"),
         ),
     ],
 )
-def test_both_message_shapes_are_read(message: object, expected: tuple[Role, str]) -> None:
-    assert read_chat_message(message) == expected
+def test_every_message_shape_is_read_as_what_it_is(
+    message: object, expected: tuple[Role, str, str]
+) -> None:
+    read = read_chat_message(message)
+    assert (read.role, read.content, read.kind) == expected
+    assert read.tool_traffic == (expected[2] in ("tool call", "tool result"))
 
 
 @pytest.mark.parametrize(
@@ -93,6 +140,7 @@ def test_both_message_shapes_are_read(message: object, expected: tuple[Role, str
         ([1, 2], "not a JSON object"),
         (7, "not a JSON object"),
         ({"type": "human"}, "no content"),
+        ({"type": "ai", "content": [], "tool_calls": []}, "no content"),
         ({"type": "human", "content": {"nested": True}}, "no content"),
         ({"type": "robot", "content": "beep"}, "unknown type"),
         ({"type": 3, "content": "beep"}, "unknown type"),
@@ -127,11 +175,35 @@ def test_the_node_name_n8n_appends_to_a_session_id_is_dropped_unless_asked() -> 
     session, full = ProfileFrom.parse("session"), ProfileFrom.parse("session:full")
     assert session.profile_for("user-anna__Postgres_Chat_Memory") == "user-anna"
     assert session.profile_for("user-anna__Memory") == "user-anna"
-    assert session.profile_for("a__b__Chat_Memory_2") == "a__b"  # only the last part is the node
+    assert session.profile_for("a__b__Chat_Memory_2") == "a__b"  # the node's name is capitalised
+    assert session.profile_for("chat-carol__Chat_Memory__Postgres_") == "chat-carol"
+    assert session.profile_for("u__Chat-Memory") == "u"
     assert full.profile_for("user-anna__Postgres_Chat_Memory") == "user-anna__Postgres_Chat_Memory"
     assert str(full) == "session:full" and str(session) == "session"
-    for kept in ("user__42", "user_anna", "user-anna__", "__Memory"):  # not a node-name suffix
+    for kept in ("user__42", "user_anna", "user-anna__", "__Memory", "user__anna"):
         assert session.profile_for(kept) == full.profile_for(kept)
+
+
+def test_n8n_writes_a_node_name_into_the_suffix_by_its_own_rule() -> None:
+    assert node_suffix("Postgres Chat Memory") == "__Postgres_Chat_Memory"
+    assert node_suffix("Chat Memory (Postgres)") == "__Chat_Memory__Postgres_"
+    assert node_suffix("mémoire-2") == "__m_moire-2"
+
+
+def test_named_memory_nodes_drop_only_their_own_suffix() -> None:
+    named = ProfileFrom.parse("session", ["Chat Memory (Postgres)"])
+    assert named.profile_for("chat-carol__Chat_Memory__Postgres_") == "chat-carol"
+    assert named.profile_for("bob__Other_Memory") == "bob__Other_Memory"
+    lower = ProfileFrom.parse("session", ["memory"])
+    assert lower.profile_for("a__b__memory") == "a__b"  # a lowercase name, told
+    several = ProfileFrom.parse("session", ["Chat Memory*", "Support memory"])
+    assert several.profile_for("ann__Chat_Memory_2") == "ann"
+    assert several.profile_for("ann__Chat_Memory__Postgres_") == "ann"
+    assert several.profile_for("ann__Support_memory") == "ann"
+    assert several.profile_for("ann__Postgres_Chat_Memory") == "ann__Postgres_Chat_Memory"
+    for bad in (("session:full", ["Memory"]), ("fixed:x", ["Memory"]), ("session", [" "])):
+        with pytest.raises(InvalidInputError):
+            ProfileFrom.parse(*bad)
 
 
 def test_one_user_keeps_one_profile_when_the_memory_node_is_renamed(
@@ -170,7 +242,9 @@ def test_an_agent_turn_keeps_its_tool_rows_and_marks_the_tool_call(
     chat.raw("user-1", f"'{json.dumps(call)}'::jsonb")
     chat.raw("user-1", f"'{json.dumps({'type': 'tool', 'content': '[]'})}'::jsonb")
     chat.say("user-1", ("ai", "I do not know yet."))
-    importer(memory, table).run()
+    report = importer(memory, table).run()
+    assert report.kinds == {"human": 1, "tool call": 1, "tool result": 1, "ai": 1}
+    assert report.skipped == {}
     window = memory.window("user-1", "user-1#1")
     assert [m.role for m in window] == [Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT]
     assert [bool(m.meta.get("tool_call")) for m in window] == [False, True, False, False]
@@ -186,7 +260,13 @@ def test_an_import_reads_every_session_stamped_when_first_seen(
     chat.say("user-2", ("human", "I work as a nurse."), ("ai", "Noted."), shape="langchain")
     report = importer(memory, table).run()
     assert report == N8nReport(
-        table.name, rows=4, messages=4, sessions=2, new_sessions=2, profiles=2
+        table.name,
+        rows=4,
+        messages=4,
+        kinds={"human": 2, "ai": 2},
+        sessions=2,
+        new_sessions=2,
+        profiles=2,
     )
     assert report.source.startswith("n8n:somna_test_run_") and report.source.endswith(
         ".n8n_chat_histories"
@@ -490,6 +570,25 @@ def test_a_text_message_column_is_decoded_here(
         report = importer(memory, table).run()
     assert (report.messages, report.rows) == (1, 4)
     assert report.skipped == {"not JSON": 1, "not a JSON object": 1, "null": 1}
+
+
+def test_langchains_python_table_with_a_uuid_session_id_is_read_and_purged(
+    memory: Memory, postgres_servers: TestServers, tmp_path: Path, clock: Clock
+) -> None:
+    """langchain-postgres keeps `session_id uuid` and a `created_at` column."""
+    chat = N8nChat(postgres_servers, tmp_path / "lc", table="message_store")
+    session = "0b7e6a52-3f1c-4c55-9d0e-6a1f2b3c4d5e"
+    with psycopg.connect(chat.dsn, autocommit=True) as conn:
+        conn.execute("ALTER TABLE message_store ALTER COLUMN session_id TYPE uuid USING NULL")
+        conn.execute("ALTER TABLE message_store ADD COLUMN created_at timestamptz DEFAULT now()")
+    chat.say(session, ("human", "I keep bees."), ("ai", "Lovely."), shape="langchain")
+    with N8nTable(chat.dsn, "message_store") as table:
+        report = importer(memory, table).run()
+        assert (report.rows, report.kinds, report.skipped) == (2, {"human": 1, "ai": 1}, {})
+        assert keys(memory, session) == {f"{session}#1": ["I keep bees.", "Lovely."]}
+        assert memory.consolidate(idle_hours=0).sessions_consolidated == 1
+        purged = importer(memory, table).run(purge=True)
+    assert (purged.purged_sessions, purged.purged_rows, chat.rows()) == (1, 2, [])
 
 
 def test_a_schema_qualified_table_name_is_found(chat: N8nChat) -> None:

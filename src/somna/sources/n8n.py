@@ -21,8 +21,13 @@ reads it with watermarks:
   (consolidated) are deleted from the source table, one transaction per
   session. Otherwise the source is only read, in READ ONLY transactions.
 
-Malformed rows (a message that is null, not a JSON object, of an unknown type,
-or without text) are skipped and counted, never fatal. The source table may be
+Every row shape n8n and LangChain write is read as what it is, and counted by
+kind (`RowKind`): what the user said, the agent's reply, an agent's tool call
+(AI Agent 3.x writes it with `"content": []` and `tool_calls`), a tool's
+result, a system message. Tool calls and results are kept for provenance and
+left out of extraction. Malformed rows (a message that is null, not a JSON
+object, of an unknown type, or a said message without text) are skipped and
+counted, never fatal. The source table may be
 on any Postgres server, whatever Somna's own store is (SQLite included).
 Import it on a schedule more often than `idle_hours`: rows are stamped when an
 import first sees them, so a long gap between imports reads as a pause.
@@ -36,10 +41,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -53,11 +59,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TABLE",
+    "ChatMessage",
     "N8nImport",
     "N8nReport",
     "N8nTable",
     "ProfileFrom",
+    "RowKind",
     "SourceRow",
+    "node_suffix",
     "read_chat_message",
     "session_key",
     "without_node_name",
@@ -78,7 +87,9 @@ _ROLES = {
 _LIVE = (SessionStatus.OPEN, SessionStatus.CLOSED)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_$]*$")
 _NOT_PROFILE = re.compile(r"[^A-Za-z0-9_.@:-]+")
-_NODE_SUFFIX = re.compile(r"^(?P<id>.+)__[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
+_NOT_IN_SUFFIX = re.compile(r"[^A-Za-z0-9_-]")
+"""n8n's own rule: each character of a memory node's name outside these becomes `_`."""
+_ANY_SUFFIX = re.compile(r"^(?P<id>.+?)__[A-Z][A-Za-z0-9_-]*$")
 _KEY_MAX = 256  # Session.key
 _CONNECT_TIMEOUT_S = 10
 
@@ -101,15 +112,49 @@ class _NotJson(str):
     __slots__ = ()
 
 
-def read_chat_message(message: object) -> tuple[Role, str]:
-    """The role and text of one stored message; `ValueError` says why it must be skipped.
+class RowKind(StrEnum):
+    """What a row of the chat table is; an import counts its rows by kind."""
 
-    Both shapes occur: n8n's `{"type": "human", "content": "..."}` and
+    HUMAN = "human"
+    AI = "ai"
+    TOOL_CALL = "tool call"
+    TOOL_RESULT = "tool result"
+    SYSTEM = "system"
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One stored message as Somna keeps it: its role, its text, and what kind of row it was."""
+
+    role: Role
+    content: str
+    kind: RowKind
+
+    @property
+    def tool_traffic(self) -> bool:
+        """A tool call or result: kept for provenance, never a source of facts."""
+        return self.kind in (RowKind.TOOL_CALL, RowKind.TOOL_RESULT)
+
+
+_KINDS = {
+    Role.USER: RowKind.HUMAN,
+    Role.ASSISTANT: RowKind.AI,
+    Role.SYSTEM: RowKind.SYSTEM,
+    Role.TOOL: RowKind.TOOL_RESULT,
+}
+
+
+def read_chat_message(message: object) -> ChatMessage:
+    """The role, text and kind of one stored message; `ValueError` says why it must be skipped.
+
+    Both layouts occur: n8n's `{"type": "human", "content": "..."}` and
     LangChain's `{"type": "human", "data": {"content": "..."}}`; the content may
-    be a list of parts (`[{"type": "text", "text": "..."}]`).
+    be a list of parts (`[{"type": "text", "text": "..."}]`). An agent's tool
+    call may have no text at all (`"content": []` with `tool_calls`): it is
+    written as n8n's agents word one, `Calling NAME with input: {...}`.
 
-    >>> read_chat_message({"type": "ai", "data": {"content": "Noted."}})
-    (<Role.ASSISTANT: 'assistant'>, 'Noted.')
+    >>> read_chat_message({"type": "ai", "data": {"content": "Noted."}}).content
+    'Noted.'
     """
     if isinstance(message, _NotJson):
         raise ValueError("not JSON")
@@ -126,9 +171,14 @@ def read_chat_message(message: object) -> tuple[Role, str]:
     if role is None:
         raise ValueError("unknown type")
     text = _text(body.get("content", message.get("content"))).strip()
+    calls = _tool_calls(message) if role is Role.ASSISTANT else []
+    if calls:
+        return ChatMessage(role, text or "\n".join(calls), RowKind.TOOL_CALL)
+    if role is Role.TOOL:
+        return ChatMessage(role, text or "(no output)", RowKind.TOOL_RESULT)
     if not text:
         raise ValueError("no content")
-    return role, text
+    return ChatMessage(role, text, _KINDS[role])
 
 
 def _text(content: object) -> str:
@@ -144,12 +194,31 @@ def _text(content: object) -> str:
     return ""
 
 
-def _calls_tool(message: dict[str, Any]) -> bool:
-    """Whether an ai row is an agent's tool call (LangChain's `tool_calls`, at any level)."""
+def _tool_calls(message: dict[str, Any]) -> list[str]:
+    """An ai row's tool calls, each as `Calling NAME with input: ARGS`, wherever they are kept.
+
+    LangChain keeps `tool_calls` (`{"name", "args"}`) on the message or in its
+    `data`; OpenAI's form (`{"function": {"name", "arguments"}}`) sits in
+    `additional_kwargs`.
+    """
     data = message.get("data")
     places: list[Any] = [message, data if isinstance(data, dict) else {}]
     places += [p.get("additional_kwargs") for p in places]
-    return any(isinstance(p, dict) and p.get("tool_calls") for p in places)
+    for place in places:
+        found = place.get("tool_calls") if isinstance(place, dict) else None
+        if isinstance(found, list) and found:
+            return [_call(c) for c in found]
+    return []
+
+
+def _call(call: object) -> str:
+    if not isinstance(call, dict):
+        return "Calling a tool with input: {}"
+    function = call.get("function")
+    spec: dict[str, Any] = function if isinstance(function, dict) else call
+    args = spec.get("args", spec.get("arguments", {}))
+    shown = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+    return f"Calling {spec.get('name') or 'a tool'} with input: {shown}"
 
 
 def session_key(session_id: str, segment: int) -> str:
@@ -165,16 +234,43 @@ def session_key(session_id: str, segment: int) -> str:
     return f"{session_id[: _KEY_MAX - len(suffix) - 13]}~{digest}{suffix}"
 
 
-def without_node_name(session_id: str) -> str:
+def node_suffix(node_name: str) -> str:
+    """What n8n's chat memory appends to a session id for a memory node of this name.
+
+    n8n's own rule: `__`, then the name with each character outside
+    `A-Z a-z 0-9 _ -` written as `_`.
+
+    >>> node_suffix("Chat Memory (Postgres)")
+    '__Chat_Memory__Postgres_'
+    """
+    return "__" + _NOT_IN_SUFFIX.sub("_", node_name)
+
+
+def _suffix_pattern(node_names: Sequence[str]) -> re.Pattern[str]:
+    """A session id ending in the suffix of one of `node_names`; `*` in a name matches anything."""
+    names = []
+    for name in node_names:
+        pieces = [re.escape(node_suffix(p)[2:]) for p in name.split("*")]
+        names.append("[A-Za-z0-9_-]*".join(pieces))
+    return re.compile(f"^(?P<id>.+?)__(?:{'|'.join(names)})$")
+
+
+def without_node_name(session_id: str, node_names: Sequence[str] = ()) -> str:
     """The user's part of a session id that n8n's chat memory suffixed with its node's name.
 
-    Postgres Chat Memory 1.4 stores `<id>__<Node_Name>` (spaces of the name as
-    `_`); the user is `<id>`, whatever the node is called.
+    Postgres Chat Memory stores `<id>__<Node_Name>` (see `node_suffix`); the
+    user is `<id>`. Given the memory nodes' names (`*` matches any part of a
+    name), only their suffixes are dropped; otherwise any suffix that n8n's rule
+    could have written is, from the first `__` followed by a capital letter (a
+    node's name starts with one unless it was renamed otherwise).
 
     >>> without_node_name("user-anna__Postgres_Chat_Memory"), without_node_name("user-anna")
     ('user-anna', 'user-anna')
+    >>> without_node_name("u__Chat_Memory__Postgres_", ["Chat Memory (Postgres)"])
+    'u'
     """
-    found = _NODE_SUFFIX.match(session_id)
+    pattern = _suffix_pattern(node_names) if node_names else _ANY_SUFFIX
+    found = pattern.match(session_id)
     return session_id if found is None else found["id"]
 
 
@@ -184,7 +280,8 @@ class ProfileFrom:
 
     With `session`, an n8n node-name suffix (`user-anna__Postgres_Chat_Memory`)
     is dropped, so one user keeps one profile whatever the memory node is
-    called; `session:full` keeps the whole id. A session id that is not a valid
+    called (`node_names`: only the suffixes of these nodes, see
+    `without_node_name`); `session:full` keeps the whole id. A session id that is not a valid
     profile id is made into one: its invalid characters become `-` and a short
     hash keeps it unique.
     """
@@ -192,12 +289,22 @@ class ProfileFrom:
     fixed: str | None = None
     full: bool = False
     """Keep an n8n node-name suffix in the profile id (`session:full`)."""
+    node_names: tuple[str, ...] = ()
+    """The names of the memory nodes whose suffix is dropped (`*` for any part); none: any."""
 
     @classmethod
-    def parse(cls, text: str) -> ProfileFrom:
+    def parse(cls, text: str, node_names: Sequence[str] = ()) -> ProfileFrom:
         value = text.strip()
+        names = tuple(n for n in (name.strip() for name in node_names) if n)
+        if len(names) != len(node_names):
+            raise InvalidInputError("A memory node's name cannot be empty.")
+        if names and value != "session":
+            raise InvalidInputError(
+                "Memory node names only apply with --profile-from session, which drops their "
+                "suffix from each session id."
+            )
         if value == "session":
-            return cls()
+            return cls(node_names=names)
         if value == "session:full":
             return cls(full=True)
         if value.startswith("fixed:"):
@@ -218,14 +325,17 @@ class ProfileFrom:
     def profile_for(self, session_id: str) -> str:
         if self.fixed is not None:
             return self.fixed
-        if not self.full:
-            session_id = without_node_name(session_id)
+        session_id = self.user_of(session_id)
         try:
             return Profile(id=session_id).id
         except ValidationError:
             digest = hashlib.sha1(session_id.encode()).hexdigest()[:10]
             slug = _NOT_PROFILE.sub("-", session_id).lstrip("_.@:-")[:100].rstrip("-")
             return f"{slug}-{digest}" if slug else f"n8n-{digest}"
+
+    def user_of(self, session_id: str) -> str:
+        """The chat user of a session id: without its node-name suffix, unless `full`."""
+        return session_id if self.full else without_node_name(session_id, self.node_names)
 
     def __str__(self) -> str:
         if self.fixed is not None:
@@ -340,14 +450,16 @@ class N8nTable:
 
     def read(self, watermarks: Mapping[str, int], *, above: int, limit: int) -> list[SourceRow]:
         """Up to `limit` rows with an id above `above` and above their session's watermark,
-        oldest first; rows without a session id are left out."""
+        oldest first; rows without a session id are left out. The session id is read as
+        text, whatever its column's type (LangChain's Python table makes it a uuid)."""
         from psycopg import sql
 
         query = sql.SQL(
-            "SELECT t.id, t.session_id, t.message FROM {table} t "
+            "SELECT t.id, t.session_id::text, t.message FROM {table} t "
             "LEFT JOIN unnest(%(keys)s::text[], %(lasts)s::bigint[]) AS w(key, last_id) "
-            "ON w.key = t.session_id WHERE t.id > %(above)s AND t.id > coalesce(w.last_id, 0) "
-            "AND t.session_id <> '' ORDER BY t.id LIMIT %(limit)s"
+            "ON w.key = t.session_id::text WHERE t.id > %(above)s "
+            "AND t.id > coalesce(w.last_id, 0) AND t.session_id::text <> '' "
+            "ORDER BY t.id LIMIT %(limit)s"
         ).format(table=self._table)
         keys = list(watermarks)
         params = {
@@ -373,7 +485,7 @@ class N8nTable:
         from psycopg import sql
 
         query = sql.SQL(
-            "DELETE FROM {table} WHERE session_id = %s AND id > %s AND id <= %s"
+            "DELETE FROM {table} WHERE session_id::text = %s AND id > %s AND id <= %s"
         ).format(table=self._table)
         self._conn.read_only = False
         try:
@@ -400,11 +512,12 @@ def _why(exc: Exception) -> str:
 
 @dataclass
 class N8nReport:
-    """What one import did; `skipped` counts malformed rows by reason."""
+    """What one import did: `kinds` counts the rows kept by kind, `skipped` those left out."""
 
     source: str
     rows: int = 0
     messages: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
     sessions: int = 0
     new_sessions: int = 0
     profiles: int = 0
@@ -496,7 +609,7 @@ class N8nImport:
             self._profiles.add(profile_id)
             return
         mapping = self.profile_from
-        name = key if mapping.full else without_node_name(key)
+        name = mapping.user_of(key)
         if mapping.fixed is not None:
             name = profile_id
         try:
@@ -520,14 +633,15 @@ class N8nImport:
         messages = []
         for row in rows:
             try:
-                role, content = read_chat_message(row.message)
+                said = read_chat_message(row.message)
             except ValueError as exc:
                 report.skipped[str(exc)] = report.skipped.get(str(exc), 0) + 1
                 continue
+            report.kinds[said.kind.value] = report.kinds.get(said.kind.value, 0) + 1
             meta: dict[str, Any] = {"source": "n8n", "row_id": row.id, "session_id": key}
-            if role is Role.ASSISTANT and _calls_tool(row.message):
+            if said.kind is RowKind.TOOL_CALL:
                 meta["tool_call"] = True  # kept for provenance, never a source of facts
-            messages.append(NewMessage(role, content, now, meta))
+            messages.append(NewMessage(said.role, said.content, now, meta))
         last = rows[-1].id
         expected: int | None
         if cursor is not None and not self._opens_segment(tx, cursor, now):

@@ -78,14 +78,31 @@ def test_ingest_n8n_reports_what_it_read_and_nothing_the_second_time(
     first = ok(somna("ingest", "n8n", "--dsn", chat.dsn))
     name = source_name(chat)
     assert first.stdout == (
-        f"Read 5 new rows of {name}: added 3 messages to 2 sessions (2 new), created 2 "
-        "profiles, skipped 2 malformed rows (1 null, 1 unknown type).\n"
+        f"Read 5 new rows of {name}: added 3 messages (1 ai, 2 human) to 2 sessions (2 new), "
+        "created 2 profiles, skipped 2 malformed rows (1 null, 1 unknown type).\n"
     )
     assert ok(somna("ingest", "n8n", "--dsn", chat.dsn)).stdout == f"No new rows in {name}.\n"
     assert chat.rows() == before
     with opened() as memory:
         assert sessions(memory, "user-1") == {"user-1#1": ["I live in Lyon.", "Nice city!"]}
         assert sessions(memory, "user-2") == {"user-2#1": ["I work as a nurse."]}
+
+
+def test_ingest_n8n_told_the_memory_node_name_maps_each_session_to_its_user(
+    somna: Invoke, chat: N8nChat, opened: Callable[[], Memory]
+) -> None:
+    chat.say("chat-carol__Chat_Memory__Postgres_", ("human", "I play the cello."))
+    chat.say("chat-dan__Other_Memory", ("human", "I sail."))
+    node = "Chat Memory (Postgres)"
+    ok(somna("ingest", "n8n", "--dsn", chat.dsn, "--node-name", node))
+    with opened() as memory:
+        assert sorted(p.id for p in memory.list_profiles()) == [
+            "chat-carol",
+            "chat-dan__Other_Memory",
+        ]
+    refused = somna("ingest", "n8n", "--dsn", chat.dsn, "--node-name", node, "--profile-from",
+                    "fixed:x")  # fmt: skip
+    assert_one_line_error(refused, 2, "--profile-from session")
 
 
 def test_ingest_n8n_json_and_a_fixed_profile(somna: Invoke, chat: N8nChat) -> None:
@@ -98,6 +115,7 @@ def test_ingest_n8n_json_and_a_fixed_profile(somna: Invoke, chat: N8nChat) -> No
     assert {k: v for k, v in done.items() if k != "source"} == {
         "rows": 2,
         "messages": 1,
+        "kinds": {"human": 1},
         "sessions": 1,
         "new_sessions": 1,
         "profiles": 1,

@@ -217,8 +217,10 @@ def n8n_line(report: N8nReport, purged: bool) -> str:
     if report.rows == 0:
         line = f"No new rows in {report.source}."
     else:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(report.kinds.items()))
         added = (
-            f"added {render.plural(report.messages, 'message')} to "
+            f"added {render.plural(report.messages, 'message')}"
+            f"{f' ({kinds})' if kinds else ''} to "
             f"{render.plural(report.sessions, 'session')} ({report.new_sessions} new)"
         )
         created = f"created {render.plural(report.profiles, 'profile')}"
@@ -265,6 +267,18 @@ def ingest_n8n(
             "into the profile NAME. Profiles are created as needed.",
         ),
     ] = "session",
+    node_names: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--node-name",
+            metavar="NAME",
+            help="The name of the workflow's Postgres Chat Memory node, whose suffix n8n adds "
+            "to each session id (its characters outside A-Z a-z 0-9 _ - as '_'); only that "
+            "suffix is dropped. Repeat it for several nodes; '*' matches any part of a name. "
+            "Without it, any suffix n8n could have added is dropped.",
+            show_default=False,
+        ),
+    ] = None,
     idle_hours: Annotated[
         float | None,
         typer.Option(
@@ -304,7 +318,9 @@ def ingest_n8n(
     only the rows above what was imported before, and stamps each with the time
     Somna first sees it. The rows of one session id are cut into sessions
     <session_id>#1, #2, …: a burst followed by --idle-hours of silence is one
-    session, later rows open the next. Malformed rows are skipped and counted.
+    session, later rows open the next. Rows are counted by kind (human, ai, tool
+    call, tool result, system); tool calls and results are kept but never read
+    for facts. Malformed rows are skipped and counted.
     Run it more often than --idle-hours (every few minutes), then consolidate
     (`somna worker` or `somna consolidate`); --purge-source then deletes what
     was consolidated from the chat table.
@@ -313,10 +329,11 @@ def ingest_n8n(
 
         somna ingest n8n --dsn postgresql://n8n@db.internal/n8n
         somna ingest n8n --dsn "$N8N_DSN" --profile-from fixed:support
+        somna ingest n8n --dsn "$N8N_DSN" --node-name "Chat Memory (Postgres)"
         somna ingest n8n --dsn "$N8N_DSN" --purge-source --json
     """
     with reported():
-        mapping = ProfileFrom.parse(profile_from)
+        mapping = ProfileFrom.parse(profile_from, node_names or ())
     with open_memory(ctx, db) as memory, N8nTable(dsn, table) as chat:
         report = memory.import_n8n(
             chat, idle_hours=idle_hours, profile_from=mapping, source=source, purge=purge_source
