@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from somna import ConfigurationError, Settings
+from somna.config import per_profile, range_of
 
 
 def test_defaults_need_no_key_and_no_server() -> None:
@@ -35,6 +36,14 @@ def test_somna_config_names_the_file(tmp_path: Path) -> None:
         ({"SOMNA_NEIGHBOR_FLOOR": "high"}, "neighbor_floor"),
         ({"SOMNA_NEIGHBOR_FLOOR": "1.5"}, "neighbor_floor"),
         ({"SOMNA_CONFIG": "missing.toml"}, "does not exist"),
+        (
+            {"SOMNA_ARCHIVE_DAYS": "1e300"},
+            "The setting archive_days must be a number from 0 to 36500, not '1e300'. Check "
+            "SOMNA_ARCHIVE_DAYS",
+        ),
+        ({"SOMNA_IDLE_HOURS": "nan"}, "idle_hours must be a number from 0 to 876000, not 'nan'"),
+        ({"SOMNA_TTL_DAYS": '{"intent": -3}'}, "ttl_days.intent must be a number of days"),
+        ({"SOMNA_LEASE_MINUTES": "0"}, "lease_minutes must be a number more than 0 and at most"),
     ],
 )
 def test_bad_settings_raise_a_configuration_error(environ: dict[str, str], message: str) -> None:
@@ -52,3 +61,22 @@ def test_unknown_keys_in_the_file_are_refused(tmp_path: Path) -> None:
     (tmp_path / "somna.toml").write_text('[somna]\ndatabase = "x.db"\n')
     with pytest.raises(ConfigurationError, match="database"):
         Settings.load(environ={})
+
+
+def test_an_infinite_value_in_the_file_is_refused_with_its_range(tmp_path: Path) -> None:
+    (tmp_path / "somna.toml").write_text("[somna]\narchive_days = inf\n")
+    with pytest.raises(ConfigurationError, match="archive_days must be a number from 0 to 36500"):
+        Settings.load(environ={"SOMNA_CONFIG": str(tmp_path / "somna.toml")})
+
+
+def test_every_number_has_a_declared_range() -> None:
+    numbers = [n for n, f in Settings.model_fields.items() if f.annotation in (int, float)]
+    assert numbers and all(range_of(name) is not None for name in numbers)
+    assert range_of("ttl_days") == "more than 0 and at most 36500"
+    assert per_profile() == (
+        "neighbor_floor",
+        "judge_floor",
+        "idle_hours",
+        "archive_days",
+        "ttl_days",
+    )

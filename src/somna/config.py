@@ -1,8 +1,13 @@
 """Settings: defaults, then an optional `somna.toml`, then `SOMNA_*` environment variables.
 
-`SETTINGS` is the one table of every setting (name, default, help); the README's
-configuration section is checked against it by a test. Nothing is read from the
-environment at import time: `Settings.load()` reads it when asked.
+`Settings` declares every setting once: its default, its range (`ge`/`gt`/`le` on
+its field, so 1e300 days or a negative time to live never enters, whatever the
+way in), its help, and whether a profile may override it (`PER_PROFILE`). The
+TOML and environment loader, the per-profile overrides (REST, dashboard) and the
+CLI all check against it, and `problem` words a refusal the same way for each.
+`SETTINGS` lists every setting (name, default, help); the README's configuration
+section is checked against it by a test. Nothing is read from the environment at
+import time: `Settings.load()` reads it when asked.
 """
 
 from __future__ import annotations
@@ -12,21 +17,31 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, cast, get_args
 
+from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from somna.errors import ConfigurationError
 
-__all__ = ["SETTINGS", "Settings"]
+__all__ = ["PER_PROFILE", "SETTINGS", "Settings", "bounds", "per_profile", "problem", "range_of"]
 
 _PREFIX = "SOMNA_"
+_CENTURY_DAYS = 36_500.0
+"""The longest span in days any setting may name: beyond it, dates overflow."""
+_DAY_S = 86_400.0
+
+PER_PROFILE: dict[str, Any] = {"per_profile": True}
+"""The mark (`json_schema_extra`) of a setting a profile may override for itself."""
+
+Days = Annotated[float, Field(gt=0, le=_CENTURY_DAYS)]
+Category = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class Settings(BaseModel):
     """Every setting of Somna, with its default; the defaults need no key and no server."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     db: str = Field(
         default="somna.db",
@@ -53,6 +68,7 @@ class Settings(BaseModel):
         default=0.80,
         ge=0.0,
         le=1.0,
+        json_schema_extra=PER_PROFILE,
         description="Cosine similarity from which an existing fact counts as a neighbor of a new "
         "one, to be judged duplicate, superseded, contradicted or distinct.",
     )
@@ -60,6 +76,7 @@ class Settings(BaseModel):
         default=0.60,
         ge=0.0,
         le=1.0,
+        json_schema_extra=PER_PROFILE,
         description="Cosine similarity from which the nightly job asks its judge about a pair of "
         "facts of one subject; lower than neighbor_floor because a changed value (Paris, then "
         "Berlin) moves a sentence's embedding more than a paraphrase does.",
@@ -104,6 +121,7 @@ class Settings(BaseModel):
     recency_half_life_days: float = Field(
         default=365.0,
         gt=0,
+        le=_CENTURY_DAYS,
         description="Age, in days, at which a fact's recency counts half.",
     )
     query_rewrite: bool = Field(
@@ -119,17 +137,20 @@ class Settings(BaseModel):
     thread_budget_tokens: int = Field(
         default=1500,
         ge=50,
+        le=1_000_000,
         description="Tokens the thread of a live conversation may take before its older turns "
         "fold into a running summary (`thread`, and `context` with a session).",
     )
     thread_keep_turns: int = Field(
         default=6,
         ge=1,
+        le=1000,
         description="How many of the last turns the thread always shows word for word.",
     )
     defer_days: float = Field(
         default=7.0,
         gt=0,
+        le=_CENTURY_DAYS,
         description="How long a deferred conflict stays out of the open list before it comes back.",
     )
     llm_provider: str = Field(
@@ -152,12 +173,14 @@ class Settings(BaseModel):
     llm_timeout_s: float = Field(
         default=120.0,
         gt=0,
+        le=_DAY_S,
         description="Seconds the `openai` provider waits for one model reply; raise it for a "
         "slow local model.",
     )
     llm_max_retries: int = Field(
         default=2,
         ge=0,
+        le=100,
         description="Retries of one model call after HTTP 429, 5xx or a dropped connection.",
     )
     llm_retry_timeouts: bool = Field(
@@ -168,15 +191,17 @@ class Settings(BaseModel):
     llm_max_tokens_extract: int = Field(
         default=2048,
         ge=1,
+        le=1_000_000,
         description="Completion budget of one extraction call (a reply cut at it is asked once "
         "more with twice as much).",
     )
     llm_max_tokens_judge: int = Field(
-        default=512, ge=1, description="Completion budget of one judge call."
+        default=512, ge=1, le=1_000_000, description="Completion budget of one judge call."
     )
     llm_max_tokens_rewrite: int = Field(
         default=128,
         ge=1,
+        le=1_000_000,
         description="Completion budget of one query rewrite, and of the rephrasings of a "
         "multi-query recall.",
     )
@@ -188,26 +213,33 @@ class Settings(BaseModel):
     idle_hours: float = Field(
         default=3.0,
         ge=0,
+        le=24 * _CENTURY_DAYS,
+        json_schema_extra=PER_PROFILE,
         description="How long a conversation must be quiet before the nightly job consolidates it.",
     )
     archive_days: float = Field(
         default=7.0,
         ge=0,
+        le=_CENTURY_DAYS,
+        json_schema_extra=PER_PROFILE,
         description="How long the messages of a consolidated conversation are kept before purge.",
     )
-    ttl_days: dict[str, float] = Field(
+    ttl_days: dict[Category, Days] = Field(
         default_factory=lambda: {"intent": 30.0, "plan": 90.0, "preference": 730.0},
+        json_schema_extra=PER_PROFILE,
         description="Time to live per fact category, in days since last seen (JSON in the "
         "environment); categories not listed never expire.",
     )
     stability_days: float = Field(
         default=30.0,
         gt=0,
+        le=_CENTURY_DAYS,
         description="Ebbinghaus stability of a new fact, in days; each recall adds as much again.",
     )
     lease_minutes: float = Field(
         default=15.0,
         gt=0,
+        le=7 * 24 * 60,
         description="How long a consolidation worker holds a session before another may take it.",
     )
     consolidation_concurrency: int = Field(
@@ -219,6 +251,7 @@ class Settings(BaseModel):
     session_deadline_s: float = Field(
         default=600.0,
         gt=0,
+        le=_DAY_S,
         description="How long the model may take over one session before consolidation gives "
         "up on it (it is retried later); keep it under lease_minutes.",
     )
@@ -259,12 +292,71 @@ class Settings(BaseModel):
         try:
             return cls.model_validate(values)
         except ValidationError as exc:
-            problem = exc.errors()[0]
-            field = ".".join(str(part) for part in problem["loc"])
+            name = str(exc.errors()[0]["loc"][0])
             raise ConfigurationError(
-                f"The setting {field!r} is invalid: {problem['msg']}. Check {_PREFIX}"
-                f"{field.upper()} or {path}."
+                f"{problem(exc)} Check {_PREFIX}{name.upper()} or {path}."
             ) from exc
+
+
+def per_profile() -> tuple[str, ...]:
+    """The settings a profile may override, in declaration order; the others stay global."""
+    return tuple(
+        name
+        for name, field in Settings.model_fields.items()
+        if field.json_schema_extra == PER_PROFILE
+    )
+
+
+def range_of(name: str) -> str | None:
+    """The declared range of a numeric setting (of each value, for a mapping), in words:
+    'from 0 to 36500', 'more than 0 and at most 36500'; None when it has none."""
+    field = Settings.model_fields[name]
+    metadata = list(field.metadata)
+    for arg in get_args(field.annotation)[1:]:  # a mapping's values: Annotated[float, Field]
+        metadata += [m for a in get_args(arg)[1:] for m in getattr(a, "metadata", [])]
+    low = next((m for m in metadata if isinstance(m, Ge | Gt)), None)
+    high = next((m for m in metadata if isinstance(m, Le | Lt)), None)
+    if low is None or high is None:
+        return None
+    if isinstance(low, Ge) and isinstance(high, Le):
+        return f"from {_shown(low.ge)} to {_shown(high.le)}"
+    lower = f"at least {_shown(low.ge)}" if isinstance(low, Ge) else f"more than {_shown(low.gt)}"
+    upper = f"at most {_shown(high.le)}" if isinstance(high, Le) else f"less than {_shown(high.lt)}"
+    return f"{lower} and {upper}"
+
+
+def bounds(name: str) -> tuple[float, float]:
+    """The lowest and highest value of a numeric setting, for a form's or an option's limits."""
+    metadata = Settings.model_fields[name].metadata
+    low = next(m.ge if isinstance(m, Ge) else m.gt for m in metadata if isinstance(m, Ge | Gt))
+    high = next(m.le if isinstance(m, Le) else m.lt for m in metadata if isinstance(m, Le | Lt))
+    return cast(float, low), cast(float, high)
+
+
+def _shown(value: object) -> str:
+    """A bound or a value as a person writes it: 1000000, 0.5, 1e+300, inf."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+        if number.is_integer() and abs(number) < 1e15:
+            return str(int(number))
+        return f"{number:g}"
+    return repr(value)
+
+
+def problem(exc: ValidationError) -> str:
+    """One sentence for the first refused setting: its name, its range, the value given."""
+    error = exc.errors()[0]
+    name = str(error["loc"][0]) if error["loc"] else "?"
+    if name not in Settings.model_fields:
+        return f"There is no setting named {name}."
+    shown = _shown(error.get("input"))
+    bounds = range_of(name)
+    if bounds is None:
+        return f"The setting {name} is invalid: {error['msg']}."
+    if len(error["loc"]) > 1:  # a mapping's value, e.g. ttl_days.intent
+        name = ".".join(str(part) for part in error["loc"])
+        return f"The setting {name} must be a number of days {bounds}, not {shown}."
+    return f"The setting {name} must be a number {bounds}, not {shown}."
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

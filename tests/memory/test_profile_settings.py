@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 
-from somna import InvalidInputError, Memory
+from somna import ConfigurationError, InvalidInputError, Memory
 from somna.model import FactStatus, SessionStatus
 from tests.support import Clock
 
@@ -45,9 +46,18 @@ def test_a_change_is_stored_recorded_and_undone(two: Memory, clock: Clock) -> No
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"neighbor_floor": 1.5}, "The setting neighbor_floor is invalid"),
-        ({"idle_hours": -1}, "The setting idle_hours is invalid"),
-        ({"ttl_days": {"habit": "soon"}}, "The setting ttl_days.habit is invalid"),
+        (
+            {"neighbor_floor": 1.5},
+            "The setting neighbor_floor must be a number from 0 to 1, not 1.5",
+        ),
+        ({"idle_hours": -1}, "The setting idle_hours must be a number from 0 to 876000, not -1."),
+        ({"idle_hours": 1e300}, "The setting idle_hours must be a number from 0 to 876000, not 1e"),
+        ({"archive_days": 1e300}, "The setting archive_days must be a number from 0 to 36500"),
+        ({"archive_days": float("inf")}, "archive_days must be a number from 0 to 36500, not inf"),
+        ({"archive_days": float("nan")}, "archive_days must be a number from 0 to 36500, not nan"),
+        ({"ttl_days": {"habit": -3}}, "ttl_days.habit must be a number of days more than 0 and"),
+        ({"ttl_days": {"habit": float("inf")}}, "ttl_days.habit must be a number of days"),
+        ({"ttl_days": {"habit": "soon"}}, "The setting ttl_days.habit must be a number of days"),
         ({"llm_model": "x"}, "A profile cannot override llm_model"),
     ],
 )
@@ -88,3 +98,43 @@ def test_the_nightly_job_uses_the_profile_idle_hours_and_ttl(two: Memory, clock:
     assert habit == {"ann": FactStatus.EXPIRED, "ben": FactStatus.UNVERIFIED}
     assert two.sessions("ann")[0].status is SessionStatus.ARCHIVED
     assert clock.now - two.sessions("ann")[0].last_message_at > timedelta(hours=48)
+
+
+def _store_unchecked(memory: Memory, profile: str, overrides: dict[str, object]) -> None:
+    """What a database written before the ranges existed may hold."""
+    stored = memory.get_profile(profile).settings
+    memory.store.save_profile_settings(profile, {**stored, "overrides": overrides})
+
+
+def test_an_absurd_stored_setting_fails_its_profile_alone(two: Memory, clock: Clock) -> None:
+    for profile in ("ann", "ben"):
+        two.add_messages(profile, "chat", [("user", "I live in Grenoble.")])
+    _store_unchecked(two, "ann", {"archive_days": 1e300, "idle_hours": 1e300})
+    clock.advance(hours=5)
+    run = two.consolidate()
+    assert run.status.value == "partial"
+    assert run.sessions_consolidated == 1
+    assert two.sessions("ben")[0].status is SessionStatus.ARCHIVED
+    assert two.sessions("ann")[0].status is SessionStatus.OPEN
+    (failure,) = run.failures
+    assert failure["profile"] == "ann"
+    assert re.search(
+        r"'ann' holds a setting out of range\. The setting (archive_days|idle_hours) must be",
+        failure["error"],
+    )
+    with pytest.raises(ConfigurationError, match="'ann' holds a setting out of range"):
+        two.profile_settings("ann")
+    two.tune_profile("ann", {"archive_days": 30, "idle_hours": 1})  # set again: back to work
+    assert two.consolidate().sessions_consolidated == 1
+
+
+def test_a_profile_failing_in_any_way_leaves_the_others_their_night(
+    two: Memory, clock: Clock
+) -> None:
+    for profile in ("ann", "ben"):
+        two.add_messages(profile, "chat", [("user", "I live in Grenoble.")])
+    _store_unchecked(two, "ann", {"idle_hours": "soon"})
+    clock.advance(hours=5)
+    run = two.consolidate()
+    assert [f["profile"] for f in run.failures] == ["ann"]
+    assert two.sessions("ben")[0].status is SessionStatus.ARCHIVED

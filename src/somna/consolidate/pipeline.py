@@ -348,8 +348,9 @@ class Consolidator:
             should_stop=should_stop or (lambda: False),
         )
         try:
-            self._wait_all([runners.submit(partial(self._run_profile, p, job)) for p in profiles])
-            run.status = RunStatus.PARTIAL if run.sessions_failed else RunStatus.SUCCEEDED
+            self._wait_all([runners.submit(partial(self._profile_alone, p, job)) for p in profiles])
+            failed = run.sessions_failed or run.failures
+            run.status = RunStatus.PARTIAL if failed else RunStatus.SUCCEEDED
         except KeyboardInterrupt:
             run.status = RunStatus.INTERRUPTED
             raise
@@ -392,6 +393,16 @@ class Consolidator:
                 self.store.save_run(past)
 
     # -- one profile ------------------------------------------------------------------
+
+    def _profile_alone(self, profile_id: str, job: _Job) -> None:
+        """One profile's part; its failure, whatever it is, is recorded and the others go on."""
+        try:
+            self._run_profile(profile_id, job)
+        except _Stopped:
+            raise
+        except Exception as exc:  # an old database's bad setting, a bug: this profile alone
+            said = str(exc) if isinstance(exc, SomnaError) else f"{type(exc).__name__}: {exc}"
+            job.merge(Run(failures=[{"profile": profile_id, "error": said}]))
 
     def _run_profile(self, profile_id: str, job: _Job) -> None:
         """Extract up to `job.ahead` sessions ahead; reconcile and write them in order."""

@@ -77,13 +77,16 @@ def test_a_fact_shows_its_evidence_and_a_correction_grows_its_history(
     expect(page.locator(".quotes")).to_contain_text("I ride my bicycle to the workshop every day.")
     timeline = page.locator("#timeline li")
     expect(timeline).to_have_count(1)
-    expect(timeline.first).to_contain_text("created")
+    expect(timeline.first).to_contain_text("Recorded by the command line or Python API")
 
     page.get_by_label("Text").fill("Rides an electric bicycle to work.")
     page.get_by_role("button", name="Save correction").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Rides an electric bicycle to work.")
     expect(page.locator(".versions li")).to_have_count(2)
-    expect(timeline).to_have_count(3)  # created, updated (old), created (new)
+    expect(timeline).to_have_count(3)  # recorded, corrected (old), recorded (new)
+    expect(timeline.nth(1)).to_contain_text("“Rides an electric bicycle to work.” corrected it")
+    expect(timeline.nth(1)).to_contain_text("(admin (the dashboard))")
+    expect(timeline.nth(2)).to_contain_text("correcting “Rides a bicycle to work.”")
     old = dashboard.memory.get(DEMO, dashboard.seeded.plain_fact)
     assert old.status is FactStatus.SUPERSEDED
 
@@ -91,7 +94,7 @@ def test_a_fact_shows_its_evidence_and_a_correction_grows_its_history(
     page.get_by_role("link", name="The user lives in Grenoble.").click()
     quote = page.locator(".quotes li").first
     expect(quote).to_contain_text("I live in Grenoble")
-    expect(quote).to_contain_text("from the conversation chat-1 (archived)")
+    expect(quote).to_contain_text("said in the conversation chat-1")
 
 
 def test_resolving_a_conflict_lowers_the_badge_by_one(page: Page, dashboard: Dashboard) -> None:
@@ -149,17 +152,31 @@ def test_a_changed_setting_is_used_by_the_next_add_fact(page: Page, dashboard: D
         "Line 1 of the time to live is 'preference = soon'; write one 'category = days' per "
         "line, e.g. 'preference = 730'."
     )
-    page.get_by_role("link", name="Back").click()
+    expect(page.get_by_label("Time to live per category")).to_have_value("preference = soon")
     csrf = page.locator("input[name=csrf]").first.get_attribute("value") or ""
-    refused = page.request.post(
-        f"{dashboard.url}/ui/profiles/{DEMO}/settings",
-        form={"csrf": csrf, "judge_floor": "2", "neighbor_floor": "0.3"},
-    )
-    assert refused.status == 422
-    assert "The setting judge_floor is invalid" in refused.text()
+    for sent, message in (
+        ({"judge_floor": "2"}, "The setting judge_floor must be a number from 0 to 1, not 2."),
+        (
+            {"archive_days": "1e300"},
+            "The setting archive_days must be a number from 0 to 36500, not 1e+300.",
+        ),
+        ({"idle_hours": "inf"}, "The setting idle_hours must be a number from 0 to 876000"),
+        ({"idle_hours": "nan"}, "The setting idle_hours must be a number from 0 to 876000"),
+        ({"ttl": "intent = -3"}, "The setting ttl_days.intent must be a number of days more"),
+    ):
+        refused = page.request.post(
+            f"{dashboard.url}/ui/profiles/{DEMO}/settings",
+            form={"csrf": csrf, "neighbor_floor": "0.3", **sent},
+        )
+        assert refused.status == 422
+        assert message in refused.text()
+        ((name, value),) = sent.items()  # the person's input is on the page again
+        kept = f"[^>]*>{value}</textarea>" if name == "ttl" else f'[^>]*value="{re.escape(value)}"'
+        assert re.search(f'id="{name}"{kept}', refused.text())
     tuned = dashboard.memory.profile_settings(DEMO)
     history = dashboard.memory.settings_history(DEMO)
     assert (tuned.judge_floor, tuned.neighbor_floor, len(history)) == (0.6, 0.3, 1)
+    assert (tuned.archive_days, tuned.idle_hours) == (7.0, 3.0)
 
 
 def test_a_profile_key_cannot_reach_another_profile(page: Page, dashboard: Dashboard) -> None:

@@ -24,6 +24,7 @@ from pydantic import (
     field_validator,
 )
 
+from somna.config import bounds
 from somna.memory import FactChanges, NewFact
 from somna.memory.writes import Instant
 from somna.model import (
@@ -155,7 +156,12 @@ class ProfileIn(_In):
         min_length=1, max_length=128, description="Letters, digits or _ . @ : - (1 to 128)."
     )
     name: str | None = Field(default=None, max_length=200, description="A display name.")
-    settings: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The profile's own settings; `overrides` holds the global settings it "
+        "overrides (neighbor_floor, judge_floor, idle_hours, archive_days, ttl_days), each "
+        "checked against its range.",
+    )
 
 
 class MessageIn(_In):
@@ -234,7 +240,9 @@ class ConsolidateIn(_In):
         description="One profile (required for a key that is not an admin key), else all.",
     )
     dry_run: bool = False
-    idle_hours: float | None = Field(default=None, ge=0, le=87_600)
+    idle_hours: float | None = Field(
+        default=None, ge=bounds("idle_hours")[0], le=bounds("idle_hours")[1]
+    )
     limit: int | None = Field(default=None, ge=1, le=100_000)
 
 

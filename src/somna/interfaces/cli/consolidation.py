@@ -111,6 +111,8 @@ def _rejection(item: dict[str, Any]) -> str:
 
 
 def _failure(item: dict[str, Any]) -> str:
+    if "profile" in item:  # the profile failed as a whole; the others went on
+        return f"profile {item['profile']}: {item.get('error', '?')}"
     return f"session {item.get('key') or item.get('session', '?')}: {item.get('error', '?')}"
 
 

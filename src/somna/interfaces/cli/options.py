@@ -19,7 +19,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from somna.config import Settings
+from somna.config import Settings, bounds
 from somna.errors import ConflictStateError, InvalidInputError, NotFoundError, SomnaError
 from somna.memory import Memory
 from somna.model import utc
@@ -95,7 +95,8 @@ IdleHoursOption = Annotated[
     typer.Option(
         "--idle-hours",
         metavar="H",
-        min=0,
+        min=bounds("idle_hours")[0],
+        max=bounds("idle_hours")[1],
         help="A session is due once quiet this long (default: SOMNA_IDLE_HOURS, 3).",
         show_default=False,
     ),

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, Response
-from fastapi.responses import RedirectResponse
 
-from somna.errors import InvalidInputError
-from somna.interfaces.web.base import PREFIX, HtmlRoute, ViewerDep, back
+from somna.config import bounds, range_of
+from somna.errors import ConfigurationError, InvalidInputError
+from somna.interfaces.web.base import PREFIX, HtmlRoute, Viewer, ViewerDep, back
 from somna.redact import redact_url
 from somna.tuning import overrides_of
 
@@ -50,16 +50,35 @@ def _number(name: str, value: str) -> float:
 @router.get("/settings")
 def settings_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
     viewer.reach(profile)
+    return _page(request, profile, viewer)
+
+
+def _page(
+    request: Request,
+    profile: str,
+    viewer: Viewer,
+    problem: str | None = None,
+    sent: dict[str, str] | None = None,
+) -> Response:
+    """The page; after a refused form, with its one-sentence `problem` and the values `sent`."""
     memory = viewer.memory
-    used = memory.profile_settings(profile)
+    try:
+        used = memory.profile_settings(profile)
+    except ConfigurationError as exc:  # an out-of-range value an old database holds
+        used, problem = memory.settings, problem or str(exc)
+    ttl = "\n".join(f"{k} = {v:g}" for k, v in sorted(used.ttl_days.items()))
+    shown = {name: str(getattr(used, name)) for name in _NUMBERS} | {"ttl": ttl}
     return viewer.page(
         request,
         "settings.html",
         profile,
         "settings",
         used=used,
+        shown=shown | (sent or {}),
+        problem=problem,
+        ranges={name: range_of(name) for name in (*_NUMBERS, "ttl_days")},
+        bounds={name: bounds(name) for name in _NUMBERS},
         own=overrides_of(memory.get_profile(profile)),
-        ttl="\n".join(f"{k} = {v:g}" for k, v in sorted(used.ttl_days.items())),
         history=list(reversed(memory.settings_history(profile))),
         models={
             "LLM provider": used.llm_provider,
@@ -76,6 +95,7 @@ def settings_page(request: Request, profile: str, viewer: ViewerDep) -> Response
 
 @router.post("/settings")
 def save_settings(
+    request: Request,
     profile: str,
     viewer: ViewerDep,
     csrf: Annotated[str, Form()] = "",
@@ -84,7 +104,7 @@ def save_settings(
     idle_hours: Annotated[str, Form()] = "",
     archive_days: Annotated[str, Form()] = "",
     ttl: Annotated[str, Form()] = "",
-) -> RedirectResponse:
+) -> Response:
     viewer.check(csrf)
     viewer.reach(profile)
     memory = viewer.memory
@@ -94,15 +114,20 @@ def save_settings(
         "idle_hours": idle_hours,
         "archive_days": archive_days,
     }
-    changes: dict[str, Any] = {
-        name: None if not value.strip() else _number(name, value.strip())
-        for name, value in sent.items()
-    }
-    ttl_days = parse_ttl(ttl)
-    changes["ttl_days"] = None if ttl_days == memory.settings.ttl_days else ttl_days
-    for name in _NUMBERS:
-        if changes[name] == getattr(memory.settings, name):
-            changes[name] = None
-    memory.tune_profile(profile, changes, actor=viewer.actor)
+    try:
+        changes: dict[str, Any] = {
+            name: None if not value.strip() else _number(name, value.strip())
+            for name, value in sent.items()
+        }
+        ttl_days = parse_ttl(ttl)
+        changes["ttl_days"] = None if ttl_days == memory.settings.ttl_days else ttl_days
+        for name in _NUMBERS:
+            if changes[name] == getattr(memory.settings, name):
+                changes[name] = None
+        memory.tune_profile(profile, changes, actor=viewer.actor)
+    except InvalidInputError as exc:  # the page again, the message above the person's input
+        response = _page(request, profile, viewer, str(exc), sent | {"ttl": ttl})
+        response.status_code = 422
+        return response
     viewer.notice("The settings were saved; they apply from now on.")
     return back(f"{PREFIX}/profiles/{profile}/settings")

@@ -10,6 +10,7 @@ from somna.interfaces.api.deps import AccessDep, MemoryDep, ReachableProfile
 from somna.interfaces.api.dto import ForgetOut, ProfileIn, ProfileOut, SummaryOut
 from somna.interfaces.api.routes import errors
 from somna.model import SummaryKind
+from somna.tuning import checked_profile_settings
 
 __all__ = ["router"]
 
@@ -26,9 +27,12 @@ def list_profiles(memory: MemoryDep, access: AccessDep) -> list[ProfileOut]:
 
 @router.post("", status_code=201, response_model=ProfileOut, responses=errors(403, 409))
 def create_profile(body: ProfileIn, memory: MemoryDep, access: AccessDep) -> ProfileOut:
-    """Create a profile: one isolated memory (admin key). 409 if the id is taken."""
+    """Create a profile: one isolated memory (admin key). 409 if the id is taken; 422 if
+    `settings.overrides` names a setting a profile cannot override or a value out of its
+    range."""
     access.require_admin("create profiles")
-    created = memory.create_profile(body.id, name=body.name, settings=body.settings)
+    settings = checked_profile_settings(memory.settings, body.settings)
+    created = memory.create_profile(body.id, name=body.name, settings=settings)
     return ProfileOut.model_validate(created)
 
 
