@@ -21,16 +21,17 @@ Invoke = Callable[..., Result]
 
 @pytest.fixture
 def somna_eval(tmp_path: Path, embedder: BundledEmbedder) -> Invoke:
-    """`somna eval ARGS… --db <tmp>/eval.db` with the shared embedder, on a wide terminal."""
+    """`somna eval ARGS… --db <tmp>/eval.db` with the shared embedder, on a wide terminal
+    unless `columns` says otherwise."""
     runner = CliRunner()
 
-    def invoke(*args: str) -> Result:
+    def invoke(*args: str, columns: int = 200) -> Result:
         state = CliState(memory_factory=lambda s: Memory(settings=s, embedder=embedder))
         return runner.invoke(
             app,
             [*args, "--db", str(tmp_path / "eval.db")],
             obj=state,
-            env={"COLUMNS": "200"},
+            env={"COLUMNS": str(columns)},
         )
 
     return invoke
@@ -121,6 +122,21 @@ def test_eval_locomo_prints_the_raw_turn_baseline_beside_memory(
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line.strip()}
     assert rows["all"][4] == "100.0%"  # turns@20: twelve turns, all of them found
     assert "in context" in result.stdout and "observations" in result.stdout
+
+
+def test_eval_locomo_tables_are_read_whole_at_80_columns(
+    somna_eval: Invoke, tiny_locomo: Path
+) -> None:
+    result = somna_eval("locomo", str(tiny_locomo), "--baseline", "turns", columns=80)
+    assert result.exit_code == 0, result.output
+    tables = result.stdout.split("Recall latency:")[0]
+    assert "…" not in tables
+    assert max(len(line) for line in tables.splitlines()) <= 80
+    for header in ("category", "questions", "evidence@10", "turns@10", "session@10", "coverage"):
+        assert header in tables
+    assert "Recall by question category (continued)" in tables
+    rows = [line.split() for line in tables.splitlines() if line.startswith("all ")]
+    assert rows[0][1:3] == ["6", "5"] and rows[1][1:3] == ["100.0%", "100.0%"]  # session@5, @10
 
 
 def test_eval_locomo_refuses_an_unknown_baseline(somna_eval: Invoke, tiny_locomo: Path) -> None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.table import Table
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from somna.evaluation import (
     CATEGORY_NAMES,
+    ConversationFigures,
     GroupFigures,
     LocomoReport,
     evaluate_locomo,
@@ -20,6 +21,7 @@ from somna.evaluation import (
     read_translations,
 )
 from somna.interfaces.cli import render
+from somna.interfaces.cli.eval_tables import Column, fitted, spaced
 from somna.interfaces.cli.options import DbOption, open_memory, reported
 from somna.interfaces.cli.scenario_tables import scenario_lines, scenario_tables
 
@@ -144,7 +146,7 @@ def locomo(
         )
     if _write_json(report.model_dump_json(indent=2), json_path):
         return
-    render.show(*report_tables(report))
+    render.show(*report_tables(report, Console().width))
     for line in report_lines(report):
         render.say(line)
     if json_path is not None:
@@ -287,84 +289,95 @@ def _number(value: float | None, unit: str = "") -> str:
     return "n/a" if value is None else f"{value:,.1f}{unit}"
 
 
-def _table(title: str, *columns: str) -> Table:
-    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
-    for name in columns:
-        table.add_column(name, justify="left" if name in {"category", "file"} else "right")
-    return table
-
-
-def report_tables(report: LocomoReport) -> list[Table]:
-    """Recall per category and overall, per conversation, what each became, and per rule."""
+def report_tables(report: LocomoReport, width: int) -> list[RenderableType]:
+    """Recall per category and overall, per conversation, what each became, and per rule,
+    each in tables no wider than `width`."""
     ks = report.k_values
     baseline = bool(report.overall.baseline_recall)
-    columns = [
-        "questions",
-        "scored",
-        *(f"evidence@{k}" for k in ks),
-        *(f"turns@{k}" for k in ks if baseline),
-        *(f"session@{k}" for k in ks),
-        "coverage",
-        "in context",
-        "facts/block",
-    ]
 
-    def cells(group: GroupFigures) -> list[str]:
+    def recall_columns(groups: list[GroupFigures]) -> list[Column]:
+        def column(header: str, cell: Callable[[GroupFigures], str]) -> Column:
+            return Column(header, [cell(g) for g in groups])
+
+        def at_k(
+            name: str, recall: Callable[[GroupFigures], dict[int, float | None]]
+        ) -> list[Column]:
+            return [Column(f"{name}@{k}", [_share(recall(g).get(k)) for g in groups]) for k in ks]
+
         return [
-            str(group.questions),
-            str(group.scored),
-            *(_share(group.evidence_recall.get(k)) for k in ks),
-            *(_share(group.baseline_recall.get(k)) for k in ks if baseline),
-            *(_share(group.session_recall.get(k)) for k in ks),
-            _share(group.coverage),
-            _share(group.context_with_evidence),
-            _number(group.context_facts),
+            column("questions", lambda g: str(g.questions)),
+            column("scored", lambda g: str(g.scored)),
+            *at_k("evidence", lambda g: g.evidence_recall),
+            *(at_k("turns", lambda g: g.baseline_recall) if baseline else []),
+            *at_k("session", lambda g: g.session_recall),
+            column("coverage", lambda g: _share(g.coverage)),
+            column("in context", lambda g: _share(g.context_with_evidence)),
+            column("facts/block", lambda g: _number(g.context_facts)),
         ]
 
-    recall = _table("Recall by question category", "category", *columns)
-    groups = [(f"{c} {CATEGORY_NAMES[c]}", g) for c, g in report.by_category.items()]
-    for index, (name, group) in enumerate([*groups, ("all", report.overall)]):
-        recall.add_row(name, *cells(group), end_section=index == len(groups) - 1)
-    by_file = _table("Recall by conversation", "file", *columns)
-    for item in report.conversations:
-        if item.figures is not None:
-            by_file.add_row(Text(Path(item.path).name), *cells(item.figures))
-    stored = _table(
-        "What memory holds",
-        "file",
-        "sessions",
-        "turns",
-        "facts",
-        "expired",
-        "summaries",
-        "facts/turn",
-        "items/turn",
-        "observations",
-        "consolidation",
+    names = [f"{c} {CATEGORY_NAMES[c]}" for c in report.by_category]
+    groups = [*report.by_category.values(), report.overall]
+    recall = fitted(
+        "Recall by question category",
+        Column("category", [*names, "all"], left=True, sections=frozenset({len(names) - 1})),
+        recall_columns(groups),
+        width,
     )
-    for item in report.conversations:
-        run = item.consolidation
-        stored.add_row(
-            Text(Path(item.path).name),
-            str(item.sessions),
-            str(item.turns),
-            str(item.facts_active),
-            str(item.facts_expired),
-            f"{item.session_summaries} sessions, {item.day_digests} days",
-            f"{item.facts_per_turn:.3f}",
-            f"{item.items_per_turn:.3f}",
-            f"{_share(item.observation_recall)} of {item.observations}",
-            "skipped" if run is None else f"{run.seconds:.1f} s, {run.llm_calls} LLM calls",
-        )
-    rules = _table("What each extraction rule stored", "rule", "items", "on a reference turn")
+    scored = [c for c in report.conversations if c.figures is not None]
+    by_file = fitted(
+        "Recall by conversation",
+        Column("file", [Text(Path(c.path).name) for c in scored], left=True),
+        recall_columns([c.figures for c in scored if c.figures is not None]),
+        width,
+    )
+    items = report.conversations
+
+    def stored_column(header: str, cell: Callable[[ConversationFigures], str]) -> Column:
+        return Column(header, [cell(c) for c in items])
+
+    stored = fitted(
+        "What memory holds",
+        Column("file", [Text(Path(c.path).name) for c in items], left=True),
+        [
+            stored_column("sessions", lambda c: str(c.sessions)),
+            stored_column("turns", lambda c: str(c.turns)),
+            stored_column("facts", lambda c: str(c.facts_active)),
+            stored_column("expired", lambda c: str(c.facts_expired)),
+            stored_column(
+                "summaries", lambda c: f"{c.session_summaries} sessions, {c.day_digests} days"
+            ),
+            stored_column("facts/turn", lambda c: f"{c.facts_per_turn:.3f}"),
+            stored_column("items/turn", lambda c: f"{c.items_per_turn:.3f}"),
+            stored_column(
+                "observations", lambda c: f"{_share(c.observation_recall)} of {c.observations}"
+            ),
+            stored_column(
+                "consolidation",
+                lambda c: (
+                    "skipped"
+                    if c.consolidation is None
+                    else f"{c.consolidation.seconds:.1f} s, {c.consolidation.llm_calls} LLM calls"
+                ),
+            ),
+        ],
+        width,
+    )
     totals: dict[str, tuple[int, int]] = {}
     for item in report.conversations:
         for name, figures in item.rules.items():
-            items, on_reference = totals.get(name, (0, 0))
-            totals[name] = (items + figures.items, on_reference + figures.on_reference)
-    for name, (items, on_reference) in sorted(totals.items(), key=lambda pair: -pair[1][0]):
-        rules.add_row(name, str(items), _share(on_reference / items))
-    return [recall, by_file, stored, *([rules] if totals else [])]
+            count, on_reference = totals.get(name, (0, 0))
+            totals[name] = (count + figures.items, on_reference + figures.on_reference)
+    ordered = sorted(totals.items(), key=lambda pair: -pair[1][0])
+    rules = fitted(
+        "What each extraction rule stored",
+        Column("rule", [name for name, _ in ordered], left=True),
+        [
+            Column("items", [str(n) for _, (n, _) in ordered]),
+            Column("on a reference turn", [_share(r / n) for _, (n, r) in ordered]),
+        ],
+        width,
+    )
+    return spaced(*recall, *by_file, *stored, *(rules if totals else []))
 
 
 def report_lines(report: LocomoReport) -> list[str]:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich import box
 from rich.console import RenderableType
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from somna.evaluation import ScenarioFigures, ScenarioReport
+from somna.interfaces.cli.eval_tables import figures_table, spaced
 
 __all__ = ["scenario_lines", "scenario_tables"]
 
@@ -43,15 +42,7 @@ _MEASURES: list[tuple[str, str, _Measure]] = [
 
 
 def _table(title: str, first: str, gap: int) -> Table:
-    """A table `gap` spaces between columns (the box draws one), no edges."""
-    table = Table(
-        title=title,
-        box=box.SIMPLE_HEAD,
-        title_justify="left",
-        pad_edge=False,
-        padding=(0, 0, 0, gap - 1),
-        show_edge=False,
-    )
+    table = figures_table(title, gap)
     table.add_column(first, overflow="fold")
     return table
 
@@ -96,7 +87,7 @@ def scenario_tables(report: ScenarioReport) -> list[RenderableType]:
                 *(m(result.baseline.figures) for *_, m in _MEASURES),
                 style="dim",
             )
-    return [Padding(table, (0, 0, 1, 0), expand=False) for table in (summary, by_scenario)]
+    return spaced(summary, by_scenario)
 
 
 def scenario_lines(report: ScenarioReport) -> list[str]:
