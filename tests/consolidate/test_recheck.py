@@ -16,8 +16,8 @@ from tests.consolidate.test_pipeline_faults import GuardedEmbedder, GuardedStore
 from tests.support import Clock, all_facts
 
 PARIS = "The user lives in Paris."
-BERLIN = "The user lives in Berlin."
-"""0.64 cosine to PARIS with the bundled model: under neighbor_floor, above judge_floor."""
+BERLIN = "The user has moved to Berlin."
+"""A changed home that says it changed: the older one is superseded."""
 
 
 @pytest.fixture
@@ -131,6 +131,22 @@ def test_the_recheck_embeds_outside_write_scopes(
     assert m.consolidate().facts_superseded == 1
     assert guard.calls > calls
     m.flush()
+
+
+def test_another_value_in_the_same_frame_is_judged_whatever_its_cosine(
+    alice: Memory, clock: Clock
+) -> None:
+    """0.55 cosine apart with the bundled model, under judge_floor: found by their frame.
+    Nothing says the value changed, so a person settles it and neither reaches a prompt."""
+    paris = alice.add_fact("alice", "Lives in Paris.").fact
+    clock.advance(days=2)
+    berlin = alice.add_fact("alice", "Lives in Berlin.")
+    assert [c.fact.id for c in berlin.candidates] == [paris.id]
+    assert alice.consolidate().facts_disputed == 2
+    [pair] = alice.conflicts("alice")
+    assert {pair.fact_a.id, pair.fact_b.id} == {paris.id, berlin.fact.id}
+    block = alice.context("alice", "Where does the user live?")
+    assert "Paris" not in block and "Berlin" not in block
 
 
 def test_a_fact_the_agent_judged_is_left_alone(alice: Memory, clock: Clock) -> None:

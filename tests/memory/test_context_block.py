@@ -1,5 +1,6 @@
-"""The context block keeps to the few facts that matter: at most `context_facts`, each close
-enough to the question, none faded away; an unrelated question brings no fact at all."""
+"""The context block keeps to the few facts that matter: at most `context_facts`, each bearing
+on the question (a topic it asks about, or closeness above the question's background), none
+faded away; an unrelated question brings no fact at all."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 
 from somna import Memory
 from somna.config import Settings
-from somna.embed import BundledEmbedder
+from somna.embed import BundledEmbedder, OpenAIEmbedder
 from somna.ranking import HEADER
 from somna.store import Store
+from tests.memory.test_degraded import dead_url
 from tests.support import Clock
 
 FACTS = [
@@ -88,3 +90,82 @@ def test_standing_instructions_come_with_any_question(odile: Memory) -> None:
     odile.add_fact("odile", "Always answer in French.", type="instruction", verified=True)
     block = odile.context("odile", "what pet food should I buy?")
     assert _facts(block) == [f"- [{odile.now().date().isoformat()}] Always answer in French."]
+
+
+@pytest.fixture
+def client(store: Store, embedder: BundledEmbedder, clock: Clock) -> Iterator[Memory]:
+    """A small client profile, the size a chat agent's client has after a few sessions."""
+    memory = Memory(store=store, embedder=embedder, settings=Settings(), clock=clock)
+    memory.create_profile("ines")
+    for text in [
+        "The user is Ines Varga, head of logistics at Corvell Freight.",
+        "The user prefers to be contacted by email and never by phone.",
+        "The user is vegetarian.",
+        "The user is allergic to hazelnuts.",
+        "The user's office is at 4 Quayside Road in Bristol.",
+        "The user's team has a budget of 3,000 euros per month.",
+        "The user plays chess online on Sunday mornings.",
+    ]:
+        memory.add_fact("ines", text)
+    yield memory
+    memory.flush()
+
+
+def test_a_question_about_reaching_someone_brings_their_contact_preference(
+    client: Memory,
+) -> None:
+    facts = _facts(client.context("ines", "How should I get in touch with Ines?"))
+    assert any("email" in line for line in facts)
+
+
+def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> None:
+    facts = _facts(client.context("ines", "What should I cook for her on Friday?"))
+    assert any("vegetarian" in line for line in facts)
+    assert any("hazelnuts" in line for line in facts)
+    assert len(facts) <= 5
+
+
+def test_a_french_question_about_contact_brings_the_contact_preference(client: Memory) -> None:
+    facts = _facts(client.context("ines", "Comment la joindre ?"))
+    assert any("email" in line for line in facts)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many legs does a spider have?", "What is the boiling point of water at altitude?"],
+)
+def test_unrelated_questions_bring_no_fact_from_a_small_profile(
+    client: Memory, question: str
+) -> None:
+    assert _facts(client.context("ines", question)) == []
+
+
+def test_only_the_facts_in_the_block_are_reinforced(client: Memory) -> None:
+    client.context("ines", "How should I get in touch with Ines?")
+    client.flush()
+    used = {f.text: f.recall_count for f in client.list_facts("ines", limit=100)}
+    assert used["The user prefers to be contacted by email and never by phone."] == 1
+    assert used["The user plays chess online on Sunday mornings."] == 0
+
+
+def test_a_faded_fact_left_out_of_the_block_is_not_reinforced(odile: Memory, clock: Clock) -> None:
+    question = "is she allergic to any medicine?"
+    clock.advance(days=400)
+    odile.consolidate("odile", now=clock.now)
+    before = next(f for f in odile.list_facts("odile", limit=100) if "penicillin" in f.text)
+    assert not any("penicillin" in line for line in _facts(odile.context("odile", question)))
+    odile.flush()
+    after = odile.get("odile", before.id)
+    assert (after.recall_count, after.strength) == (before.recall_count, before.strength)
+    assert not any("penicillin" in line for line in _facts(odile.context("odile", question)))
+
+
+def test_with_the_embedder_down_the_block_comes_from_full_text_and_says_so(
+    client: Memory, embedder: BundledEmbedder
+) -> None:
+    down = OpenAIEmbedder("any", base_url=dead_url(), dim=embedder.dim, max_retries=0)
+    m = Memory(store=client.store, embedder=down, settings=Settings(), clock=client._clock)
+    block = m.context("ines", "Which budget does the team have?")
+    assert any("3,000 euros" in line for line in _facts(block))
+    assert block.degraded and "full text" in block.degraded[0]
+    m.flush()

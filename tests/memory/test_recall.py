@@ -152,6 +152,10 @@ def test_the_portrait_comes_first_when_it_fits(alice: Memory, clock: Clock) -> N
 def test_the_context_block_never_exceeds_its_budget(alice: Memory, budget: int) -> None:
     for i in range(15):
         alice.add_fact("alice", f"Visited the museum number {i} of the city last spring.")
+    # Fifteen facts alike are all as close to the question: every one may enter.
+    alice.settings = alice.settings.model_copy(
+        update={"context_floor": 0.0, "context_text_floor": -1.0}
+    )
     block = alice.context("alice", "museums", budget_tokens=budget)
     assert count_tokens(block) <= budget
     if budget >= 60:

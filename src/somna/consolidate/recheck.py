@@ -3,8 +3,10 @@
 `add_fact` (REST, MCP `fact_add`, the CLI) stores a fact at once and hands the caller
 the facts to judge; the caller may not do it, and "Lives in Berlin." then sits beside
 "Lives in Paris." with both in the prompt. So the nightly run takes every active fact
-nothing has judged yet, finds the closest older active fact of its subject above
-`judge_floor`, asks the same judge the pipeline asks for extracted candidates, and
+nothing has judged yet, finds an older active fact of its subject in its sentence frame
+with another value whatever its cosine (`somna.consolidate.wording.changed_values`), or
+else the closest one above `judge_floor`, asks the same judge the pipeline asks for
+extracted candidates, and
 applies the verdict as the pipeline does: a duplicate joins the older fact, a fact that
 supersedes ends the older one, a contradiction opens a conflict. Then each of them is
 marked judged, so it is checked once. Embedding and the model call come before the
@@ -19,7 +21,7 @@ from datetime import datetime
 
 import numpy as np
 
-from somna.consolidate.wording import ONE_OFF, same_wording
+from somna.consolidate.wording import ONE_OFF, changed_values, same_wording
 from somna.embed import Embedder
 from somna.errors import LLMError
 from somna.llm.tasks import Judgements, JudgePair, JudgeRequest
@@ -79,11 +81,15 @@ def recheck(
 def _older_neighbor(
     reader: Reader, fact: Fact, vector: np.ndarray, floor: float, now: datetime
 ) -> Fact | None:
-    """The closest active fact of the same subject recorded before ``fact``, above `floor`.
+    """An older active fact of the same subject in ``fact``'s sentence frame with another
+    value, whatever its cosine; otherwise the closest older one above `floor`.
 
     Only older facts: a newer one was judged against this one when it came (by the
     pipeline, or by this re-check), so each pair is judged once.
     """
+    for other in changed_values(reader, fact, Eligibility(at=now, now=now)):
+        if other.recorded_at < fact.recorded_at:
+            return other
     near = [
         fact_id
         for fact_id, score in reader.vector_search(vector, Eligibility(at=now, now=now), _SEARCHED)

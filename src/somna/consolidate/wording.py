@@ -7,9 +7,15 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 from __future__ import annotations
 
 from somna.llm.rules.extract import LANGUAGES
-from somna.model import normalize_text, word_overlap
+from somna.llm.rules.judge import value_changed
+from somna.model import Fact, normalize_text, word_overlap
+from somna.ranking import keywords
+from somna.store import Eligibility, Reader
 
-__all__ = ["ONE_OFF", "same_wording"]
+__all__ = ["ONE_OFF", "changed_values", "same_wording"]
+
+_FRAME_CANDIDATES = 20
+"""Facts sharing words with a text, by full-text rank, looked at for the same frame."""
 
 _SAME_WORDING = 0.9  # word overlap from which a pair is a duplicate without asking the model
 ONE_OFF = frozenset({"event", "observation"})
@@ -26,3 +32,22 @@ def same_wording(a: str, b: str) -> bool:
         return False
     differing = set(normalize_text(a).split()) ^ set(normalize_text(b).split())
     return not differing & _NEGATIONS
+
+
+def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
+    """Active facts of `fact`'s subject in its sentence frame with another value, found by
+    the words they share whatever their cosine: "Lives in Berlin." for "Lives in Paris.".
+    """
+    if fact.category in ONE_OFF:
+        return []
+    words = " ".join(keywords(fact.text))
+    ids = [i for i, _ in tx.text_search(words, eligible, _FRAME_CANDIDATES) if i != fact.id]
+    subject = fact.subject.casefold()
+    return [
+        other
+        for other in tx.get_facts(ids)
+        if other.is_active
+        and other.subject.casefold() == subject
+        and other.category not in ONE_OFF
+        and value_changed(other.text, fact.text)
+    ]

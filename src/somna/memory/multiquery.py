@@ -107,9 +107,11 @@ def multi_recall(
     types: list[FactType] | None,
     include_summaries: bool,
     now: datetime,
+    record: bool = True,
 ) -> Found[Recalled]:
     """Recall `query` and its rephrasings `others`, fused by rank; the top `k`, reinforced
-    once. Without rephrasings this is the plain recall.
+    once unless `record` is False (the caller records what it uses). Without rephrasings
+    this is the plain recall.
     """
 
     def recall(text: str, record: bool) -> Found[Recalled]:
@@ -125,7 +127,7 @@ def multi_recall(
         )
 
     if not others:
-        return recall(query, record=True)
+        return recall(query, record=record)
     queries = [query, *others]
     found: dict[str, Recalled] = {}
     rankings = []
@@ -143,5 +145,6 @@ def multi_recall(
         )
         for item, score in rrf(rankings)[:k]
     ]
-    retrieval.usage.record(profile, [r.fact for r in chosen if r.fact is not None], now)
+    if record:
+        retrieval.usage.record(profile, [r.fact for r in chosen if r.fact is not None], now)
     return Found(chosen, degraded)

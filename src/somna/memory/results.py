@@ -73,8 +73,9 @@ class Added:
     created: bool
     similar: list[Similar] = field(default_factory=list)
     candidates: list[Similar] = field(default_factory=list)
-    """Facts of the same subject under `neighbor_floor` but at least `judge_floor`: too far
-    apart to be near-duplicates, close enough to contradict ("Lives in Paris" / "Berlin")."""
+    """Facts of the same subject under `neighbor_floor` but at least `judge_floor`, or in the
+    same sentence frame with another value whatever their cosine ("Lives in Paris." /
+    "Lives in Berlin."): too far apart to be near-duplicates, close enough to contradict."""
 
 
 @dataclass(frozen=True)

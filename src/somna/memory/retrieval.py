@@ -22,7 +22,7 @@ from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
 from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, utc
-from somna.ranking import Weights, blend, keywords, recency, rrf
+from somna.ranking import Weights, blend, keywords, recency, rrf, topic_words
 from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
 
 __all__ = ["Retrieval", "relevant_facts", "standing"]
@@ -48,6 +48,14 @@ class _Signals:
 
     def fused(self) -> list[tuple[str, float]]:
         return rrf([[i for i, _ in hits] for hits in self.lists.values()])
+
+    @cached_property
+    def background(self) -> float | None:
+        """The median cosine of the vector candidates: how close the question is to this
+        profile's facts in general. Closeness counts only above it, since a small
+        embedder finds any two sentences of some languages close."""
+        hits = self.lists.get("vector:cosine")
+        return float(np.median([score for _, score in hits])) if hits else None
 
     def of(self, item: str) -> dict[str, float]:
         """Each list's rank and score of `item` ("text_rank", "bm25", …), where it is."""
@@ -170,9 +178,10 @@ class Retrieval:
             for item, rrf_score in fused:
                 candidate, summary = candidates.get(item[2:]), summaries.get(item[2:])
                 if candidate is not None and (types is None or candidate.type in types):
-                    ranked.append(
-                        self._weigh_fact(candidate, rrf_score, signals.of(item), eligible)
-                    )
+                    found = signals.of(item)
+                    if "cosine" in found and signals.background is not None:
+                        found["cosine_gap"] = round(found["cosine"] - signals.background, 6)
+                    ranked.append(self._weigh_fact(candidate, rrf_score, found, eligible))
                 elif summary is not None:
                     ranked.append(
                         self._weigh_summary(summary, rrf_score, signals.of(item), eligible)
@@ -203,6 +212,10 @@ class Retrieval:
         if vector is not None:
             lists["vector:cosine"] = [
                 (f"f:{i}", s) for i, s in tx.vector_search(vector, eligible, CANDIDATES)
+            ]
+        if topical := topic_words(query):
+            lists["topic:topic_bm25"] = [
+                (f"f:{i}", s) for i, s in tx.text_search(" ".join(topical), eligible, CANDIDATES)
             ]
         return _Signals(lists)
 
@@ -308,19 +321,34 @@ def _rank(value: float | None) -> int | None:
 
 
 def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fact]:
-    """The recalled facts fit for a prompt: close to the question and not faded.
+    """The recalled facts fit for a prompt: bearing on the question and not faded.
 
-    Closeness is the fact's cosine to the question (`context_floor`): a fact found by
-    full text alone, on a shared word, is not enough. A fact whose strength fell under
+    A fact bears on the question when it names a topic the question asks about
+    (`somna.ranking.topics`), when its cosine stands `context_floor` above the
+    question's background (the median cosine of the profile's closest facts), or when
+    it shares a word with the question and stands `context_text_floor` above that
+    background. Relative, not absolute: an embedder that finds every sentence of a
+    language close to every other lifts the background with the facts, and an
+    unrelated question, close to nothing in particular, brings no fact. With the
+    embedder down, a shared word is enough. A fact whose strength fell under
     `context_strength_floor` stays searchable but leaves the prompt.
     """
     return [
         r.fact
         for r in recalled
         if r.fact is not None
-        and r.signals.get("cosine", -1.0) >= settings.context_floor
         and r.fact.strength >= settings.context_strength_floor
+        and _bears_on_question(r.signals, settings)
     ]
+
+
+def _bears_on_question(signals: dict[str, float], settings: Settings) -> bool:
+    if "topic_rank" in signals:
+        return True
+    gap = signals.get("cosine_gap")
+    if "text_rank" in signals:
+        return gap is None or gap >= settings.context_text_floor
+    return gap is not None and gap >= settings.context_floor
 
 
 def standing(store: Store, profile: str, now: datetime) -> tuple[str | None, list[Fact]]:

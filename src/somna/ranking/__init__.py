@@ -8,6 +8,7 @@ from somna.ranking.block import HEADER, fact_line, render_context
 from somna.ranking.fusion import RRF_K, rrf
 from somna.ranking.keywords import STOP_WORDS, keywords
 from somna.ranking.tokens import count_tokens
+from somna.ranking.topics import topic_words
 from somna.ranking.weights import Weights, blend, recency
 
 __all__ = [
@@ -22,4 +23,5 @@ __all__ = [
     "recency",
     "render_context",
     "rrf",
+    "topic_words",
 ]

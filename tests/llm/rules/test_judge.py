@@ -18,27 +18,54 @@ CASES = [
     ("Odile lives in Paris, France.", "Odile lives in Paris.", Verdict.DUPLICATE),
     ("L'utilisateur aime la randonnée.", "l'utilisateur aime la randonnée !", Verdict.DUPLICATE),
     ("Camille habite à Lyon.", "Camille habite maintenant à Lyon.", Verdict.DUPLICATE),
-    # supersedes: same subject, same one-value slot, another value
-    ("Odile lives in Berlin.", "Odile lives in Paris.", Verdict.SUPERSEDES),
+    # supersedes: same subject, same one-value slot or sentence frame, another value, and
+    # the newer one says it changed
     ("Odile moved to Berlin.", "Odile lives in Paris.", Verdict.SUPERSEDES),
-    ("Odile works at Google.", "Odile works at Microsoft.", Verdict.SUPERSEDES),
-    ("Odile works as a teacher.", "Odile works as a nurse.", Verdict.SUPERSEDES),
-    (
-        "Odile's favorite color is green.",
-        "Odile's favorite color is blue.",
-        Verdict.SUPERSEDES,
-    ),
+    ("Odile now works at Google.", "Odile works at Microsoft.", Verdict.SUPERSEDES),
+    ("Odile's favorite color is now green.", "Odile's favorite color is blue.", Verdict.SUPERSEDES),
     ("The user is 35 years old.", "The user is 34 years old.", Verdict.SUPERSEDES),
     ("Odile no longer lives in Paris.", "Odile lives in Paris.", Verdict.SUPERSEDES),
-    ("L'utilisateur habite à Marseille.", "L'utilisateur habite à Lyon.", Verdict.SUPERSEDES),
-    ("Camille travaille chez Airbus.", "Camille travaille chez Renault.", Verdict.SUPERSEDES),
     (
-        "La couleur préférée de Camille est le vert.",
-        "La couleur préférée de Camille est le bleu.",
+        "The user switched to the weekly plan.",
+        "The user is on the monthly plan.",
+        Verdict.SUPERSEDES,
+    ),
+    ("The team now needs 9 licences.", "The team needs 6 licences.", Verdict.SUPERSEDES),
+    (
+        "L'utilisateur habite désormais à Marseille.",
+        "L'utilisateur habite à Lyon.",
+        Verdict.SUPERSEDES,
+    ),
+    (
+        "Finalement, le client repasse à l'offre mensuelle.",
+        "Le client est sur l'offre annuelle.",
         Verdict.SUPERSEDES,
     ),
     ("L'utilisateur a 35 ans.", "L'utilisateur a 34 ans.", Verdict.SUPERSEDES),
     ("L'utilisateur n'habite plus à Lyon.", "L'utilisateur habite à Lyon.", Verdict.SUPERSEDES),
+    # contradicts: another value that nothing says changed is put to a person
+    ("Odile lives in Berlin.", "Odile lives in Paris.", Verdict.CONTRADICTS),
+    ("Lives in Berlin.", "Lives in Paris.", Verdict.CONTRADICTS),
+    ("Odile works at Google.", "Odile works at Microsoft.", Verdict.CONTRADICTS),
+    ("Odile works as a teacher.", "Odile works as a nurse.", Verdict.CONTRADICTS),
+    ("Odile's favorite color is green.", "Odile's favorite color is blue.", Verdict.CONTRADICTS),
+    (
+        "The user's favourite language is Rust.",
+        "The user's favourite language is Python.",
+        Verdict.CONTRADICTS,
+    ),
+    (
+        "The user prefers to be reached by phone.",
+        "The user prefers to be reached by email.",
+        Verdict.CONTRADICTS,
+    ),
+    ("L'utilisateur habite à Marseille.", "L'utilisateur habite à Lyon.", Verdict.CONTRADICTS),
+    ("Camille travaille chez Airbus.", "Camille travaille chez Renault.", Verdict.CONTRADICTS),
+    (
+        "La couleur préférée de Camille est le vert.",
+        "La couleur préférée de Camille est le bleu.",
+        Verdict.CONTRADICTS,
+    ),
     # contradicts: one negates the other
     ("Odile likes tea.", "Odile does not like tea.", Verdict.CONTRADICTS),
     ("Odile doesn't like tea.", "Odile likes tea.", Verdict.CONTRADICTS),
@@ -52,6 +79,8 @@ CASES = [
     ),
     ("Camille est végétarienne.", "Camille n'est pas végétarienne.", Verdict.CONTRADICTS),
     # distinct
+    ("The user likes skiing in the Alps.", "The user likes hiking in the Alps.", Verdict.DISTINCT),
+    ("The user is 41.", "The user is vegan.", Verdict.DISTINCT),
     ("Odile loves hiking.", "Odile works as a nurse.", Verdict.DISTINCT),
     ("Emma lives in Berlin.", "Odile lives in Paris.", Verdict.DISTINCT),
     ("Odile's favorite food is pizza.", "Odile's favorite color is blue.", Verdict.DISTINCT),

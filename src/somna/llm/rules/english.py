@@ -747,6 +747,13 @@ SLOTS = (
 NEGATORS = frozenset({"not", "t", "never", "no", "cannot"})
 NEGATIONS = NEGATORS | _words("nor don doesn didn isn wasn aren weren won can")
 CESSATION = _re(r"\bno\s+longer\b|\b(?:anymore|any\s+more)\b")
+CHANGE = _re(
+    r"\b(?:now|nowadays|these\s+days|from\s+now\s+on|from\s+then(?:\s+on)?|going\s+forward|"
+    r"instead|anymore|no\s+longer|actually|finally|in\s+the\s+end|after\s+all|"
+    r"moved|moving|relocated|switch(?:ed|ing)?|chang(?:e|ed|ing)|updat(?:e|ed|ing)|"
+    r"new|bump(?:ed)?|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|increas(?:e|ed|ing)|"
+    r"decreas(?:e|ed|ing)|raised?|lowered?|went\s+(?:up|down)|back\s+to|not\s+\w+\s+any\s+more)\b"
+)
 IGNORABLE = _words(
     """a an the does do did doesn don didn is am are be was were isn aren wasn weren longer
     anymore"""
@@ -776,6 +783,7 @@ ENGLISH = Language(
     negators=NEGATORS,
     negations=NEGATIONS,
     cessation=CESSATION,
+    change=CHANGE,
     ignorable=IGNORABLE,
     lemmas=LEMMAS,
     request=REQUEST,

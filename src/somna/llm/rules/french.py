@@ -531,6 +531,12 @@ SLOTS = (
 NEGATORS = frozenset({"ne", "n", "pas", "jamais", "aucun", "aucune"})
 NEGATIONS = _words("ne n pas plus jamais rien aucun")
 CESSATION = _re(r"\b(?:ne|n')\s*(?:\S+\s+){1,3}?plus\b|\bplus\s+jamais\b")
+CHANGE = _re(
+    r"\b(?:finalement|désormais|dorénavant|maintenant|à\s+partir\s+de|au\s+lieu\s+de|"
+    r"plutôt|on\s+(?:passe|repasse)\s+(?:à|au|aux|sur)|on\s+part\s+sur|en\s+fait|"
+    r"(?:nouveau|nouvel|nouvelle|nouveaux|nouvelles)|déménag\w*|chang\w*|pass\w*\s+(?:à|au|aux)|"
+    r"repass\w*|augment\w*|baiss\w*|modifi\w*|remplac\w*|(?:ne|n')\s*(?:\S+\s+){1,3}?plus)\b"
+)
 IGNORABLE = frozenset(["le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "plus"])
 LEMMAS: dict[str, str] = {}
 
@@ -557,6 +563,7 @@ FRENCH = Language(
     negators=NEGATORS,
     negations=NEGATIONS,
     cessation=CESSATION,
+    change=CHANGE,
     ignorable=IGNORABLE,
     lemmas=LEMMAS,
     request=REQUEST,

@@ -2,9 +2,12 @@
 
 In order: the same text once normalized is a duplicate; one statement and its negation
 contradict (unless the new one says "no longer", which is an update); the same subject
-with another value in a one-value slot ("lives in", "works at", "favourite … is") is
-superseded by the new fact, which is always the newer; nearly the same words (Jaccard
-0.8 or more) are a duplicate; anything else is distinct.
+with another value in a one-value slot ("lives in", "works at", "favourite … is"), or the
+same sentence frame with another value ("… is on the monthly plan" / "… is on the annual
+plan"), is superseded by the new fact (always the newer) when it says the value changed
+("moved", "now", "from now on", "désormais"…) and contradicts it otherwise, for a person
+to settle; nearly the same words (Jaccard 0.8 or more) are a duplicate; anything else is
+distinct.
 """
 
 from __future__ import annotations
@@ -14,16 +17,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from somna.llm.rules.english import ENGLISH
+from somna.llm.rules.frames import changed_value
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.text import fold, trim_clause
+from somna.llm.rules.text import fold, trim_clause, words
 from somna.llm.tasks import Judgements, JudgePair, JudgeRequest, JudgeVerdict
 from somna.model import Verdict, normalize_text
 
-__all__ = ["DUPLICATE_JACCARD", "judge_pair", "judge_pairs"]
+__all__ = ["DUPLICATE_JACCARD", "judge_pair", "judge_pairs", "value_changed"]
 
 DUPLICATE_JACCARD = 0.8
 _ARTICLES = re.compile(r"^(?:the|a|an|le|la|les|l|un|une|des|du|de|d)\s+")
+_EVOLVING = frozenset({"age"})
+"""Slots whose value changes by itself: a newer value replaces the older one."""
+_FLOATING = words(
+    """says said tells told mentions that dit explique que now still currently actually
+    finally instead maintenant désormais dorénavant finalement plutôt toujours"""
+)
+"""Words of a retold statement ("The user says that…") and time adverbs ("now") that are
+no part of a sentence's frame."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,20 @@ def _slot(text: str, language: Language) -> tuple[str, str, str] | None:
     return None
 
 
+def _values(old: str, new: str, language: Language) -> tuple[str, str] | None:
+    return changed_value(old, new, language.ignorable | _FLOATING, language.negations)
+
+
+def value_changed(old: str, new: str, languages: Sequence[Language] = (ENGLISH, FRENCH)) -> bool:
+    """Whether `new` says what `old` says with another value: a pair to judge, however far
+    apart an embedder puts them ("Lives in Paris." / "Lives in Berlin.")."""
+    language = detect_language(f"{new} {old}", languages, languages[0])
+    slots = _slot(new, language), _slot(old, language)
+    if slots[0] and slots[1] and slots[0][:2] == slots[1][:2]:
+        return True
+    return _values(old, new, language) is not None
+
+
 def judge_pair(pair: JudgePair, languages: Sequence[Language] = (ENGLISH, FRENCH)) -> JudgeVerdict:
     def verdict(kind: Verdict, reason: str) -> JudgeVerdict:
         return JudgeVerdict(pair_id=pair.pair_id, verdict=kind, reason=reason)
@@ -87,13 +113,27 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = (ENGLISH, FRENCH
         if new_statement.negated and new_statement.ceased:
             return verdict(Verdict.SUPERSEDES, "The new fact says this is no longer true.")
         return verdict(Verdict.CONTRADICTS, "One statement negates the other.")
+    says_changed = bool(language.change.search(fold(pair.new)))
     new_slot, old_slot = _slot(pair.new, language), _slot(pair.existing, language)
     if new_slot and old_slot and new_slot[:2] == old_slot[:2]:
         name = new_slot[0].replace("_", " ").replace(":", " ")
         new_value, old_value = set(new_slot[2].split()), set(old_slot[2].split())
         if new_value <= old_value or old_value <= new_value:
             return verdict(Verdict.DUPLICATE, f"Same {name} for the same subject.")
-        return verdict(Verdict.SUPERSEDES, f"Newer {name} for the same subject.")
+        if says_changed or new_slot[0] in _EVOLVING:
+            return verdict(Verdict.SUPERSEDES, f"Newer {name!r} for the same subject.")
+        return verdict(
+            Verdict.CONTRADICTS,
+            f"Another {name!r} for the same subject, and nothing says it changed.",
+        )
+    values = _values(pair.existing, pair.new, language)
+    if values is not None:
+        was, now = values
+        if says_changed:
+            return verdict(Verdict.SUPERSEDES, f"Now {now!r} where it was {was!r}.")
+        return verdict(
+            Verdict.CONTRADICTS, f"{now!r} where it was {was!r}, and nothing says it changed."
+        )
     similarity = _jaccard(new_statement.core, old_statement.core)
     if new_statement.negated == old_statement.negated and similarity >= DUPLICATE_JACCARD:
         return verdict(Verdict.DUPLICATE, f"Nearly the same words (Jaccard {similarity:.2f}).")

@@ -128,6 +128,9 @@ class Language:
     "don't"). See `somna.consolidate.wording`."""
     cessation: re.Pattern[str]
     """A negation that means "no longer": an update rather than a contradiction."""
+    change: re.Pattern[str]
+    """Words that say a value changed ("moved", "now", "from now on"): a newer value that
+    says so supersedes the older one; one that does not is put to a person."""
     ignorable: frozenset[str]
     """Articles and auxiliaries left out when two statements are compared."""
     lemmas: Mapping[str, str]

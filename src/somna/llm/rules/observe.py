@@ -23,7 +23,7 @@ from datetime import date
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.english_grammar import PRESENT
 from somna.llm.rules.language import Language, Speaker
-from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
+from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause, words
 from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, check_fact_text
 
@@ -70,6 +70,9 @@ class Observation:
 
 
 _I = re.IGNORECASE
+_CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
+"""What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
+of what the speaker said."""
 _WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+")
 _FIRST = re.compile(
     r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|us|"
@@ -126,6 +129,12 @@ _ENGLISH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]]
         (r"\bare you\b", lambda m, me, you: _cased(m, f"is {you}")),
         (r"\bhave you\b", lambda m, me, you: _cased(m, f"has {you}")),
         (r"\bwere you\b", lambda m, me, you: _cased(m, f"was {you}")),
+        # "How can I help", "am I": no verb to agree after a modal or a question's "am".
+        (
+            r"\b(?P<modal>can|could|will|would|shall|should|may|might|must|do|did) I\b",
+            lambda m, me, you: f"{m['modal']} {me}",
+        ),
+        (r"\bam I\b", lambda m, me, you: _cased(m, f"is {me}")),
         (r"\bI(?:'m| am)\b", lambda m, me, you: f"{me} is"),
         (r"\bI(?:'ve| have)\b", lambda m, me, you: f"{me} has"),
         (r"\bI'll\b", lambda m, me, you: f"{me} will"),
@@ -143,6 +152,11 @@ _ENGLISH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]]
         (r"\b(?:you|yourself)\b", lambda m, me, you: you),
     )
 )
+_TELLING = (
+    r"dit|dis|dire|écri|envoi|envoy|répond|parl|téléphon|demand|donn|propos|expliqu|"
+    r"annonc|rappel|indiqu|confirm|transmet|laiss"
+)
+"""French verbs whose object is indirect ("il me dit": "il lui dit")."""
 _FRENCH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]], ...] = tuple(
     (re.compile(pattern, _I), swap)
     for pattern, swap in (
@@ -152,12 +166,31 @@ _FRENCH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]],
         (r"\bje vais\b", lambda m, me, you: f"{me} va"),
         (r"\bj'", lambda m, me, you: f"{me} "),
         (r"\b(?:je|moi)\b", lambda m, me, you: me),
+        # The speaker as object or owner: "qu'on m'appelle" is "qu'on l'appelle", "il me
+        # dit" is "il lui dit", "mon adresse" is "son adresse".
+        (
+            rf"\b(?:m'|me\s+)(?=(?:{_TELLING})\w*\b)",
+            lambda m, me, you: "lui ",
+        ),
+        (r"\bm'(?=\w)", lambda m, me, you: "l'"),
+        (r"\bme\s+(?=[aeiouyéèêh])", lambda m, me, you: "l'"),
+        (r"\bme\b", lambda m, me, you: "le"),
+        (r"\bmon\b", lambda m, me, you: "son"),
+        (r"\bma\b", lambda m, me, you: "sa"),
+        (r"\bmes\b", lambda m, me, you: "ses"),
         (r"\b(?:tu es|vous êtes)\b", lambda m, me, you: f"{you} est"),
         (r"\b(?:tu as|vous avez)\b", lambda m, me, you: f"{you} a"),
         (r"\b(?:tu|toi|vous)\b", lambda m, me, you: you),
     )
 )
 _SAYS = {"en": "{} says that", "fr": "{} dit que"}
+_OPENERS = words(
+    """we our us it its this that there these those they their the a an and but so yes no
+    ok okay well also just actually maybe please hi hello hey thanks nous notre nos on il
+    elle ils elles ce cette ces le la les un une et mais donc oui non bon bref alors aussi
+    juste merci bonjour salut coucou"""
+)
+"""Words that open a sentence without being a name: lower-cased after "says that"."""
 _ANSWERING = {"en": "in answer to: {}", "fr": "en réponse à : {}"}
 
 
@@ -181,7 +214,10 @@ def _named(text: str, speaker: str, language: Language) -> str:
     if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", text):
         return text
     says = _SAYS.get(language.code, _SAYS["en"]).format(speaker)
-    return f"{says} {text[:1].lower()}{text[1:]}" if text[1:2].islower() else f"{says} {text}"
+    first = text.split(maxsplit=1)[0].casefold() if text.strip() else ""
+    # "We moved" becomes "says that we moved"; "Amira runs…" keeps its name's capital.
+    lower = text[1:2].islower() and (first in language.stopwords or first in _OPENERS)
+    return f"{says} {text[:1].lower()}{text[1:]}" if lower else f"{says} {text}"
 
 
 def question_of(content: str) -> str | None:
@@ -215,7 +251,9 @@ def observe(
         told = resolve_dates(
             retell_speaker(folded[told_from:end], speaker, listener, language), said_on
         )
-        told = trim_clause(told)
+        told = trim_clause(_CAPTION.sub("", told))
+        if not told:
+            continue
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break
         parts.append(told)

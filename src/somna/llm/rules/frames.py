@@ -1,0 +1,82 @@
+"""Two statements in the same sentence frame with another value: a value that may have changed.
+
+"The user lives in Paris." and "The user lives in Berlin." are far apart for an
+embedder (the city is most of what they say), yet they fill one slot. Two texts are in
+one frame when, once their ignorable words are left out, they share their opening (the
+subject and more) and their ending, and differ only in a short stretch between them, the
+value. The shared part
+must hold a content word, or "The user is 41." and "The user is vegan." would be one
+frame; and each stretch must look like a value (a number, a name, a channel, a plan, a
+day), or "likes hiking in the Alps" and "likes skiing in the Alps" would be one slot when
+a person may like both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from somna.llm.rules.text import words
+from somna.model import normalize_text
+
+__all__ = ["MAX_VALUE_WORDS", "changed_value"]
+
+MAX_VALUE_WORDS = 4
+"""The longest stretch of words taken for a value: longer, and the texts say other things."""
+VALUE_WORDS = words(
+    """email mail phone call calls text sms whatsapp post letter video visio téléphone appel
+    daily weekly fortnightly monthly quarterly yearly annual annually biannual hebdomadaire
+    mensuel mensuelle annuel annuelle trimestriel trimestrielle quotidien quotidienne
+    morning mornings afternoon afternoons evening evenings night matin matins après midi
+    soir soirs monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi
+    jeudi vendredi samedi dimanche basic standard premium pro plus starter business
+    enterprise essentials team gold silver bronze"""
+)
+"""Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][\w'-]*")
+
+
+def changed_value(
+    a: str, b: str, ignorable: Collection[str], negations: Collection[str]
+) -> tuple[str, str] | None:
+    """The two values when `a` and `b` are one frame with different values, else None.
+
+    `ignorable` words (articles, auxiliaries) carry no meaning of the frame; a value made
+    only of `negations` is a negation, not another value.
+
+    >>> changed_value("The user lives in Paris.", "The user lives in Berlin.", {"the"}, {"not"})
+    ('paris', 'berlin')
+    >>> changed_value("The user is 41.", "The user is vegan.", {"the", "is"}, {"not"}) is None
+    True
+    """
+    left = [w for w in normalize_text(a).split() if w not in ignorable]
+    right = [w for w in normalize_text(b).split() if w not in ignorable]
+    start = 0
+    while start < min(len(left), len(right)) and left[start] == right[start]:
+        start += 1
+    end = 0
+    while end < min(len(left), len(right)) - start and left[-1 - end] == right[-1 - end]:
+        end += 1
+    if start == 0:
+        return None  # another opening is another subject ("Emma lives…" / "Odile lives…")
+    middle_old, middle_new = left[start : len(left) - end], right[start : len(right) - end]
+    # Words both middles hold belong to the frame ("est au forfait annuel" / "passe au
+    # forfait mensuel"); one value extending the other ("Paris", "central Paris") is none.
+    old = [w for w in middle_old if w not in middle_new]
+    new = [w for w in middle_new if w not in middle_old]
+    if not old or not new or max(len(old), len(new)) > MAX_VALUE_WORDS:
+        return None
+    if set(old) <= set(negations) or set(new) <= set(negations):
+        return None
+    shared = left[:start] + [w for w in middle_old if w in middle_new] + left[len(left) - end :]
+    if not [w for w in shared if len(w) > 2 and w != "user"]:
+        return None
+    if not (_valued(old, a) and _valued(new, b)):
+        return None
+    return " ".join(old), " ".join(new)
+
+
+def _valued(words: list[str], text: str) -> bool:
+    """Whether a stretch of `text` looks like a value: a number, a name, or a value word."""
+    names = {normalize_text(n) for n in _NAME.findall(text)}
+    return any(any(ch.isdigit() for ch in w) or w in VALUE_WORDS or w in names for w in words)

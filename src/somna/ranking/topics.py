@@ -1,0 +1,58 @@
+"""Standing topics: the words a fact holds when it answers a kind of question.
+
+"How do I reach her?" is answered by "Prefers email, never calls", which shares no
+word with the question and little of its meaning for a small embedder. A question
+that asks about a topic (contact, diet, whereabouts, money) brings the facts that
+name it through full text, whatever their cosine. The table lives in `topics.toml`,
+one list of words per topic and language side by side.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+__all__ = ["Topic", "topic_words", "topics"]
+
+
+@dataclass(frozen=True)
+class Topic:
+    name: str
+    asks: re.Pattern[str]
+    """Matches a question that asks about the topic."""
+    says: tuple[str, ...]
+    """Words a fact that bears on the topic holds, to search in full text."""
+
+
+@cache
+def topics() -> tuple[Topic, ...]:
+    table = tomllib.loads(resources.files(__package__).joinpath("topics.toml").read_text("utf-8"))
+    return tuple(
+        Topic(
+            name,
+            re.compile(
+                r"(?<!\w)(?:" + "|".join(re.escape(w) for w in entry["asks"]) + r")(?!\w)",
+                re.IGNORECASE,
+            ),
+            tuple(dict.fromkeys(entry["says"])),
+        )
+        for name, entry in table.items()
+    )
+
+
+def topic_words(question: str) -> list[str]:
+    """The words of every topic `question` asks about, to search facts for.
+
+    >>> topic_words("How should I contact her?")[:3]
+    ['email', 'e-mail', 'mail']
+    >>> topic_words("How many legs does a spider have?")
+    []
+    """
+    words: dict[str, None] = {}
+    for topic in topics():
+        if topic.asks.search(question):
+            words.update(dict.fromkeys(topic.says))
+    return list(words)
