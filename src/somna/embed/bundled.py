@@ -22,6 +22,7 @@ import numpy.typing as npt
 from tokenizers import Tokenizer
 
 from somna.embed.base import Vectors, l2_normalize
+from somna.embed.threads import limit_blas_threads
 from somna.errors import EmbeddingError, InvalidInputError
 
 __all__ = ["BundledEmbedder"]
@@ -123,6 +124,7 @@ class BundledEmbedder:
             return loaded
         with self._lock:
             if self._loaded is None:
+                limit_blas_threads()
                 self._loaded = self._open()
             return self._loaded
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -23,7 +24,9 @@ __all__ = [
     "bind",
     "eligibility_sql",
     "named",
+    "query_words",
     "text_match_sql",
+    "tsquery_of",
     "tsquery_texts",
 ]
 
@@ -63,7 +66,16 @@ def tsquery_texts(text: str) -> tuple[str, str]:
     `simple` configuration does not stem, and this recovers the commonest case
     in any language. Ranking adds the exact query's rank, so whole words come first.
     """
-    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(text)))
+    return tsquery_of(query_words(text))
+
+
+def query_words(text: str) -> list[str]:
+    """The distinct words of `text`, case-folded, in order."""
+    return list(dict.fromkeys(word.casefold() for word in _WORD.findall(text)))
+
+
+def tsquery_of(words: Sequence[str]) -> tuple[str, str]:
+    """`tsquery_texts` of words already split."""
     exact = " | ".join(f"'{word}'" for word in words)
     wide = " | ".join(f"'{word}':*" if len(word) >= _PREFIX_FROM else f"'{word}'" for word in words)
     return exact, wide

@@ -43,8 +43,9 @@ from somna.store.postgres.queries import (
     bind,
     eligibility_sql,
     named,
+    query_words,
     text_match_sql,
-    tsquery_texts,
+    tsquery_of,
 )
 from somna.store.postgres.rows import (
     event_from_row,
@@ -166,24 +167,6 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         return [found[i] for i in fact_ids if i in found]
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
-        where, params = self._filtered(flt, now)
-        params.update(limit=flt.limit, offset=flt.offset)
-        return self._facts(
-            where,
-            params,
-            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id "
-            "LIMIT %(limit)s OFFSET %(offset)s",
-        )
-
-    def count_facts(self, flt: FactFilter, now: datetime) -> int:
-        where, params = self._filtered(flt, now)
-        row = self._cur.execute(
-            f"SELECT count(*) AS n FROM facts f WHERE f.profile_id = %(profile)s AND {where}",
-            {"profile": self._profile_id, **params},
-        ).fetchone()
-        return int(row["n"]) if row else 0
-
-    def _filtered(self, flt: FactFilter, now: datetime) -> tuple[str, dict[str, Any]]:
         clauses: list[str] = []
         params: dict[str, Any] = {}
         if flt.as_of is not None and flt.statuses is None:
@@ -211,7 +194,13 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         if flt.text:
             clauses.append("strpos(lower(f.text), lower(%(text)s)) > 0")
             params["text"] = flt.text
-        return " AND ".join(clauses), params
+        params.update(limit=flt.limit, offset=flt.offset)
+        return self._facts(
+            " AND ".join(clauses),
+            params,
+            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id "
+            "LIMIT %(limit)s OFFSET %(offset)s",
+        )
 
     def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
         if not fact_ids:
@@ -249,8 +238,13 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
     # -- search -------------------------------------------------------------------------
 
     def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
-        exact, wide = tsquery_texts(query)
-        if not exact or limit <= 0:
+        if limit <= 0:
+            return []
+        words = self._store.term_counts.selective(
+            query_words(query), self._fact_total(), self._facts_holding
+        )
+        exact, wide = tsquery_of(words)
+        if not exact:
             return []
         where, params = eligibility_sql(eligible)
         match_from, rank = text_match_sql("f")
@@ -281,6 +275,23 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
             )
         query = np.asarray(vector, dtype=np.float32)
         if self._store.vector_mode != "pgvector":
+    def _fact_total(self) -> int:
+        """The planner's estimate of the facts in the store (0 before its first ANALYZE)."""
+        row = self._cur.execute(
+            "SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'facts'::regclass"
+        ).fetchone()
+        return int(row["n"]) if row else 0
+
+    def _facts_holding(self, word: str, cap: int) -> int:
+        """How many facts of the store (any profile) the word matches, counting at most `cap`."""
+        _exact, wide = tsquery_of([word])
+        row = self._cur.execute(
+            "SELECT count(*) AS n FROM (SELECT 1 FROM facts "
+            "WHERE tsv @@ to_tsquery(%s::regconfig, %s) LIMIT %s) AS held",
+            (self._text_config, wide, cap),
+        ).fetchone()
+        return int(row["n"]) if row else 0
+
             return self._store._cache.search(self._index(), query, eligible, limit)
         if self._uses_hnsw():
             rows = self._vector_rows(query, eligible, limit, hnsw=True)

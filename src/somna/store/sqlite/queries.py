@@ -14,7 +14,16 @@ from somna.store.base import Eligibility
 from somna.store.sql import Json, Params
 from somna.store.sqlite.rows import ts
 
-__all__ = ["bind", "eligibility_sql", "fts_query", "parse_ts", "placeholders", "statements"]
+__all__ = [
+    "bind",
+    "eligibility_sql",
+    "fts_match",
+    "fts_query",
+    "fts_words",
+    "parse_ts",
+    "placeholders",
+    "statements",
+]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -36,10 +45,19 @@ def placeholders(values: Sequence[object]) -> str:
     return ", ".join("?" for _ in values)
 
 
-def fts_query(text: str) -> str:
-    """A user's words as an FTS5 query that matches any of them; never an FTS syntax error."""
-    words = dict.fromkeys(word.casefold() for word in _WORD.findall(text))
+def fts_words(text: str) -> list[str]:
+    """The distinct words of `text`, case-folded, in order."""
+    return list(dict.fromkeys(word.casefold() for word in _WORD.findall(text)))
+
+
+def fts_match(words: Sequence[str]) -> str:
+    """Words as an FTS5 query that matches any of them; never an FTS syntax error."""
     return " OR ".join(f'"{word}"' for word in words)
+
+
+def fts_query(text: str) -> str:
+    """A user's words as an FTS5 query that matches any of them."""
+    return fts_match(fts_words(text))
 
 
 def eligibility_sql(eligible: Eligibility, alias: str = "f") -> tuple[str, list[object]]:

@@ -31,7 +31,13 @@ from somna.store.columns import (
 )
 from somna.store.facts import UPDATE_FACT, FactQueries
 from somna.store.sql import Params
-from somna.store.sqlite.queries import bind, eligibility_sql, fts_query, placeholders
+from somna.store.sqlite.queries import (
+    bind,
+    eligibility_sql,
+    fts_match,
+    fts_words,
+    placeholders,
+)
 from somna.store.sqlite.rows import (
     event_from_row,
     evidence_from_row,
@@ -119,22 +125,6 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         return [found[i] for i in fact_ids if i in found]
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
-        where, params = self._filtered(flt, now)
-        return self._facts(
-            where,
-            [*params, flt.limit, flt.offset],
-            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id LIMIT ? OFFSET ?",
-        )
-
-    def count_facts(self, flt: FactFilter, now: datetime) -> int:
-        where, params = self._filtered(flt, now)
-        row = self._conn.execute(
-            f"SELECT count(*) FROM facts f WHERE f.profile_id = ? AND {where}",
-            (self._profile_id, *params),
-        ).fetchone()
-        return int(row[0])
-
-    def _filtered(self, flt: FactFilter, now: datetime) -> tuple[str, list[object]]:
         clauses: list[str] = []
         params: list[object] = []
         if flt.as_of is not None and flt.statuses is None:
@@ -160,7 +150,11 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         if flt.text:
             clauses.append("instr(lower(f.text), lower(?)) > 0")
             params.append(flt.text)
-        return " AND ".join(clauses), params
+        return self._facts(
+            " AND ".join(clauses),
+            [*params, flt.limit, flt.offset],
+            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id LIMIT ? OFFSET ?",
+        )
 
     def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
         if not fact_ids:
@@ -199,8 +193,9 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     # -- search -------------------------------------------------------------------------
 
     def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
-        match = fts_query(query)
-        if not match:
+        total = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM facts").fetchone()[0]
+        words = self._store.term_counts.selective(fts_words(query), total, self._facts_holding)
+        if not words:
             return []
         where, params = eligibility_sql(eligible)
         rows = self._conn.execute(
@@ -214,6 +209,7 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
 
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
+        match = fts_match(words)
     ) -> list[tuple[str, float]]:
         revision = (
             self._revision_at_start if self._revision_before is None else self._revision_after
@@ -224,6 +220,14 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         if vector.shape != (index.dim,):
             raise StoreError(
                 f"This profile's facts were embedded in {index.dim} dimensions and the query in "
+    def _facts_holding(self, word: str, cap: int) -> int:
+        """How many facts of the store (any profile) hold `word`, counting at most `cap`."""
+        row = self._conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)",
+            (fts_match([word]), cap),
+        ).fetchone()
+        return int(row[0])
+
                 f"{vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
             )
         return index.search(vector, eligible, limit)

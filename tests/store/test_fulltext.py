@@ -1,0 +1,95 @@
+"""Full-text search leaves out the words most facts hold, on every backend."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from somna.model import Fact, Profile, lifecycle
+from somna.store import Eligibility, Store
+from somna.store.fulltext import COMMON_FLOOR, TermCounts, common_from
+from somna.store.postgres import PostgresStore
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+EVERYWHERE = COMMON_FLOOR + 100
+
+
+def fill(store: Store, texts: list[str]) -> list[str]:
+    facts = [
+        Fact(profile_id="ann", text=text, valid_from=T0, recorded_at=T0, subject=f"s{i}")
+        for i, text in enumerate(texts)
+    ]
+    with store.write("ann") as tx:
+        for fact in facts:
+            tx.apply(lifecycle.create(fact, vector=[1.0, 0.0, 0.0, 0.0], actor="test"))
+    if isinstance(store, PostgresStore):
+        with store._connection() as conn:  # the estimate of the table's size comes from here
+            conn.execute("ANALYZE facts")
+    return [f.id for f in facts]
+
+
+def found(store: Store, query: str) -> set[str]:
+    with store.read("ann") as tx:
+        return {i for i, _ in tx.text_search(query, Eligibility(at=NOW, now=NOW), 50)}
+
+
+def test_a_word_most_facts_hold_is_left_out_when_a_rarer_one_remains(store: Store) -> None:
+    store.create_profile(Profile(id="ann"))
+    ids = fill(
+        store,
+        [f"The user keeps box number {i}." for i in range(EVERYWHERE)]
+        + ["The user paddles a red kayak.", "The user sold the kayak."],
+    )
+    kayaks = set(ids[-2:])
+    assert found(store, "user kayak") == kayaks
+    assert found(store, "kayak") == kayaks
+    assert found(store, "user") == set()  # it cannot tell one fact from another
+
+
+def test_on_a_small_store_every_word_is_searched(store: Store) -> None:
+    store.create_profile(Profile(id="ann"))
+    ids = fill(store, [f"The user keeps box number {i}." for i in range(20)])
+    assert found(store, "user") == set(ids)
+
+
+def test_a_word_is_counted_once_until_the_store_grows_by_a_tenth() -> None:
+    counted: list[str] = []
+
+    def count(word: str, cap: int) -> int:
+        counted.append(word)
+        return cap if word == "user" else 3
+
+    terms = TermCounts()
+    assert terms.selective(["user", "kayak"], 10_000, count) == ["kayak"]
+    assert terms.selective(["user", "kayak"], 10_900, count) == ["kayak"]
+    assert counted == ["user", "kayak"]
+    assert terms.selective(["user"], 11_500, count) == []
+    assert counted == ["user", "kayak", "user"]
+
+
+def test_every_word_is_kept_below_the_floor_and_common_words_are_counted_to_the_threshold() -> None:
+    def count(word: str, cap: int) -> int:
+        raise AssertionError("a store this small needs no count")
+
+    assert TermCounts().selective(["user"], COMMON_FLOOR, count) == ["user"]
+    caps: list[int] = []
+
+    def capped(word: str, cap: int) -> int:
+        caps.append(cap)
+        return 0
+
+    TermCounts().selective(["tea"], 100_000, capped)
+    assert caps == [common_from(100_000) + 1]
+
+
+def test_the_least_recently_used_words_are_forgotten() -> None:
+    terms = TermCounts(max_words=2)
+    counted: list[str] = []
+
+    def count(word: str, cap: int) -> int:
+        counted.append(word)
+        return 0
+
+    for word in ["a", "b", "a", "c", "b"]:
+        terms.selective([word], 10_000, count)
+    assert counted == ["a", "b", "c", "b"]
