@@ -184,6 +184,22 @@ def test_list_filters_by_status_type_category_subject_text_and_time(alice: Store
     assert len(ids(limit=1)) == 1
 
 
+def test_a_count_matches_the_list_without_its_limit(alice: Store) -> None:
+    for n in range(7):
+        add(alice, fact(text=f"Owns {n} red bicycles."))
+    add(alice, fact(text="Owns a kayak."))
+    add(alice, fact(profile="bob", text="Owns 3 red bicycles."))
+
+    def count(**flt: object) -> int:
+        with alice.read("alice") as tx:
+            return tx.count_facts(FactFilter.model_validate(flt), NOW)
+
+    assert count() == 8
+    assert count(text="BICYCLES", limit=2, offset=3) == 7
+    assert count(text="nothing like this") == 0
+    assert count(statuses=["retired"]) == 0
+
+
 def test_predecessors_follow_superseded_by(alice: Store) -> None:
     old = add(alice, fact(text="Lives in Paris."))
     new = add(alice, fact(text="Lives in Berlin.", valid_from=NOW), NORTH)

@@ -22,11 +22,13 @@ from somna.memory import erasure
 from somna.memory.capture import Captured, capture, ingest
 from somna.memory.conflicts import conflict_pairs, resolve_conflict
 from somna.memory.facts import FactWrites
-from somna.memory.inputs import as_enum, as_list, check_session_key, checked, new_message
+from somna.memory.inputs import as_enum, check_session_key, checked, new_message
 from somna.memory.keys import Keys
 from somna.memory.lookups import fetch_fact, quotes
 from somna.memory.metrics import ProfileMetrics, measure
 from somna.memory.multiquery import Rephrasings, multi_recall, rewrite_query
+from somna.memory.overview import ProfileOverview, fact_filter, overview
+from somna.memory.restore import restore_fact
 from somna.memory.results import (
     Added,
     Block,
@@ -66,7 +68,7 @@ from somna.model import (
 from somna.ranking import render_context
 from somna.sources import Conversation, Turn
 from somna.sources.n8n import N8nImport, N8nReport, N8nTable, ProfileFrom
-from somna.store import FactFilter, Store, open_store
+from somna.store import Store, open_store
 
 if TYPE_CHECKING:
     from somna.llm import LLM
@@ -402,24 +404,42 @@ class Memory:
         With `as_of`, the facts that were true at that time (valid time), which
         may include facts superseded since.
         """
-        flt = checked(
-            lambda: FactFilter(
-                types=None
-                if type is None
-                else [as_enum(FactType, t, "fact type") for t in as_list(type)],
-                statuses=None
-                if status is None
-                else [as_enum(FactStatus, s, "fact status") for s in as_list(status)],
-                category=category,
-                subject=subject,
-                text=text,
-                as_of=None if as_of is None else utc(as_of),
-                limit=limit,
-                offset=offset,
-            )
+        flt = fact_filter(
+            type=type,
+            status=status,
+            category=category,
+            subject=subject,
+            text=text,
+            as_of=as_of,
+            limit=limit,
+            offset=offset,
         )
         with self.store.read(profile) as tx:
             return tx.list_facts(flt, self.now())
+
+    def count_facts(
+        self,
+        profile: str,
+        *,
+        type: FactType | str | Sequence[FactType | str] | None = None,
+        status: FactStatus | str | Sequence[FactStatus | str] | None = None,
+        category: str | None = None,
+        subject: str | None = None,
+        text: str | None = None,
+        as_of: datetime | None = None,
+    ) -> int:
+        """How many facts `list_facts` finds with these filters, whatever its limit."""
+        flt = fact_filter(
+            type=type, status=status, category=category, subject=subject, text=text, as_of=as_of
+        )
+        with self.store.read(profile) as tx:
+            return tx.count_facts(flt, self.now())
+
+    def overview(self, profiles: Sequence[str]) -> list[ProfileOverview]:
+        """These profiles in counts (facts by status, open conflicts, pending rules, open
+        sessions) with the last consolidation run that covered each."""
+        runs = self.runs(limit=200)
+        return [overview(self.store, self.get_profile(p), runs, self.now()) for p in profiles]
 
     def update(
         self,
@@ -443,6 +463,10 @@ class Memory:
     ) -> Fact:
         """Retire a fact: it leaves recall and lists, and stays in history. Nothing is destroyed."""
         return self._facts.retire(profile, fact_id, now=self.now(), actor=actor, reason=reason)
+
+    def restore(self, profile: str, fact_id: str, *, actor: str = "user") -> Fact:
+        """Take back a deletion: a retired or expired fact is active again (unverified)."""
+        return restore_fact(self.store, profile, fact_id, now=self.now(), actor=actor)
 
     def verify(self, profile: str, fact_id: str, *, actor: str = "user") -> Fact:
         """A person confirms an active fact: it becomes verified (approving a proposed rule)."""

@@ -182,6 +182,10 @@ class Reader(Protocol):
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]: ...
 
+    def count_facts(self, flt: FactFilter, now: datetime) -> int:
+        """How many facts `list_facts` finds, leaving out its limit and offset."""
+        ...
+
     def predecessors(self, fact_id: str) -> list[Fact]:
         """Facts that this one superseded or corrected."""
         ...

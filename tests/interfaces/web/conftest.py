@@ -42,7 +42,8 @@ class Dashboard:
         page.goto(f"{self.url}/ui/login")
         page.get_by_label("API key").fill(key)
         page.get_by_role("button", name="Log in").click()
-        page.wait_for_url(re.compile(r".*/ui/profiles/[^/]+/facts$"))
+        page.wait_for_url(re.compile(r".*/ui$"))
+        page.goto(f"{self.url}/ui/profiles/{DEMO}/facts")
 
 
 @pytest.fixture(scope="module")

@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from somna.interfaces.web.base import PREFIX
 from somna.interfaces.web.conflicts import router as conflicts_router
 from somna.interfaces.web.facts import router as facts_router
 from somna.interfaces.web.login import router as login_router
-from somna.interfaces.web.logins import Logins
 from somna.interfaces.web.runs import router as runs_router
 from somna.interfaces.web.sessions import router as sessions_router
 from somna.interfaces.web.settings import router as settings_router
@@ -26,7 +26,6 @@ __all__ = ["mount_dashboard"]
 
 def mount_dashboard(app: FastAPI) -> None:
     """Add the dashboard's pages and its static files to `app` (which holds `state.memory`)."""
-    app.state.logins = Logins()
     for router in (
         login_router,
         facts_router,
@@ -38,3 +37,8 @@ def mount_dashboard(app: FastAPI) -> None:
         app.include_router(router)
     static = StaticFiles(directory=Path(__file__).parent / "static")
     app.mount(f"{PREFIX}/static", static, name="ui-static")
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        """The server's address opens the dashboard."""
+        return RedirectResponse(PREFIX, status_code=307)

@@ -8,8 +8,9 @@ anything.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,9 +20,16 @@ from fastapi.responses import RedirectResponse
 from fastapi.routing import APIRoute
 from fastapi.templating import Jinja2Templates
 
-from somna.errors import AuthenticationError, SomnaError
+from somna.errors import SomnaError
 from somna.interfaces.api.auth import Access
-from somna.interfaces.web.logins import COOKIE, Login, Logins
+from somna.interfaces.web.logins import (
+    COOKIE,
+    NOTICE_COOKIE,
+    Login,
+    read_login,
+    read_notices,
+    sign_notices,
+)
 from somna.memory import Memory
 from somna.model import ConflictStatus
 
@@ -59,13 +67,19 @@ class HtmlRoute(APIRoute):
 
         async def route(request: Request) -> Response:
             try:
-                return await handler(request)
+                response = await handler(request)
             except LoginRequired:
                 return RedirectResponse(f"{PREFIX}/login", status_code=303)
             except FormRefused:
                 return _error(request, 403, "This form has expired; reload the page and try again.")
             except SomnaError as exc:
                 return _error(request, exc.status, str(exc))
+            told: Viewer | None = getattr(request.state, "viewer", None)
+            if told is not None and told.told:
+                response.set_cookie(
+                    NOTICE_COOKIE, sign_notices(told.told), httponly=True, path=PREFIX
+                )
+            return response
 
         return route
 
@@ -90,6 +104,9 @@ class Viewer:
     memory: Memory
     login: Login
     access: Access
+    request: Request
+    told: list[str] = field(default_factory=list)
+    """Notices for the next page (after a form's redirect)."""
 
     @property
     def actor(self) -> str:
@@ -111,15 +128,15 @@ class Viewer:
             raise FormRefused
 
     def notice(self, text: str) -> None:
-        self.login.notices.append(text)
+        self.told.append(text)
 
     def page(
         self, request: Request, template: str, profile: str, section: str, **context: Any
     ) -> Response:
         """A page of one profile, with the navigation, its conflict badge and the notices."""
-        notices, self.login.notices[:] = list(self.login.notices), []
+        notices = read_notices(request.cookies.get(NOTICE_COOKIE))
         badge = len(self.memory.conflicts(profile, ConflictStatus.OPEN))
-        return TEMPLATES.TemplateResponse(
+        response = TEMPLATES.TemplateResponse(
             request,
             template,
             {
@@ -132,21 +149,21 @@ class Viewer:
                 **context,
             },
         )
+        if notices:
+            response.delete_cookie(NOTICE_COOKIE, path=PREFIX)
+        return response
 
 
 def viewer(request: Request) -> Viewer:
+    """The logged-in viewer; the key is read from the store again, so a revoked one is out."""
     memory: Memory = request.app.state.memory
-    logins: Logins = request.app.state.logins
-    login = logins.get(request.cookies.get(COOKIE))
+    keys = memory.keys.all() if request.app.state.auth else None
+    login = read_login(request.cookies.get(COOKIE), keys, time.time())
     if login is None:
         raise LoginRequired
-    if not request.app.state.auth:
-        return Viewer(memory, login, Access(None))
-    try:
-        key = memory.keys.authenticate(login.secret or "")
-    except AuthenticationError:
-        raise LoginRequired from None
-    return Viewer(memory, login, Access(key))
+    found = Viewer(memory, login, Access(login.key), request)
+    request.state.viewer = found
+    return found
 
 
 ViewerDep = Annotated[Viewer, Depends(viewer)]

@@ -1,16 +1,19 @@
-"""The Facts pages: search and filter, one fact's evidence and history, correct, delete, verify."""
+"""The Facts pages: search and filter, one fact's story, correct, verify, delete and restore."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
-from somna.errors import InvalidInputError
+from somna.errors import InvalidInputError, NotFoundError
 from somna.interfaces.web.base import PREFIX, HtmlRoute, ViewerDep, back
-from somna.model import Fact, FactStatus, FactType, utc
+from somna.interfaces.web.story import story
+from somna.memory import ConflictPair
+from somna.model import ConflictStatus, EventAction, FactStatus, FactType, utc
 
 __all__ = ["PAGE_SIZE", "router"]
 
@@ -36,6 +39,17 @@ def _moment(value: str) -> datetime | None:
         ) from None
 
 
+def _page_number(page: str) -> tuple[int, str | None]:
+    """The page asked for, or page 1 and a sentence saying why."""
+    try:
+        number = int(page)
+    except ValueError:
+        return 1, f"“{page}” is not a page number; here is page 1."
+    if number < 1:
+        return 1, "Pages start at 1; here is page 1."
+    return number, None
+
+
 @router.get("")
 def facts_page(
     request: Request,
@@ -47,38 +61,26 @@ def facts_page(
     category: str = "",
     subject: str = "",
     valid_at: str = "",
-    page: int = 1,
+    page: str = "1",
 ) -> Response:
-    """Active facts by default; a query runs the same hybrid search as the API."""
+    """Facts of any status, filtered; a query keeps the facts whose text contains it."""
     viewer.reach(profile)
     memory = viewer.memory
-    as_of = _moment(valid_at)
-    page = max(page, 1)
-    offset = (page - 1) * PAGE_SIZE
-    statuses: list[str] | None = (
-        [s.value for s in FactStatus] if status == ALL else [status] if status else None
-    )
-    if q.strip():
-        hits = memory.search(profile, q, k=offset + PAGE_SIZE + 1, as_of=as_of)
-        found: list[Fact] = [
-            h.fact
-            for h in hits
-            if (not type or h.fact.type == type)
-            and (statuses is None or h.fact.status in statuses)
-            and (not category or h.fact.category == category)
-            and (not subject or h.fact.subject == subject)
-        ][offset:]
-    else:
-        found = memory.list_facts(
-            profile,
-            type=type or None,
-            status=statuses,
-            category=category or None,
-            subject=subject or None,
-            as_of=as_of,
-            limit=PAGE_SIZE + 1,
-            offset=offset,
-        )
+    number, problem = _page_number(page)
+    filters: dict[str, Any] = {
+        "type": type or None,
+        "status": [s.value for s in FactStatus] if status == ALL else status or None,
+        "category": category.strip() or None,
+        "subject": subject.strip() or None,
+        "text": q.strip() or None,
+        "as_of": _moment(valid_at),
+    }
+    total = memory.count_facts(profile, **filters)
+    pages = max(1, -(-total // PAGE_SIZE))
+    if number > pages:
+        problem = problem or f"There are only {pages} pages; here is the last one."
+        number = pages
+    found = memory.list_facts(profile, **filters, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE)
     query = {
         "q": q,
         "type": type,
@@ -92,9 +94,11 @@ def facts_page(
         "facts.html",
         profile,
         "facts",
-        facts=found[:PAGE_SIZE],
-        page=page,
-        more=len(found) > PAGE_SIZE,
+        facts=found,
+        total=total,
+        page=number,
+        pages=pages,
+        problem=problem,
         query=query,
         types=[t.value for t in FactType],
         statuses=[s.value for s in FactStatus],
@@ -103,15 +107,34 @@ def facts_page(
 
 @router.get("/{fact_id}")
 def fact_page(request: Request, profile: str, fact_id: str, viewer: ViewerDep) -> Response:
-    """One fact: its evidence (with the conversation it came from), versions and events."""
+    """One fact: its evidence (with the conversation it came from), versions and its story."""
     viewer.reach(profile)
-    history = viewer.memory.history(profile, fact_id)
-    quoted = {e.session_id for e in history.evidence if e.session_id}
-    sessions = (
-        {s.id: s for s in viewer.memory.sessions(profile, limit=10_000) if s.id in quoted}
-        if quoted
-        else {}
+    memory = viewer.memory
+    history = memory.history(profile, fact_id)
+    named = {v.id: v for v in history.versions}
+    pairs: dict[str, ConflictPair] = {}
+    for event in history.events:
+        after = event.after or {}
+        if event.action is EventAction.DISPUTED and not pairs:
+            for wanted in ConflictStatus:
+                pairs.update((p.conflict.id, p) for p in memory.conflicts(profile, wanted))
+        reason = str(after.get("reason", ""))
+        if reason.startswith("duplicate of ") and reason[13:] not in named:
+            with suppress(NotFoundError):
+                named[reason[13:]] = memory.get(profile, reason[13:])
+    for pair in pairs.values():
+        named.setdefault(pair.fact_a.id, pair.fact_a)
+        named.setdefault(pair.fact_b.id, pair.fact_b)
+    quotes = memory.evidence(profile, list(named))
+    lines = story(
+        profile,
+        history,
+        others=named,
+        pairs=pairs,
+        quotes=quotes,
+        keys={k.id: k for k in memory.keys.all()},
     )
+    own = [q for q in quotes if q.evidence.fact_id == fact_id]
     return viewer.page(
         request,
         "fact.html",
@@ -119,9 +142,18 @@ def fact_page(request: Request, profile: str, fact_id: str, viewer: ViewerDep) -
         "facts",
         fact=history.fact,
         history=history,
-        sessions=sessions,
+        quotes=own,
+        story=lines,
         types=[t.value for t in FactType],
     )
+
+
+@router.get("/{fact_id}/delete")
+def confirm_delete(request: Request, profile: str, fact_id: str, viewer: ViewerDep) -> Response:
+    """The question before a deletion, as a page of its own: it works without JavaScript."""
+    viewer.reach(profile)
+    fact = viewer.memory.get(profile, fact_id)
+    return viewer.page(request, "delete.html", profile, "facts", fact=fact)
 
 
 @router.post("/{fact_id}/correct")
@@ -149,12 +181,33 @@ def correct(
 
 @router.post("/{fact_id}/delete")
 def delete(
+    profile: str,
+    fact_id: str,
+    viewer: ViewerDep,
+    csrf: Annotated[str, Form()] = "",
+    confirmed: Annotated[str, Form()] = "",
+) -> RedirectResponse:
+    viewer.check(csrf)
+    viewer.reach(profile)
+    if confirmed != "yes":
+        return back(f"{PREFIX}/profiles/{profile}/facts/{fact_id}/delete")
+    viewer.memory.delete(profile, fact_id, actor=viewer.actor, reason="deleted in the dashboard")
+    viewer.notice("The fact was deleted; it stays in its history as retired, and can be restored.")
+    return back(f"{PREFIX}/profiles/{profile}/facts/{fact_id}")
+
+
+@router.post("/{fact_id}/restore")
+def restore(
     profile: str, fact_id: str, viewer: ViewerDep, csrf: Annotated[str, Form()] = ""
 ) -> RedirectResponse:
     viewer.check(csrf)
     viewer.reach(profile)
-    viewer.memory.delete(profile, fact_id, actor=viewer.actor, reason="deleted in the dashboard")
-    viewer.notice("The fact was deleted; it stays in its history as retired.")
+    fact = viewer.memory.restore(profile, fact_id, actor=viewer.actor)
+    viewer.notice(
+        "The rule is back, waiting for your approval on the Persona page."
+        if fact.type is FactType.INSTRUCTION
+        else "The fact is back in memory, unverified."
+    )
     return back(f"{PREFIX}/profiles/{profile}/facts/{fact_id}")
 
 

@@ -167,6 +167,24 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         return [found[i] for i in fact_ids if i in found]
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
+        where, params = self._filtered(flt, now)
+        params.update(limit=flt.limit, offset=flt.offset)
+        return self._facts(
+            where,
+            params,
+            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id "
+            "LIMIT %(limit)s OFFSET %(offset)s",
+        )
+
+    def count_facts(self, flt: FactFilter, now: datetime) -> int:
+        where, params = self._filtered(flt, now)
+        row = self._cur.execute(
+            f"SELECT count(*) AS n FROM facts f WHERE f.profile_id = %(profile)s AND {where}",
+            {"profile": self._profile_id, **params},
+        ).fetchone()
+        return int(row["n"]) if row else 0
+
+    def _filtered(self, flt: FactFilter, now: datetime) -> tuple[str, dict[str, Any]]:
         clauses: list[str] = []
         params: dict[str, Any] = {}
         if flt.as_of is not None and flt.statuses is None:
@@ -194,13 +212,7 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         if flt.text:
             clauses.append("strpos(lower(f.text), lower(%(text)s)) > 0")
             params["text"] = flt.text
-        params.update(limit=flt.limit, offset=flt.offset)
-        return self._facts(
-            " AND ".join(clauses),
-            params,
-            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id "
-            "LIMIT %(limit)s OFFSET %(offset)s",
-        )
+        return " AND ".join(clauses), params
 
     def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
         if not fact_ids:

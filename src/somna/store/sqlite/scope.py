@@ -125,6 +125,22 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         return [found[i] for i in fact_ids if i in found]
 
     def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
+        where, params = self._filtered(flt, now)
+        return self._facts(
+            where,
+            [*params, flt.limit, flt.offset],
+            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id LIMIT ? OFFSET ?",
+        )
+
+    def count_facts(self, flt: FactFilter, now: datetime) -> int:
+        where, params = self._filtered(flt, now)
+        row = self._conn.execute(
+            f"SELECT count(*) FROM facts f WHERE f.profile_id = ? AND {where}",
+            (self._profile_id, *params),
+        ).fetchone()
+        return int(row[0])
+
+    def _filtered(self, flt: FactFilter, now: datetime) -> tuple[str, list[object]]:
         clauses: list[str] = []
         params: list[object] = []
         if flt.as_of is not None and flt.statuses is None:
@@ -150,11 +166,7 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         if flt.text:
             clauses.append("instr(lower(f.text), lower(?)) > 0")
             params.append(flt.text)
-        return self._facts(
-            " AND ".join(clauses),
-            [*params, flt.limit, flt.offset],
-            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id LIMIT ? OFFSET ?",
-        )
+        return " AND ".join(clauses), params
 
     def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
         if not fact_ids:
