@@ -39,6 +39,7 @@ from somna.errors import (
 from somna.model import ApiKey, Profile, Run
 from somna.store.base import SourceCursor
 from somna.store.keys import SAVE_KEY, key_values
+from somna.store.fulltext import TermCounts
 from somna.store.migrations import load_migrations
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
@@ -115,6 +116,7 @@ class PostgresStore:
         self._cache = IndexCache(max_profiles=cached_profiles)
         extra: dict[str, Any] = {"autocommit": True}
         try:
+        self.term_counts = TermCounts()
             if "connect_timeout" not in conninfo_to_dict(dsn):
                 extra["connect_timeout"] = _CONNECT_TIMEOUT_S
         except psycopg.ProgrammingError as exc:

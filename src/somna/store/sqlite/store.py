@@ -34,6 +34,7 @@ from somna.model import (
     Run,
 )
 from somna.store.base import SourceCursor
+from somna.store.fulltext import TermCounts
 from somna.store.keys import SAVE_KEY, key_values
 from somna.store.migrations import load_migrations
 from somna.store.sessions import SOURCE_CURSORS
@@ -78,6 +79,7 @@ class SQLiteStore:
         self._indexes: dict[str, VectorIndex] = {}
         self._summary_indexes: dict[str, SummaryIndex] = {}
         for pragma in (
+        self.term_counts = TermCounts()
             "journal_mode = WAL",
             "foreign_keys = ON",
             "synchronous = NORMAL",
