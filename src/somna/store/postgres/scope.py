@@ -275,18 +275,6 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         ).fetchall()
         return [(row["id"], float(row["rank"])) for row in rows]
 
-    def vector_search(
-        self, vector: np.ndarray, eligible: Eligibility, limit: int
-    ) -> list[tuple[str, float]]:
-        if self._dim is None or limit <= 0:
-            return []  # this profile never stored a fact
-        if vector.shape != (self._dim,):
-            raise StoreError(
-                f"This profile's facts were embedded in {self._dim} dimensions and the query "
-                f"in {vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
-            )
-        query = np.asarray(vector, dtype=np.float32)
-        if self._store.vector_mode != "pgvector":
     def _fact_total(self) -> int:
         """The planner's estimate of the facts in the store (0 before its first ANALYZE)."""
         row = self._cur.execute(
@@ -304,6 +292,18 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         ).fetchone()
         return int(row["n"]) if row else 0
 
+    def vector_search(
+        self, vector: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        if self._dim is None or limit <= 0:
+            return []  # this profile never stored a fact
+        if vector.shape != (self._dim,):
+            raise StoreError(
+                f"This profile's facts were embedded in {self._dim} dimensions and the query "
+                f"in {vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
+            )
+        query = np.asarray(vector, dtype=np.float32)
+        if self._store.vector_mode != "pgvector":
             return self._store._cache.search(self._index(), query, eligible, limit)
         if self._uses_hnsw():
             rows = self._vector_rows(query, eligible, limit, hnsw=True)

@@ -209,6 +209,7 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         words = self._store.term_counts.selective(fts_words(query), total, self._facts_holding)
         if not words:
             return []
+        match = fts_match(words)
         where, params = eligibility_sql(eligible)
         rows = self._conn.execute(
             "SELECT f.id, bm25(facts_fts) AS rank FROM facts_fts "
@@ -219,9 +220,16 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         ).fetchall()
         return [(row["id"], -float(row["rank"])) for row in rows]
 
+    def _facts_holding(self, word: str, cap: int) -> int:
+        """How many facts of the store (any profile) hold `word`, counting at most `cap`."""
+        row = self._conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)",
+            (fts_match([word]), cap),
+        ).fetchone()
+        return int(row[0])
+
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
-        match = fts_match(words)
     ) -> list[tuple[str, float]]:
         revision = (
             self._revision_at_start if self._revision_before is None else self._revision_after
@@ -232,14 +240,6 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         if vector.shape != (index.dim,):
             raise StoreError(
                 f"This profile's facts were embedded in {index.dim} dimensions and the query in "
-    def _facts_holding(self, word: str, cap: int) -> int:
-        """How many facts of the store (any profile) hold `word`, counting at most `cap`."""
-        row = self._conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)",
-            (fts_match([word]), cap),
-        ).fetchone()
-        return int(row[0])
-
                 f"{vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
             )
         return index.search(vector, eligible, limit)
