@@ -19,8 +19,6 @@ the facts it shows, so both profiles are asked in the same order and
 from __future__ import annotations
 
 import json
-import re
-import textwrap
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -40,8 +38,9 @@ from somna.evaluation.scenarios_report import (
     ScenarioResult,
     score,
 )
+from somna.llm.rules.text import split_sentences
 from somna.memory import Memory
-from somna.model import MAX_FACT_CHARS, ConflictStatus, FactType, Run, check_fact_text
+from somna.model import ConflictStatus, FactType, Run, check_fact_text
 from somna.ranking import HEADER
 
 __all__ = ["evaluate_scenarios", "read_translations", "scenario_questions"]
@@ -49,7 +48,6 @@ __all__ = ["evaluate_scenarios", "read_translations", "scenario_questions"]
 Progress = Callable[[str], None]
 
 _PAGE = 10_000
-_SENTENCE_END = re.compile(r"(?<=[.!?\u2026])\s+")
 
 
 def read_translations(path: Path) -> dict[str, str]:
@@ -234,26 +232,11 @@ def _raw_messages(
 
 
 def _as_facts(content: str) -> list[str]:
-    """A message as one fact where a fact may hold it whole, else one fact per sentence
-    (cut between words where a sentence is longer than a fact may be); a piece with no
-    word, such as a lone "!", holds nothing to recall and is left out."""
+    """A message as one fact where a fact may hold it whole, else one fact per sentence."""
     try:
         return [check_fact_text(content)]
     except ValueError:
-        pieces = [
-            chunk
-            for sentence in _SENTENCE_END.split(content)
-            for chunk in textwrap.wrap(sentence, MAX_FACT_CHARS)
-        ]
-        return [piece for piece in pieces if _is_fact_text(piece)]
-
-
-def _is_fact_text(text: str) -> bool:
-    try:
-        check_fact_text(text)
-    except ValueError:
-        return False
-    return True
+        return [content[start:end] for start, end in split_sentences(content)]
 
 
 def _ask(

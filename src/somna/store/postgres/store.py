@@ -114,9 +114,9 @@ class PostgresStore:
         self.lock_timeout = lock_timeout
         self._location = _location(dsn)
         self._cache = IndexCache(max_profiles=cached_profiles)
+        self.term_counts = TermCounts()
         extra: dict[str, Any] = {"autocommit": True}
         try:
-        self.term_counts = TermCounts()
             if "connect_timeout" not in conninfo_to_dict(dsn):
                 extra["connect_timeout"] = _CONNECT_TIMEOUT_S
         except psycopg.ProgrammingError as exc:

@@ -78,8 +78,8 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self._indexes: dict[str, VectorIndex] = {}
         self._summary_indexes: dict[str, SummaryIndex] = {}
-        for pragma in (
         self.term_counts = TermCounts()
+        for pragma in (
             "journal_mode = WAL",
             "foreign_keys = ON",
             "synchronous = NORMAL",
