@@ -374,3 +374,15 @@ def test_a_bad_file_exits_2_with_one_readable_line(somna_eval: Invoke, tmp_path:
         f"Error: {bad} is not a valid scenario in 'language': Input should be 'en' or 'fr'."
     ]
     assert result.stdout == ""
+
+
+def test_the_baseline_stores_a_message_whole_or_sentence_by_sentence() -> None:
+    from somna.evaluation.scenarios import _as_facts
+
+    assert _as_facts("We need 3 desks, thanks!") == ["We need 3 desks, thanks!"]
+    assert _as_facts("Hello there. We need 3 desks!") == ["Hello there.", "We need 3 desks!"]
+    assert _as_facts("Hello there\nwe need desks") == ["Hello there we need desks"]
+    assert _as_facts("Thanks. Bye! !") == ["Thanks.", "Bye!"]  # a lone "!" says nothing
+    long = _as_facts("word " * 300 + "end. Bye.")
+    assert long[-2:] == ["end.", "Bye."] and all(len(piece) <= 500 for piece in long)
+    assert " ".join(long[:-1]) == "word " * 300 + "end."

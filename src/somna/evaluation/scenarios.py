@@ -19,6 +19,8 @@ the facts it shows, so both profiles are asked in the same order and
 from __future__ import annotations
 
 import json
+import re
+import textwrap
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -38,9 +40,8 @@ from somna.evaluation.scenarios_report import (
     ScenarioResult,
     score,
 )
-from somna.llm.rules.text import split_sentences
 from somna.memory import Memory
-from somna.model import ConflictStatus, FactType, Run, check_fact_text
+from somna.model import MAX_FACT_CHARS, ConflictStatus, FactType, Run, check_fact_text
 from somna.ranking import HEADER
 
 __all__ = ["evaluate_scenarios", "read_translations", "scenario_questions"]
@@ -48,6 +49,7 @@ __all__ = ["evaluate_scenarios", "read_translations", "scenario_questions"]
 Progress = Callable[[str], None]
 
 _PAGE = 10_000
+_SENTENCE_END = re.compile(r"(?<=[.!?\u2026])\s+")
 
 
 def read_translations(path: Path) -> dict[str, str]:
@@ -232,11 +234,26 @@ def _raw_messages(
 
 
 def _as_facts(content: str) -> list[str]:
-    """A message as one fact where a fact may hold it whole, else one fact per sentence."""
+    """A message as one fact where a fact may hold it whole, else one fact per sentence
+    (cut between words where a sentence is longer than a fact may be); a piece with no
+    word, such as a lone "!", holds nothing to recall and is left out."""
     try:
         return [check_fact_text(content)]
     except ValueError:
-        return [content[start:end] for start, end in split_sentences(content)]
+        pieces = [
+            chunk
+            for sentence in _SENTENCE_END.split(content)
+            for chunk in textwrap.wrap(sentence, MAX_FACT_CHARS)
+        ]
+        return [piece for piece in pieces if _is_fact_text(piece)]
+
+
+def _is_fact_text(text: str) -> bool:
+    try:
+        check_fact_text(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _ask(

@@ -16,7 +16,7 @@ import numpy as np
 from somna.config import Settings
 from somna.consolidate.restoring import restore_said_again
 from somna.errors import ConflictStateError, InvalidInputError
-from somna.memory.approval import proposed_by_agent
+from somna.memory.approval import proposed_by_agent, require_person
 from somna.memory.conflicts import UNSETTLED
 from somna.memory.inputs import checked
 from somna.memory.lookups import fetch_fact
@@ -29,6 +29,7 @@ from somna.model import (
     Evidence,
     Fact,
     FactStatus,
+    FactType,
     Verdict,
     fold_text,
     lifecycle,
@@ -154,6 +155,8 @@ class FactWrites:
         with self.store.read(profile) as tx:
             old = fetch_fact(tx, fact_id)
         require(old, ACTIVE_STATUSES, "correct")
+        retyped = FactType(changes.get("type", old.type))
+        require_person(actor, (old.type, retyped), "correct or retype")
         kept = old.model_dump(
             include={
                 "profile_id",
@@ -201,6 +204,7 @@ class FactWrites:
         with self.store.write(profile) as tx:
             fact = fetch_fact(tx, fact_id)
             require(fact, {FactStatus.UNVERIFIED}, "verify")
+            require_person(actor, (fact.type,), "approve")
             updated, event = lifecycle.transition(
                 fact,
                 EventAction.VERIFIED,
