@@ -19,8 +19,9 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from typing import Any
 
 __all__ = ["URGENT", "CallPool"]
@@ -43,7 +44,7 @@ class CallPool:
         self._following = threading.Lock()
         self._followers: list[threading.Thread] = []
         """Started with the first `then`: a pool whose calls have none needs no more."""
-        self._start(self._serve, "somna-call")
+        self._threads = self._start(self._serve, "somna-call")
 
     def submit(
         self,
@@ -63,7 +64,8 @@ class CallPool:
         return future
 
     def close(self) -> None:
-        """Cancel what has not started and let the threads end after their current call."""
+        """Cancel what has not started (and what waits for its `then`); let the threads end
+        after their current call."""
         while True:
             try:
                 _, _, _, future, _, _ = self._queue.get_nowait()
@@ -73,9 +75,28 @@ class CallPool:
                 future.cancel()
         for _ in range(self.size):
             self._queue.put((2, 0, next(self._order), None, None, None))
+        while True:  # results waiting for their `then`: nobody will read them now
+            try:
+                waiting = self._after.get_nowait()
+            except queue.Empty:
+                break
+            if waiting is not None:
+                waiting[0].set_exception(CancelledError())
         with self._following:
             for _ in self._followers:
                 self._after.put(None)
+
+    def join(self, calls_until: float, then_until: float) -> bool:
+        """After `close`, wait for the threads to end: those of the calls until `calls_until`,
+        those running a `then` until `then_until` (`time.monotonic()` values); whether they
+        all did. A thread still inside native code (an embedding) when the interpreter exits
+        aborts the process, so a stopped run waits for its `then`s; a thread left inside a
+        model call is harmless (its reply is never read).
+        """
+        for threads, until in ((self._followers, then_until), (self._threads, calls_until)):
+            for thread in threads:
+                thread.join(max(0.0, until - time.monotonic()))
+        return not any(t.is_alive() for t in [*self._threads, *self._followers])
 
     def _start(self, target: Callable[[], None], name: str) -> list[threading.Thread]:
         threads = [

@@ -48,7 +48,7 @@ from somna.consolidate.staging import StagedWrite
 from somna.consolidate.transcript import spoken
 from somna.consolidate.wording import ONE_OFF, same_wording
 from somna.embed import Embedder
-from somna.errors import ConflictStateError, LLMError, SomnaError
+from somna.errors import ConflictStateError, LLMError, ProfileNotFoundError, SomnaError
 from somna.llm import LLM
 from somna.llm.base import LLMCallError
 from somna.llm.tasks import (
@@ -89,6 +89,12 @@ _NEIGHBORS = 1  # the closest neighbor of the same subject is the one worth judg
 _VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
 _POLL_S = 0.5  # how often a wait for a model call looks at its deadline and at stop requests
 _RUNS_CHECKED = 100  # how many recent runs a new run looks through for dead ones
+_WIND_DOWN_S = 3.0
+"""How long a stopped run waits for its threads to finish a model call: no longer, as its
+reply is never read."""
+_EMBED_GRACE_S = 30.0
+"""How much longer it waits for the embeddings in progress (the drained queue leaves one
+per thread), which must end before the process does."""
 _AHEAD = 3
 """Sessions a profile holds at least (never more than the run's concurrency), leased and
 extracted ahead of its writes: the one being judged, the next, and one to spare. More than
@@ -234,6 +240,8 @@ class _Job:
     should_stop: Callable[[], bool]
     held: dict[str, str] = field(default_factory=dict)
     """Session id to profile id, for every lease the run holds."""
+    erased: set[str] = field(default_factory=set)
+    """Profiles erased (`forget`) while the run went through them: it is partial."""
     planned: list[_Plan] = field(default_factory=list)
     """A dry run's plans, for the hygiene it counts instead of doing."""
     stopped: threading.Event = field(default_factory=threading.Event)
@@ -248,7 +256,7 @@ class _Job:
         with self.leasing:
             if self.budget is not None:
                 wanted = min(wanted, self.budget)
-            if wanted <= 0:
+            if wanted <= 0 or self.stopped.is_set():
                 return []
             leased = lease(wanted)
             if self.budget is not None:
@@ -349,8 +357,8 @@ class Consolidator:
         )
         try:
             self._wait_all([runners.submit(partial(self._profile_alone, p, job)) for p in profiles])
-            failed = run.sessions_failed or run.failures
-            run.status = RunStatus.PARTIAL if failed else RunStatus.SUCCEEDED
+            partial_run = run.sessions_failed or job.erased or run.failures
+            run.status = RunStatus.PARTIAL if partial_run else RunStatus.SUCCEEDED
         except KeyboardInterrupt:
             run.status = RunStatus.INTERRUPTED
             raise
@@ -362,6 +370,10 @@ class Consolidator:
             calls.close()
             runners.close()
             self._give_back(job)
+            # A thread still embedding when the interpreter exits aborts the process.
+            ends = clock.monotonic() + _WIND_DOWN_S
+            runners.join(ends, ends + _EMBED_GRACE_S)
+            calls.join(ends, ends + _EMBED_GRACE_S)
             run.finished_at = utc(self.clock())
             if record or (not dry_run and run.sessions_seen):
                 self.store.save_run(run)
@@ -377,12 +389,15 @@ class Consolidator:
                     raise future.exception()  # type: ignore[misc]
 
     def _give_back(self, job: _Job) -> None:
-        """Release every lease the run still holds (it stopped early); best effort, since a
-        lease left behind expires anyway after lease_minutes."""
-        for session_id, profile_id in list(job.held.items()):
-            with suppress(Exception), self.store.write(profile_id) as tx:
-                tx.release_session(session_id, job.worker, retry_at=None)
-            job.held.pop(session_id, None)
+        """Release every lease the run still holds (it stopped early); no lease is taken
+        after it starts (`job.stopped` is set, and `take` checks it under the same lock).
+        Best effort, since a lease left behind is taken back by the next run on this host,
+        or expires after lease_minutes."""
+        with job.leasing:
+            for session_id, profile_id in list(job.held.items()):
+                with suppress(Exception), self.store.write(profile_id) as tx:
+                    tx.release_session(session_id, job.worker, retry_at=None)
+                job.held.pop(session_id, None)
 
     def _abandon_dead_runs(self) -> None:
         """Mark `running` runs whose process on this host is gone (killed) as abandoned."""
@@ -397,19 +412,26 @@ class Consolidator:
     def _profile_alone(self, profile_id: str, job: _Job) -> None:
         """One profile's part; its failure, whatever it is, is recorded and the others go on."""
         try:
-            self._run_profile(profile_id, job)
+            self._run_unless_erased(profile_id, job)
         except _Stopped:
             raise
         except Exception as exc:  # an old database's bad setting, a bug: this profile alone
             said = str(exc) if isinstance(exc, SomnaError) else f"{type(exc).__name__}: {exc}"
             job.merge(Run(failures=[{"profile": profile_id, "error": said}]))
 
+    def _run_unless_erased(self, profile_id: str, job: _Job) -> None:
+        """`_run_profile`; a profile erased meanwhile ends its part, not the run."""
+        try:
+            self._run_profile(profile_id, job)
+        except ProfileNotFoundError:
+            if self.store.get_profile(profile_id) is not None:
+                raise
+            job.erased.add(profile_id)
+
     def _run_profile(self, profile_id: str, job: _Job) -> None:
         """Extract up to `job.ahead` sessions ahead; reconcile and write them in order."""
         profile = self.store.get_profile(profile_id)
         if profile is None:
-            from somna.errors import ProfileNotFoundError
-
             raise ProfileNotFoundError(profile_id)
         idle = for_profile(self.settings, profile).idle_hours
         idle_before = job.now - timedelta(hours=idle if job.idle_hours is None else job.idle_hours)
@@ -440,6 +462,8 @@ class Consolidator:
         finally:
             for item in window:
                 item.future.cancel()
+        if job.stopped.is_set():
+            return  # the run is stopping: the next one does the hygiene
         if job.dry_run:
             if job.hygiene or touched_days:
                 job.merge(Run(facts_expired=self._dry_expired(profile, job)))
@@ -477,6 +501,8 @@ class Consolidator:
         if job.dry_run:
             with self.store.read(profile_id) as reader:
                 due = reader.due_sessions(idle_before=idle_before, now=job.now, limit=10_000)
+        else:
+            self._take_back_dead_leases(profile_id, job.now)
 
         def lease(n: int) -> list[tuple[Session, list[Message]]]:
             if job.dry_run:
@@ -491,17 +517,26 @@ class Consolidator:
                     until=self._lease_end(job),
                     limit=n,
                 )
-                return [(s, tx.session_messages(s.id)) for s in leased]
+                with_messages = [(s, tx.session_messages(s.id)) for s in leased]
+            job.held.update((session.id, profile_id) for session in leased)  # under job.leasing
+            return with_messages
 
         def more(n: int) -> list[tuple[Session, list[Message]]]:
             if job.stopped.is_set() or job.should_stop():
                 return []
-            leased = job.take(lease, n)
-            if not job.dry_run:
-                job.held.update((session.id, profile_id) for session, _ in leased)
-            return leased
+            return job.take(lease, n)
 
         return more
+
+    def _take_back_dead_leases(self, profile_id: str, now: datetime) -> None:
+        """Give back at once the profile's sessions leased by a worker of this host whose
+        process is gone (killed), instead of waiting for their leases to end."""
+        with self.store.read(profile_id) as reader:
+            dead = [owner for owner in reader.lease_owners(now=now) if _process_gone(owner)]
+        if dead:
+            with self.store.write(profile_id) as tx:
+                for owner in dead:
+                    tx.release_leases(owner)
 
     def _settle(self, profile: Profile, item: _Pending, job: _Job) -> bool:
         """Finish one session: plan, then write (or count, in a dry run); a failure fails this

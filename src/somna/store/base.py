@@ -247,6 +247,10 @@ class Reader(Protocol):
         ...
 
     def session_messages(self, session_id: str) -> list[Message]:
+    def lease_owners(self, *, now: datetime) -> list[str]:
+        """The workers holding a lease on one of the profile's live sessions at `now`."""
+        ...
+
         """A session's messages still in the hot table, in order."""
         ...
 
@@ -298,6 +302,10 @@ class Writer(Reader, Protocol):
         ...
 
     def finish_session(
+    def release_leases(self, owner: str) -> int:
+        """Give back every session `owner` holds (a worker that died); how many."""
+        ...
+
         self,
         session_id: str,
         owner: str,

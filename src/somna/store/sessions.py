@@ -165,6 +165,15 @@ class SessionQueries(Statements):
         )
         return [session_from_row(row) for row in rows]
 
+    def lease_owners(self, *, now: datetime) -> list[str]:
+        rows = self._all(
+            "SELECT DISTINCT lease_owner FROM sessions WHERE profile_id = :profile "
+            f"AND {LIVE_SQL} AND lease_owner IS NOT NULL AND lease_until > :now "
+            "ORDER BY lease_owner",
+            {"profile": self._profile_id, "now": now},
+        )
+        return [str(row["lease_owner"]) for row in rows]
+
     def lease_sessions(
         self, *, idle_before: datetime, now: datetime, owner: str, until: datetime, limit: int
     ) -> list[Session]:
@@ -189,6 +198,13 @@ class SessionQueries(Statements):
             {"failed": int(retry_at is not None), "retry_at": retry_at,
              "profile": self._profile_id, "id": session_id, "owner": owner},
         )  # fmt: skip
+
+    def release_leases(self, owner: str) -> int:
+        return self._count(
+            "UPDATE sessions SET lease_owner = NULL, lease_until = NULL "
+            "WHERE profile_id = :profile AND lease_owner = :owner",
+            {"profile": self._profile_id, "owner": owner},
+        )
 
     def renew_lease(self, session_id: str, owner: str, *, until: datetime) -> bool:
         renewed = self._count(

@@ -18,10 +18,10 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 
 from somna.interfaces.cli import render
 from somna.interfaces.cli.interrupt import (
-    INTERRUPTED,
     ConcurrencyOption,
+    exit_code,
     interrupted_line,
-    terminate_interrupts,
+    signals_interrupt,
 )
 from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
 from somna.interfaces.cli.options import (
@@ -175,7 +175,7 @@ def consolidate(
     Prints the run's counts, then the rejected facts and the failed sessions.
     Failed sessions do not change the exit code; they are retried next run.
     Ctrl-C or SIGTERM stops at once: the sessions not written yet are given
-    back and the run is recorded as interrupted (exit 130).
+    back and the run is recorded as interrupted (exit 130, or 143 on SIGTERM).
 
     Example:
 
@@ -185,7 +185,7 @@ def consolidate(
     """
     try:
         model = {"llm_timeout_s": llm_timeout, "llm_max_retries": llm_retries}
-        with terminate_interrupts(), open_memory(ctx, db, **model) as memory:
+        with signals_interrupt(), open_memory(ctx, db, **model) as memory:
             with session_progress(enabled=not as_json) as progress:
                 run = memory.consolidate(
                     profile,
@@ -196,9 +196,9 @@ def consolidate(
                     concurrency=concurrency,
                 )
             idle = memory.settings.idle_hours if idle_hours is None else idle_hours
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         typer.echo(interrupted_line(), err=True)
-        raise typer.Exit(INTERRUPTED) from None
+        raise typer.Exit(exit_code(stop)) from None
     if as_json:
         render.print_json(render.run_data(run))
     else:

@@ -1,8 +1,12 @@
-"""Ctrl-C and SIGTERM during a consolidation: stop now, give the sessions back, exit 130.
+"""Ctrl-C and SIGTERM during a consolidation: stop now, give the sessions back, exit 128 + signal.
 
-`Memory.consolidate` releases the leases it holds and records the run as
-interrupted when `KeyboardInterrupt` reaches it; SIGTERM (a service manager's
-stop) is made to raise the same, so both end the same way.
+`Memory.consolidate` releases the leases it holds, waits (briefly) for its
+threads and records the run as interrupted when `KeyboardInterrupt` reaches
+it. `signals_interrupt` makes SIGINT and SIGTERM (a service manager's stop)
+raise `Interrupted`, a `KeyboardInterrupt` that knows its signal, once: a
+second signal while the run is giving its sessions back is only noted, so the
+clean-up is never cut short. The command then exits 130 (SIGINT) or 143
+(SIGTERM), as shells expect, with one line and no traceback.
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ from typing import Annotated, Any
 
 import typer
 
-__all__ = ["INTERRUPTED", "ConcurrencyOption", "interrupted_line", "terminate_interrupts"]
-
-INTERRUPTED = 130
-"""The exit code of a command stopped by a signal (128 + SIGINT), as shells expect."""
+__all__ = [
+    "ConcurrencyOption",
+    "Interrupted",
+    "exit_code",
+    "interrupted_line",
+    "signals_interrupt",
+]
 
 ConcurrencyOption = Annotated[
     int | None,
@@ -33,22 +40,44 @@ ConcurrencyOption = Annotated[
     ),
 ]
 
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+
+class Interrupted(KeyboardInterrupt):
+    """A signal asked the command to stop; `signum` says which."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def exit_code(stop: KeyboardInterrupt) -> int:
+    """128 + the signal's number: 130 for Ctrl-C (and a bare `KeyboardInterrupt`), 143 for
+    SIGTERM."""
+    return 128 + (stop.signum if isinstance(stop, Interrupted) else signal.SIGINT)
 
 
 @contextmanager
-def terminate_interrupts() -> Iterator[None]:
-    """SIGTERM raises `KeyboardInterrupt` in this block, as Ctrl-C does (main thread only)."""
-    previous: Any = None
+def signals_interrupt() -> Iterator[None]:
+    """SIGINT and SIGTERM raise `Interrupted` in this block, the first one only (main thread
+    only; elsewhere signals are left alone)."""
+    raised: list[int] = []
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if not raised:  # later signals: the stop is under way, let it finish
+            raised.append(signum)
+            raise Interrupted(signum)
+
+    previous: dict[int, Any] = {}
     with suppress(ValueError):  # signal handlers belong to the main thread
-        previous = signal.signal(signal.SIGTERM, _interrupt)
+        for number in _SIGNALS:
+            previous[number] = signal.signal(number, interrupt)
     try:
         yield
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        if not raised:  # after a stop, a late signal must not meet Python's default handler
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 def interrupted_line() -> str:
