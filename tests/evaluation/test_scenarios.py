@@ -19,6 +19,8 @@ from somna.config import Settings
 from somna.embed import BundledEmbedder
 from somna.errors import InvalidInputError
 from somna.evaluation import (
+    Asked,
+    Observed,
     Scenario,
     ScenarioFigures,
     evaluate_scenarios,
@@ -26,8 +28,8 @@ from somna.evaluation import (
     read_scenarios,
     read_translations,
     scenario_questions,
+    score_scenario,
 )
-from somna.evaluation.scenarios_report import Asked, Observed, score
 from somna.interfaces.cli.evaluate import app
 from somna.interfaces.cli.options import CliState
 from somna.memory import Memory
@@ -115,7 +117,7 @@ def test_score_counts_each_gold_item_against_what_the_profile_held() -> None:
         client_messages=4,
         standing=frozenset({"Always answer in English."}),
     )
-    result = score(HAND, "p", observed)
+    result = score_scenario(HAND, "p", observed)
     figures = result.figures
     assert result.facts_missed == ["f4"]
     assert (figures.facts, figures.recalled, figures.fact_recall) == (4, 3, 0.75)
@@ -357,6 +359,7 @@ def test_ask_in_other_without_a_translation_fails_in_one_line(somna_eval: Invoke
     [
         (["--baseline", "facts"], "the only baseline is 'turns', not 'facts'."),
         (["--ask-in", "both"], "ask questions in 'same' or 'other', not 'both'."),
+        (["--translations", str(TRANSLATIONS)], "translations are read only with --ask-in other."),
     ],
 )
 def test_bad_options_exit_2(somna_eval: Invoke, args: list[str], message: str) -> None:

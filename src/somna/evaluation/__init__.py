@@ -34,16 +34,20 @@ from somna.evaluation.report import (
 from somna.evaluation.scenarios import evaluate_scenarios, read_translations, scenario_questions
 from somna.evaluation.scenarios_format import Scenario, matches, read_scenarios
 from somna.evaluation.scenarios_report import (
+    Asked,
     GroupResult,
+    Observed,
     ProfileResult,
     ScenarioFigures,
     ScenarioReport,
     ScenarioResult,
+    score_scenario,
 )
 
 __all__ = [
     "CATEGORY_NAMES",
     "CONSOLIDATE_AFTER",
+    "Asked",
     "ConsolidationFigures",
     "ConversationFigures",
     "Distribution",
@@ -51,6 +55,7 @@ __all__ = [
     "GroupResult",
     "LocomoQuestion",
     "LocomoReport",
+    "Observed",
     "ProfileResult",
     "QuestionResult",
     "RecalledItem",
@@ -71,4 +76,5 @@ __all__ = [
     "read_translations",
     "recall_at_k",
     "scenario_questions",
+    "score_scenario",
 ]

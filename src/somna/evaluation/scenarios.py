@@ -6,7 +6,7 @@ consolidated by the memory's configured LLM one night after its last message (or
 when the next session begins, if that comes sooner), as a nightly job would. Then
 every question, and every unrelated question, is put to `Memory.context` once, in
 file order, at the memory's own now (after the last session); the facts the block
-lists are scored against the gold keywords (`scenarios_report.score`).
+lists are scored against the gold keywords (`scenarios_report.score_scenario`).
 
 With the raw-message baseline, a second profile (`scenario-<id>-turns`) holds every
 client message as a fact of its own, as it was said and at its time (one fact per
@@ -38,7 +38,7 @@ from somna.evaluation.scenarios_report import (
     ProfileResult,
     ScenarioReport,
     ScenarioResult,
-    score,
+    score_scenario,
 )
 from somna.memory import Memory
 from somna.model import MAX_FACT_CHARS, ConflictStatus, FactType, Run, check_fact_text
@@ -283,7 +283,7 @@ def _ask(
         client_messages=scenario.client_messages,
         standing=standing,
     )
-    return score(scenario, profile, observed)
+    return score_scenario(scenario, profile, observed)
 
 
 def _active(memory: Memory, profile: str) -> list[str]:

@@ -1,6 +1,6 @@
 """What a scenario evaluation returns, and the arithmetic that scores one profile.
 
-`score` is pure: it takes a scenario and what one profile held (active fact texts,
+`score_scenario` is pure: it takes a scenario and what one profile held (active fact texts,
 open conflict pairs, the facts of each question's context block) and counts the gold
 items met. Counts add up over scenarios; the shares are read from the summed counts,
 so a group's figure weighs every gold item alike, not every scenario. Plain Pydantic
@@ -28,7 +28,7 @@ __all__ = [
     "ScenarioReport",
     "ScenarioResult",
     "UnrelatedOutcome",
-    "score",
+    "score_scenario",
 ]
 
 AskIn = Literal["same", "other"]
@@ -171,7 +171,7 @@ class ProfileResult(_Model):
     unrelated: list[UnrelatedOutcome]
 
 
-def score(scenario: Scenario, profile: str, observed: Observed) -> ProfileResult:
+def score_scenario(scenario: Scenario, profile: str, observed: Observed) -> ProfileResult:
     """Count the gold items of `scenario` that what `profile` held meets."""
     active = observed.active
 

@@ -230,6 +230,10 @@ def scenarios(
         raise typer.BadParameter(
             f"ask questions in 'same' or 'other', not {ask_in!r}.", param_hint="'--ask-in'"
         )
+    if translations is not None and ask_in != "other":
+        raise typer.BadParameter(
+            "translations are read only with --ask-in other.", param_hint="'--translations'"
+        )
     _check_json_path(json_path)
     with reported():
         read = read_scenarios(paths)
