@@ -16,6 +16,7 @@ import pytest
 
 from somna.config import Settings
 from somna.embed import BundledEmbedder
+from somna.interfaces.cli.consolidation import weak_model_advice
 from somna.memory import Memory
 from somna.sources import read_locomo
 from somna.store.sqlite import SQLiteStore
@@ -32,13 +33,15 @@ def local_server() -> Iterator[ScriptedChatServer]:
     yield from serve()
 
 
-def _memory(tmp_path: Path, server: ScriptedChatServer, embedder: BundledEmbedder) -> Memory:
+def _memory(
+    tmp_path: Path, server: ScriptedChatServer, embedder: BundledEmbedder, max_tokens: int = 120
+) -> Memory:
     settings = Settings(
         db=str(tmp_path / "somna.db"),
         llm_provider="openai",
         llm_base_url=server.url,
         llm_model="gemma-3-270m-it",
-        llm_max_tokens_extract=120,  # the emulated model's answers need about 200
+        llm_max_tokens_extract=max_tokens,  # the emulated model's answers need about 200 (120)
     )
     return Memory(store=SQLiteStore(tmp_path / "somna.db"), embedder=embedder, settings=settings)
 
@@ -108,6 +111,11 @@ def test_an_ungrounded_summary_fails_the_session_and_leaves_it_open(
         error = run.failures[0]["error"]
         assert "not grounded in the conversation: it names none of the speakers" in error
         assert "stays open" in error
+        advice = weak_model_advice(run)
+        assert advice is not None
+        assert "1 summary did not match the conversation" in advice
+        assert "larger instruction-tuned model" in advice and "docs/llm.md" in advice
+        assert "SOMNA_LLM_MAX_TOKENS_EXTRACT" not in advice  # nothing was cut
         assert not memory.summaries("maya")
         (session,) = memory.sessions("maya")
         assert session.status.value == "open"
@@ -136,6 +144,28 @@ def test_a_model_that_paraphrases_its_quotes_degrades_to_no_facts(
         assert not memory.list_facts("maya")
         (summary,) = memory.summaries("maya")
         assert summary.text == "user talked about finally, booked, tickets."
+        assert weak_model_advice(run) is None  # a session was consolidated
+    finally:
+        memory.flush()
+        memory.close()
+
+
+def test_a_model_whose_every_reply_is_cut_is_told_which_setting_or_size_to_change(
+    tmp_path: Path, local_server: ScriptedChatServer, embedder: BundledEmbedder
+) -> None:
+    local_server.responder = SmallLocalModel()
+    memory = _memory(tmp_path, local_server, embedder, max_tokens=8)
+    try:
+        for who in ("maya", "omar"):
+            memory.create_profile(who)
+            said = f"{who.title()} here: I repaint old bicycles in my garage every weekend."
+            memory.add_messages(who, "s", [{"role": "user", "content": said}])
+        run = memory.consolidate(idle_hours=0)
+        assert (run.sessions_consolidated, run.sessions_failed) == (0, 2)
+        advice = weak_model_advice(run)
+        assert advice is not None
+        assert advice.startswith("No session was consolidated: 2 replies ran past the output")
+        assert "SOMNA_LLM_MAX_TOKENS_EXTRACT" in advice and "larger" in advice
     finally:
         memory.flush()
         memory.close()

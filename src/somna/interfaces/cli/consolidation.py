@@ -42,6 +42,7 @@ __all__ = [
     "runs",
     "session_progress",
     "summaries",
+    "weak_model_advice",
 ]
 
 SHOWN = 10
@@ -95,6 +96,31 @@ def run_line(run: Run) -> str:
     return f"Run {run.id} {run.status}{took}: {sessions}{failed}; facts {facts}."
 
 
+def weak_model_advice(run: Run) -> str | None:
+    """What to change when no session was consolidated and every failure says the model is
+    too weak for extraction (its reply cut at the budget, or its summary ungrounded)."""
+    errors = [str(f.get("error", "")) for f in run.failures if "profile" not in f]
+    if run.sessions_consolidated or not errors:
+        return None
+    cut = sum("cut at its output limit" in e for e in errors)
+    ungrounded = sum("not grounded" in e for e in errors)
+    if cut + ungrounded < len(errors):
+        return None
+    why = []
+    if cut:
+        why.append(f"{render.plural(cut, 'reply', 'replies')} ran past the output limit")
+    if ungrounded:
+        summaries = render.plural(ungrounded, "summary", "summaries")
+        why.append(f"{summaries} did not match the conversation")
+    remedy = "use a larger instruction-tuned model (docs/llm.md lists the sizes that work)"
+    if cut:
+        remedy += ", or raise SOMNA_LLM_MAX_TOKENS_EXTRACT if its replies were nearly done"
+    return (
+        f"No session was consolidated: {' and '.join(why)}. The model is too weak to "
+        f"extract facts: {remedy}."
+    )
+
+
 def _listed(title: str, lines: Sequence[str]) -> None:
     if not lines:
         return
@@ -142,6 +168,10 @@ def report_run(run: Run, idle_hours: float) -> None:
         f"Failed sessions ({run.sessions_failed}), left for the next run:",
         [_failure(f) for f in run.failures],
     )
+    advice = weak_model_advice(run)
+    if advice is not None:
+        render.say("")
+        render.say(advice)
 
 
 def consolidate(
