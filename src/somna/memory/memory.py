@@ -28,6 +28,7 @@ from somna.memory.lookups import fetch_fact, quotes
 from somna.memory.metrics import ProfileMetrics, measure
 from somna.memory.multiquery import Rephrasings, multi_recall, rewrite_query
 from somna.memory.overview import ProfileOverview, fact_filter, overview
+from somna.memory.reembed import CheckedEmbedder, check_configured
 from somna.memory.restore import restore_fact
 from somna.memory.results import (
     Added,
@@ -107,6 +108,9 @@ class Memory:
             base_url=self.settings.embed_base_url,
             api_key=self.settings.embed_api_key,
         )
+        if embedder is None:  # the configured one: refused now if the database has another
+            check_configured(self.store, self.embedder.name)
+        self.embedder = CheckedEmbedder(self.embedder, self.store)
         self._llm = llm
         self._made_llm: LLM | None = None  # made here from the settings: closed here too
         self._clock = clock

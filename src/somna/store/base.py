@@ -37,6 +37,7 @@ from somna.model import (
     Wording,
 )
 from somna.model.lifecycle import Change
+from somna.store.embedders import EmbedderLedger
 
 __all__ = [
     "Candidate",
@@ -405,6 +406,10 @@ class Store(Protocol):
     def source_cursors(self, source: str) -> list[SourceCursor]:
         """The cursors of one source, across profiles, by key then segment: the latest
         segment of every key, and every segment not purged yet."""
+        ...
+
+    def embedders(self) -> EmbedderLedger:
+        """The embedder the database's vectors come from, and re-embedding to another."""
         ...
 
     def read(self, profile_id: str) -> AbstractContextManager[Reader]: ...

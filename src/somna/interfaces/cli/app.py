@@ -34,6 +34,7 @@ from somna.interfaces.cli.options import (
 )
 from somna.interfaces.cli.profiles import profiles
 from somna.interfaces.cli.recall import context, recall
+from somna.interfaces.cli.reembed import reembed
 from somna.interfaces.cli.schedule import schedule
 from somna.interfaces.cli.serve import mcp, serve
 from somna.interfaces.cli.sessions import metrics, sessions
@@ -134,6 +135,7 @@ app.add_typer(keys)
 app.add_typer(llm_app)
 app.command("export")(export)
 app.command("forget")(forget)
+app.command("reembed")(reembed)
 app.add_typer(evaluate)
 app.command("demo")(demo)
 

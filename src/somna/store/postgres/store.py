@@ -43,6 +43,7 @@ from somna.store.fulltext import TermCounts
 from somna.store.migrations import load_migrations
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
+from somna.store.postgres.embedders import PostgresLedger
 from somna.store.postgres.hnsw import HnswIndexes, index_name, index_prefix
 from somna.store.postgres.queries import Float4ArrayDumper, bind, named
 from somna.store.postgres.rows import (
@@ -361,6 +362,15 @@ class PostgresStore:
                 .fetchall()
             )
         return [cursor_from_row(row) for row in rows]
+
+    # -- embedder -----------------------------------------------------------------------
+
+    def embedders(self) -> PostgresLedger:
+        return PostgresLedger(self._connection, self._forget_vectors)
+
+    def _forget_vectors(self, profile_ids: list[str]) -> None:
+        for profile_id in profile_ids:
+            self._cache.forget(profile_id)
 
     # -- scopes -----------------------------------------------------------------------
 

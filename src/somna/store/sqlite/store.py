@@ -39,6 +39,7 @@ from somna.store.keys import SAVE_KEY, key_values
 from somna.store.migrations import load_migrations
 from somna.store.sessions import SOURCE_CURSORS
 from somna.store.sqlite import erasure, runs
+from somna.store.sqlite.embedders import SQLiteLedger
 from somna.store.sqlite.queries import (
     bind,
     parse_ts,
@@ -221,6 +222,15 @@ class SQLiteStore:
         with self._lock:
             rows = self._conn.execute(SOURCE_CURSORS, {"source": source}).fetchall()
         return [cursor_from_row(row) for row in rows]
+
+    # -- embedder -----------------------------------------------------------------------
+
+    def embedders(self) -> SQLiteLedger:
+        return SQLiteLedger(self._conn, self._lock, self._forget_vectors)
+
+    def _forget_vectors(self) -> None:
+        self._indexes.clear()
+        self._summary_indexes.clear()
 
     # -- scopes -----------------------------------------------------------------------
 

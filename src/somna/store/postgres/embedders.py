@@ -1,0 +1,108 @@
+"""The `EmbedderLedger` of a Postgres database (see `somna.store.embedders`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import numpy as np
+from psycopg import Connection
+
+from somna.store.embedders import (
+    CLAIM,
+    FINISH,
+    PENDING_FACTS,
+    PENDING_SUMMARIES,
+    REMAINING,
+    STATE,
+    TOTAL,
+    EmbedderRecord,
+    EmbedderState,
+    PendingText,
+    start_sql,
+    state_from_row,
+)
+from somna.store.postgres.queries import named
+
+__all__ = ["PostgresLedger"]
+
+Connect = Callable[[], AbstractContextManager[Connection[Any]]]
+
+
+class PostgresLedger:
+    """Runs on pooled connections; `forget` drops the store's caches of these profiles."""
+
+    def __init__(self, connect: Connect, forget: Callable[[list[str]], None]) -> None:
+        self._connect = connect
+        self._forget = forget
+
+    def state(self) -> EmbedderState | None:
+        with self._connect() as conn:
+            return state_from_row(conn.execute(STATE).fetchone())
+
+    def claim(self, record: EmbedderRecord) -> EmbedderState:
+        with self._connect() as conn:
+            conn.execute(named(CLAIM), {"name": record.name, "dim": record.dim})
+            state = state_from_row(conn.execute(STATE).fetchone())
+        assert state is not None
+        return state
+
+    def start(self, target: EmbedderRecord) -> EmbedderState:
+        with self._connect() as conn, conn.transaction():
+            conn.execute("LOCK TABLE embedder IN EXCLUSIVE MODE")
+            before = state_from_row(conn.execute(STATE).fetchone())
+            conn.execute(named(start_sql(before, target)), {"name": target.name, "dim": target.dim})
+            state = state_from_row(conn.execute(STATE).fetchone())
+        assert state is not None
+        return state
+
+    def pending(self, limit: int) -> list[PendingText]:
+        with self._connect() as conn:
+            facts = conn.execute(named(PENDING_FACTS), {"limit": limit}).fetchall()
+            found = [PendingText("fact", row[0], row[1]) for row in facts]
+            if len(found) < limit:
+                summaries = conn.execute(
+                    named(PENDING_SUMMARIES), {"limit": limit - len(found)}
+                ).fetchall()
+                found += [PendingText("summary", row[0], row[1]) for row in summaries]
+        return found
+
+    def counts(self) -> tuple[int, int]:
+        with self._connect() as conn:
+            total = int(conn.execute(TOTAL).fetchone()[0])  # type: ignore[index]
+            remaining = int(conn.execute(REMAINING).fetchone()[0])  # type: ignore[index]
+        return total - remaining, total
+
+    def save(self, rows: Sequence[tuple[PendingText, np.ndarray]]) -> None:
+        if not rows:
+            return
+        with self._connect() as conn, conn.transaction(), conn.cursor() as cursor:
+            for kind, table in (("fact", "facts"), ("summary", "summaries")):
+                mine = [(row, vector) for row, vector in rows if row.kind == kind]
+                if not mine:
+                    continue
+                cursor.executemany(
+                    f"UPDATE {table} SET embedding = %s WHERE id = %s",
+                    [(np.asarray(vector, dtype=np.float32), row.id) for row, vector in mine],
+                )
+                cursor.execute(
+                    f"UPDATE embedder SET {table}_after = %s", (max(r.id for r, _ in mine),)
+                )
+
+    def finish(self) -> EmbedderState:
+        with self._connect() as conn, conn.transaction():
+            conn.execute(FINISH)
+            state = state_from_row(conn.execute(STATE).fetchone())
+            assert state is not None and state.current is not None
+            # Each profile that has vectors is held to the new dimension, and every
+            # process's cached indexes of it are now stale.
+            profiles = conn.execute(
+                "UPDATE profiles SET facts_rev = facts_rev + 1, "
+                "summaries_rev = summaries_rev + 1, "
+                "embedding_dim = CASE WHEN embedding_dim IS NULL THEN NULL ELSE %s END "
+                "RETURNING id",
+                (state.current.dim,),
+            ).fetchall()
+        self._forget([str(row[0]) for row in profiles])
+        return state
