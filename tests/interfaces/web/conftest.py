@@ -37,6 +37,8 @@ class Dashboard:
     seeded: Seeded
     admin: str
     demo: str
+    clock: Clock
+    """The server's "now": a test moves it to let conversations go quiet."""
 
     def login(self, page: Page, key: str) -> None:
         page.goto(f"{self.url}/ui/login")
@@ -85,10 +87,11 @@ def dashboard(
 ) -> Iterator[Dashboard]:
     template, seeded, admin, demo = seeded_db
     shutil.copyfile(template, tmp_path / "somna.db")
-    memory = _memory(tmp_path / "somna.db", embedder, Clock(TODAY))
+    clock = Clock(TODAY)
+    memory = _memory(tmp_path / "somna.db", embedder, clock)
     try:
         with serving(create_app(memory)) as url:
-            yield Dashboard(url, memory, seeded, admin, demo)
+            yield Dashboard(url, memory, seeded, admin, demo, clock)
     finally:
         memory.flush()
         memory.close()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from somna.interfaces.web.charts import Series, bars, lines
-from somna.interfaces.web.runs import nightly
-from somna.model import Run
+from somna.interfaces.web.runs import nightly, parts
+from somna.model import Run, Session, SessionStatus
 
 
 def _run(day: int, hour: int, **counts: int | bool) -> Run:
@@ -41,3 +41,30 @@ def test_charts_label_every_value_for_readers() -> None:
     grouped = str(bars("Facts", ["05-03"], [Series("added", [3.0]), Series("expired", [0.0])]))
     assert grouped.count("<rect") == 2
     assert "<title>05-03: 3 added</title>" in grouped
+
+
+def test_a_run_over_every_profile_counts_for_each_with_its_own_part() -> None:
+    start = datetime(2026, 5, 4, 2, tzinfo=UTC)
+    done = Session(
+        profile_id="p",
+        key="chat-1",
+        started_at=start,
+        last_message_at=start,
+        status=SessionStatus.CONSOLIDATED,
+        consolidated_at=start.replace(minute=5),
+    )
+    failed = Session(profile_id="p", key="chat-2", started_at=start, last_message_at=start)
+    everyone = Run(
+        started_at=start,
+        finished_at=start.replace(minute=10),
+        failures=[
+            {"session": failed.id, "key": "chat-2", "error": "The model did not answer."},
+            {"session": "ses_of_another_profile", "key": "x", "error": "Timed out."},
+        ],
+    )
+    own = _run(3, 2, facts_added=2)
+    other = Run(profile_id="q", started_at=start)
+    found = parts([everyone, other, own], "p", [done, failed])
+    assert [(p.run, p.everyone) for p in found] == [(everyone, True), (own, False)]
+    assert found[0].consolidated == [done] and found[1].consolidated == []
+    assert [f["key"] for f in found[0].failures] == ["chat-2"]

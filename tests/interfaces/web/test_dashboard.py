@@ -65,7 +65,7 @@ def test_search_and_filters(page: Page, dashboard: Dashboard) -> None:
     page.get_by_label("Valid at").fill("2026-05-07")
     page.get_by_role("button", name="Apply").click()
     texts = rows.locator("td:first-child").all_inner_texts()
-    assert "The user lives in Grenoble." in texts
+    assert any("lives in Grenoble" in text for text in texts)  # said on May 5th
     assert "Rides a bicycle to work." not in texts  # added on May 10th
 
 
@@ -91,7 +91,7 @@ def test_a_fact_shows_its_evidence_and_a_correction_grows_its_history(
     assert old.status is FactStatus.SUPERSEDED
 
     page.get_by_role("link", name="← All facts").click()
-    page.get_by_role("link", name="The user lives in Grenoble.").click()
+    page.get_by_role("link", name=re.compile("lives in Grenoble")).click()
     quote = page.locator(".quotes li").first
     expect(quote).to_contain_text("I live in Grenoble")
     expect(quote).to_contain_text("said in the conversation chat-1")

@@ -204,3 +204,42 @@ def test_a_form_posted_without_the_question_deletes_nothing(
     )
     assert answer.ok and "Delete this fact?" in answer.text()
     assert dashboard.memory.get(DEMO, fact_id).status is FactStatus.UNVERIFIED
+
+
+def test_a_run_over_every_profile_shows_on_each_profile_with_its_part(
+    page: Page, dashboard: Dashboard
+) -> None:
+    memory = dashboard.memory
+    dashboard.clock.now += timedelta(hours=5)
+    run = memory.consolidate()
+    assert run.profile_id is None and run.sessions_consolidated == 1  # chat-today
+    dashboard.login(page, dashboard.admin)
+    page.get_by_role("link", name="Runs").click()
+    first = page.locator("table.runs tbody tr").first
+    expect(first.locator("td").nth(1)).to_have_text("every profile")
+    expect(first.locator("td").nth(2)).to_have_text("succeeded")
+    expect(first.locator("td").nth(3)).to_have_text("1")
+    expect(page.get_by_text("the conversations and failures are this profile's")).to_be_visible()
+    page.goto(f"{dashboard.url}/ui/profiles/{OTHER}/runs")
+    expect(page.locator("table.runs tbody tr")).to_have_count(1)
+    expect(page.locator("table.runs tbody tr td").nth(3)).to_have_text("0")
+
+
+def test_persona_groups_facts_by_person_the_user_first(page: Page, dashboard: Dashboard) -> None:
+    memory = dashboard.memory
+    memory.add_fact(DEMO, "Likes long walks by the sea.", type="persona")
+    memory.add_fact(DEMO, "Plays the harp in an orchestra.", subject="Ada")
+    memory.add_fact(DEMO, "Is a retired sea captain.", subject="Bruno", type="persona")
+    cousin = memory.add_fact(DEMO, "The user's cousin is called Ada.", category="relationship")
+    dashboard.login(page, dashboard.admin)
+    page.get_by_role("link", name="Persona").click()
+    people = page.locator("section.person")
+    expect(people.locator("h3")).to_have_text(["The user", "Ada", "Bruno"])
+    expect(people.first).to_contain_text("Likes long walks by the sea.")
+    expect(people.first).not_to_contain_text("Plays the harp")
+    expect(people.nth(1)).to_contain_text("Plays the harp in an orchestra.")
+    expect(people.nth(1).locator("p.meta")).to_have_text(
+        f"Relation to the user: {cousin.fact.text}"
+    )
+    expect(people.nth(2)).to_contain_text("Is a retired sea captain.")
+    expect(people.nth(2).locator("p.meta")).to_have_count(0)

@@ -1,4 +1,5 @@
-"""The Conflicts and Persona pages: pairs to settle side by side, and the rules to approve.
+"""The Conflicts and Persona pages: pairs to settle side by side, the rules to approve, and
+the people the memory knows, the user first.
 
 Pairs that involve a persona or instruction fact are settled on the Persona page,
 next to the portrait and the rules; the Conflicts page shows the others.
@@ -6,6 +7,9 @@ next to the portrait and the rules; the Conflicts page shows the others.
 
 from __future__ import annotations
 
+import re
+from collections import defaultdict
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
@@ -13,14 +17,16 @@ from fastapi.responses import RedirectResponse
 
 from somna.interfaces.web.base import PREFIX, HtmlRoute, Viewer, ViewerDep, back
 from somna.memory import ConflictPair
-from somna.model import Evidence, FactStatus, FactType, SummaryKind
+from somna.model import DEFAULT_SUBJECT, Evidence, Fact, FactStatus, FactType, SummaryKind
 
-__all__ = ["router"]
+__all__ = ["Person", "people", "router"]
 
 router = APIRouter(
     prefix=f"{PREFIX}/profiles/{{profile}}", route_class=HtmlRoute, include_in_schema=False
 )
 
+_PEOPLE_FACTS = 1000
+"""Active facts read for the people on the Persona page."""
 _PERSONAL = frozenset({FactType.PERSONA, FactType.INSTRUCTION})
 _SETTLED = {
     "a_true": "The first fact was kept; the other one was retired.",
@@ -86,6 +92,35 @@ def resolve(
     return back(f"{PREFIX}/profiles/{profile}/{page}")
 
 
+@dataclass(frozen=True)
+class Person:
+    """Someone the memory knows about: the user, or a person the user mentioned."""
+
+    subject: str
+    facts: list[Fact]
+    relation: list[Fact]
+    """The user's own facts that name this person ("The user's sister is called Ada.")."""
+
+
+def people(persona: list[Fact], about_others: list[Fact], relations: list[Fact]) -> list[Person]:
+    """The user first (their persona facts), then each other subject by name with their
+    facts and the user's facts that name them."""
+    by_subject: dict[str, list[Fact]] = defaultdict(list)
+    for fact in [*persona, *about_others]:
+        if fact not in by_subject[fact.subject]:
+            by_subject[fact.subject].append(fact)
+    user = Person(DEFAULT_SUBJECT, by_subject.pop(DEFAULT_SUBJECT, []), [])
+    others = [
+        Person(
+            subject,
+            facts,
+            [r for r in relations if re.search(rf"\b{re.escape(subject)}\b", r.text, re.I)],
+        )
+        for subject, facts in sorted(by_subject.items(), key=lambda item: item[0].casefold())
+    ]
+    return [user, *others]
+
+
 @router.get("/persona")
 def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
     viewer.reach(profile)
@@ -93,13 +128,23 @@ def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
     portraits = memory.summaries(profile, SummaryKind.PORTRAIT, limit=1)
     rules = memory.list_facts(profile, type=FactType.INSTRUCTION, limit=500)
     pairs = [p for p in memory.conflicts(profile) if _personal(p)]
+    about_others = [
+        f
+        for f in memory.list_facts(profile, limit=_PEOPLE_FACTS)
+        if f.subject != DEFAULT_SUBJECT and f.type is not FactType.INSTRUCTION
+    ]
+    relations = memory.list_facts(
+        profile, subject=DEFAULT_SUBJECT, category="relationship", limit=_PEOPLE_FACTS
+    )
     return viewer.page(
         request,
         "persona.html",
         profile,
         "persona",
         portrait=portraits[0] if portraits else None,
-        persona=memory.list_facts(profile, type=FactType.PERSONA, limit=500),
+        people=people(
+            memory.list_facts(profile, type=FactType.PERSONA, limit=500), about_others, relations
+        ),
         pending=[r for r in rules if r.status is FactStatus.UNVERIFIED],
         approved=[r for r in rules if r.status is FactStatus.VERIFIED],
         pairs=pairs,

@@ -1,5 +1,10 @@
 """The Runs page: what each night's consolidation did, in charts and in a table.
 
+A run over every profile (`somna consolidate` without --profile) is listed on
+each profile's page with that profile's part: its conversations consolidated
+and the ones that failed, beside the whole run's counts. The charts add up the
+profile's own runs.
+
 "Replaying the whole history" is what a memory without consolidation pays: each
 night the model reads every conversation so far again. Its cost on a night is
 the running total of what the nightly job read up to that night, which the
@@ -9,18 +14,24 @@ chart sets against what it actually read.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
 from somna.interfaces.web.base import PREFIX, HtmlRoute, ViewerDep
 from somna.interfaces.web.charts import Series, bars, lines
-from somna.model import Run
+from somna.model import Run, Session
 
-__all__ = ["router"]
+__all__ = ["Part", "nightly", "parts", "router"]
 
 router = APIRouter(
     prefix=f"{PREFIX}/profiles/{{profile}}", route_class=HtmlRoute, include_in_schema=False
 )
+
+_RUNNING = timedelta(hours=24)
+"""How far after its start a run still running may have consolidated a conversation."""
 
 _COUNTED = ("facts_added", "facts_superseded", "facts_expired", "facts_rejected")
 
@@ -37,10 +48,42 @@ def nightly(runs: list[Run]) -> dict[str, dict[str, int]]:
     return dict(sorted(nights.items()))
 
 
+@dataclass(frozen=True)
+class Part:
+    """What a run did for one profile: the whole run when it ran for that profile alone,
+    else the profile's conversations it consolidated and the ones that failed."""
+
+    run: Run
+    everyone: bool
+    consolidated: list[Session]
+    failures: list[dict[str, Any]]
+
+
+def parts(runs: list[Run], profile: str, sessions: list[Session]) -> list[Part]:
+    """The runs that covered `profile` (its own, and those over every profile), newest first."""
+    ids = {s.id for s in sessions}
+    found = []
+    for run in runs:
+        if run.profile_id not in (None, profile):
+            continue
+        end = run.finished_at or run.started_at + _RUNNING
+        consolidated = [
+            s
+            for s in sessions
+            if s.consolidated_at is not None and run.started_at <= s.consolidated_at <= end
+        ]
+        failures = [f for f in run.failures if f.get("session") in ids]
+        found.append(Part(run, run.profile_id is None, consolidated, failures))
+    return found
+
+
 @router.get("/runs")
 def runs_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
     viewer.reach(profile)
-    mine = [r for r in viewer.memory.runs(limit=500) if r.profile_id == profile]
+    covered = parts(
+        viewer.memory.runs(limit=500), profile, viewer.memory.sessions(profile, limit=2000)
+    )
+    mine = [p.run for p in covered if not p.everyone]
     nights = nightly(mine)
     labels = [night[5:] for night in nights]
     read, replay, so_far = [], [], 0
@@ -83,7 +126,7 @@ def runs_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
         "runs.html",
         profile,
         "runs",
-        runs=mine[:50],
+        parts=covered[:50],
         charts=charts,
         tokens=so_far,
     )
