@@ -19,6 +19,7 @@ from somna.embed import Embedder, create_embedder
 from somna.embed.cache import CachedEmbedder
 from somna.errors import InvalidInputError, ProfileNotFoundError
 from somna.memory import erasure
+from somna.memory.bulk import add_facts
 from somna.memory.capture import Captured, capture, ingest
 from somna.memory.conflicts import conflict_pairs, resolve_conflict
 from somna.memory.facts import FactWrites
@@ -370,6 +371,20 @@ class Memory:
         new = new_fact(fact, fields)
         tuned = self.profile_settings(profile)
         return self._facts.add(profile, new, tuned, now=self.now(), actor=actor)
+
+    def add_facts(
+        self, profile: str, facts: Sequence[NewFact], *, actor: str = "user"
+    ) -> list[Added]:
+        """Store many facts at once: one embedding batch, one transaction.
+
+        Each is reconciled as `add_fact` would, in order (a text given twice is stored
+        once and reinforced). A fact that cannot be stored names its index and refuses
+        the whole batch: nothing is written. At most `MAX_BATCH` (1,000) facts a call.
+        """
+        tuned = self.profile_settings(profile)
+        return add_facts(
+            self.store, self.embedder, profile, facts, tuned, now=self.now(), actor=actor
+        )
 
     def resolve(
         self, profile: str, new: str, existing: str, verdict: Verdict | str, *, actor: str = "user"

@@ -72,6 +72,8 @@ def test_a_profile_lives_its_whole_life_through_every_route(
 
     veggie = admin.post(f"{base}/facts", json={"text": "Is vegetarian."}).json()["fact"]["id"]
     meat = admin.post(f"{base}/facts", json={"text": "Eats steak every day."}).json()["fact"]["id"]
+    batch = admin.post(f"{base}/facts:batch", json={"facts": [{"text": "Keeps bees."}]})
+    assert batch.status_code == 200 and batch.json()["added"][0]["created"], batch.text
     disputed = admin.post(
         f"{base}/facts/{meat}/resolve", json={"existing_id": veggie, "verdict": "contradicts"}
     ).json()

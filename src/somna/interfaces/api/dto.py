@@ -26,6 +26,7 @@ from pydantic import (
 
 from somna.config import bounds
 from somna.memory import FactChanges, NewFact
+from somna.memory.bulk import MAX_BATCH
 from somna.memory.writes import Instant
 from somna.model import (
     ConflictStatus,
@@ -43,6 +44,7 @@ from somna.model import (
 __all__ = [
     "AddedOut",
     "ApiKeyOut",
+    "BatchOut",
     "CompactRecalledOut",
     "ConflictOut",
     "ConflictPairOut",
@@ -56,6 +58,7 @@ __all__ = [
     "FactIn",
     "FactOut",
     "FactPatch",
+    "FactsIn",
     "ForgetOut",
     "HealthOut",
     "HistoryOut",
@@ -188,6 +191,14 @@ class MessagesIn(_In):
 
 class FactIn(_In, NewFact):
     """A fact to add: the fields of `somna.NewFact`."""
+
+
+class FactsIn(_In):
+    """Facts to add in one call, each stored or reinforced as `POST …/facts` would."""
+
+    facts: list[FactIn] = Field(
+        min_length=1, max_length=MAX_BATCH, description="In order; a text given twice is one fact."
+    )
 
 
 class ResolveIn(_In):
@@ -341,6 +352,10 @@ class AddedOut(_Out):
         description="When the fact was already known and the request gave another category: "
         "that the stored category was kept, and how to change it.",
     )
+
+
+class BatchOut(_Out):
+    added: list[AddedOut] = Field(description="One result per fact sent, in the same order.")
 
 
 class ConflictOut(_Out):

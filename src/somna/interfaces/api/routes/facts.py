@@ -9,9 +9,11 @@ from fastapi import APIRouter, Path, Query, Response
 from somna.interfaces.api.deps import AccessDep, MemoryDep, ReachableProfile
 from somna.interfaces.api.dto import (
     AddedOut,
+    BatchOut,
     FactIn,
     FactOut,
     FactPatch,
+    FactsIn,
     HistoryOut,
     Instant,
     OutcomeOut,
@@ -53,6 +55,27 @@ def add_fact(
         response.status_code = 200
     return AddedOut.model_validate(added).model_copy(
         update={"note": None if added.created else _kept_note(profile, body, added.fact)}
+    )
+
+
+@router.post(":batch", response_model=BatchOut, responses=errors())
+def add_facts(
+    profile: ReachableProfile, body: FactsIn, memory: MemoryDep, access: AccessDep
+) -> BatchOut:
+    """Store many facts in one call: one embedding batch, one transaction, at most 1,000.
+
+    Each is stored or reinforced as `POST …/facts` would, in order, and comes back in the
+    same place of `added`, with its neighbours to judge. A fact that cannot be stored
+    refuses the whole batch (422, naming its index): nothing is written.
+    """
+    added = memory.add_facts(profile, body.facts, actor=access.actor)
+    return BatchOut(
+        added=[
+            AddedOut.model_validate(a).model_copy(
+                update={"note": None if a.created else _kept_note(profile, sent, a.fact)}
+            )
+            for a, sent in zip(added, body.facts, strict=True)
+        ]
     )
 
 

@@ -1,0 +1,135 @@
+"""`Memory.add_facts`: many facts in one embedding batch and one transaction.
+
+Each fact is reconciled exactly as `Memory.add_fact` does it (same text known:
+reinforced; said again after a retirement: restored; otherwise stored, with its
+neighbours to judge), in the order given, so a fact repeated in the batch is
+reinforced by its second mention. `FactWrites.add` does the work, run against the
+batch's one open transaction; the vector search it makes sees the store as it
+was before the batch plus the facts the batch has written so far, as one call
+after another would. A fact the batch refuses names its place in the list, and
+nothing of the batch is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, cast
+
+import numpy as np
+
+from somna.config import Settings
+from somna.embed import Embedder
+from somna.errors import InvalidInputError
+from somna.memory.facts import FactWrites
+from somna.memory.results import Added
+from somna.memory.writes import NewFact
+from somna.model import Fact
+from somna.model.lifecycle import Change
+from somna.store import Eligibility, Store, Writer
+from somna.store.vectors import VectorIndex
+
+__all__ = ["MAX_BATCH", "add_facts"]
+
+MAX_BATCH = 1000
+"""The most facts one call stores: a bigger import is several calls."""
+_NEIGHBOURS = 10
+"""What `FactWrites.add` asks the vector search for; the batch looks a little further,
+in case facts it changed leave the list."""
+
+
+def add_facts(
+    store: Store,
+    embedder: Embedder,
+    profile: str,
+    facts: Sequence[NewFact],
+    tuned: Settings,
+    *,
+    now: datetime,
+    actor: str,
+) -> list[Added]:
+    """Store `facts` in order, in one transaction; see the module's docstring."""
+    if len(facts) > MAX_BATCH:
+        raise InvalidInputError(
+            f"A batch holds at most {MAX_BATCH} facts, not {len(facts)}: send it in parts."
+        )
+    if not facts:
+        return []
+    texts = list(dict.fromkeys(new.text for new in facts))
+    vectors = dict(zip(texts, embedder.embed(texts), strict=True))
+
+    def embed(text: str) -> np.ndarray:
+        known = vectors.get(text)
+        vector: np.ndarray = known if known is not None else embedder.embed([text])[0]
+        return vector
+
+    added: list[Added] = []
+    with store.write(profile) as tx:
+        batch = _Batch(tx, vectors.values(), Eligibility(at=now, now=now))
+        writes = FactWrites(cast(Store, batch), embed)
+        for place, new in enumerate(facts):
+            try:
+                added.append(writes.add(profile, new, tuned, now=now, actor=actor))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"Fact at index {place} of the batch: {exc}") from exc
+    return added
+
+
+class _Batch:
+    """The batch's open transaction, standing in for the store: `FactWrites.add` opens it
+    as its own; its vector search adds the facts written since the batch began."""
+
+    def __init__(self, tx: Writer, vectors: Any, eligible: Eligibility) -> None:
+        self._tx = tx
+        self._before = {_key(v): tx.vector_search(v, eligible, 2 * _NEIGHBOURS) for v in vectors}
+        self._changed: dict[str, Fact] = {}
+        self._written: VectorIndex | None = None
+
+    @contextmanager
+    def write(self, profile: str) -> Iterator[_Batch]:
+        yield self
+
+    read = write
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tx, name)
+
+    def apply(self, change: Change) -> None:
+        self._tx.apply(change)
+        for fact in change.facts:
+            self._changed[fact.id] = fact
+            vector = change.vectors.get(fact.id)
+            if vector is not None and self._written is None:
+                self._written = VectorIndex(len(vector), 0)
+            if self._written is not None:
+                array = None if vector is None else np.asarray(vector, dtype=np.float32)
+                self._written.put_fact(fact, array)
+
+    def vector_search(
+        self, vector: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        before = self._before.get(_key(vector))
+        if before is None:
+            before = self._tx.vector_search(vector, eligible, limit + len(self._changed))
+        hits = {
+            i: score
+            for i, score in before
+            if i not in self._changed or _eligible(self._changed[i], eligible)
+        }
+        if self._written is not None:
+            hits.update(self._written.search(vector, eligible, limit))
+        return sorted(hits.items(), key=lambda hit: -hit[1])[:limit]
+
+
+def _key(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _eligible(fact: Fact, eligible: Eligibility) -> bool:
+    """Whether a search at `eligible` may return `fact` as it now stands."""
+    if fact.status not in eligible.statuses or fact.valid_from > eligible.at:
+        return False
+    if fact.valid_to is not None and fact.valid_to <= eligible.at:
+        return False
+    return eligible.include_superseded or fact.expires_at is None or fact.expires_at > eligible.now

@@ -1,0 +1,108 @@
+"""`Memory.add_facts`: a batch is reconciled as the same facts added one by one."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from somna import FactStatus, InvalidInputError, Memory, Settings
+from somna.embed import BundledEmbedder
+from somna.memory.bulk import MAX_BATCH
+from somna.memory.results import Added
+from somna.memory.writes import NewFact
+from somna.store.sqlite import SQLiteStore
+from tests.support import Clock
+
+BATCH = [
+    NewFact(text="Keeps three hives of bees behind the barn.", category="hobby"),
+    NewFact(text="Drives a green van to the market."),
+    NewFact(text="Keeps three hives of bees behind the barn.", quote="my three hives"),
+    NewFact(text="Keeps four hives of bees behind the barn."),
+    NewFact(text="Sells honey at the Saturday market.", verified=True),
+    NewFact(text="Was born in a small coastal town."),
+]
+
+
+def seeded(memory: Memory) -> None:
+    """What the profile holds before the batch: one text it repeats, one it says again
+    after a retirement."""
+    memory.create_profile("ann")
+    memory.add_fact("ann", "Drives a green van to the market.")
+    born = memory.add_fact("ann", "Was born in a small coastal town.").fact
+    memory.delete("ann", born.id)
+
+
+def summary(added: list[Added]) -> list[tuple[object, ...]]:
+    return [
+        (
+            a.fact.text,
+            a.fact.status,
+            a.created,
+            a.fact.confidence,
+            sorted(s.fact.text for s in a.similar),
+            sorted(s.fact.text for s in a.candidates),
+        )
+        for a in added
+    ]
+
+
+def state(memory: Memory) -> list[tuple[object, ...]]:
+    facts = memory.list_facts("ann", status=list(FactStatus))
+    return sorted(
+        (f.text, f.status, f.confidence, len(memory.history("ann", f.id).events)) for f in facts
+    )
+
+
+@pytest.fixture
+def one_by_one(tmp_path: Path, embedder: BundledEmbedder, clock: Clock) -> Memory:
+    store = SQLiteStore(tmp_path / "one.db")
+    return Memory(store=store, embedder=embedder, settings=Settings(), clock=clock)
+
+
+def test_a_batch_ends_as_the_same_facts_added_one_by_one(
+    memory: Memory, one_by_one: Memory
+) -> None:
+    seeded(memory)
+    seeded(one_by_one)
+    batch = memory.add_facts("ann", BATCH)
+    single = [one_by_one.add_fact("ann", new) for new in BATCH]
+    assert summary(batch) == summary(single)
+    assert state(memory) == state(one_by_one)
+
+
+def test_a_text_repeated_in_the_batch_is_stored_once_and_reinforced(memory: Memory) -> None:
+    memory.create_profile("ann")
+    first, again = memory.add_facts("ann", [BATCH[0], BATCH[2]])
+    assert first.created and not again.created
+    assert again.fact.id == first.fact.id
+    assert again.fact.confidence > first.fact.confidence
+    active = memory.list_facts("ann")
+    assert [f.text for f in active] == [BATCH[0].text]
+    quotes = [e.quote for e in memory.history("ann", first.fact.id).evidence]
+    assert quotes == ["my three hives"]
+
+
+def test_a_close_fact_earlier_in_the_batch_is_a_neighbour_of_a_later_one(memory: Memory) -> None:
+    memory.create_profile("ann")
+    added = memory.add_facts("ann", [BATCH[0], BATCH[3]])
+    assert [s.fact.id for s in added[1].similar + added[1].candidates] == [added[0].fact.id]
+
+
+def test_a_bad_fact_refuses_the_batch_by_its_index_and_writes_nothing(
+    memory: Memory, clock: Clock
+) -> None:
+    seeded(memory)
+    before = state(memory)
+    bad = NewFact(text="Rents a stall.", valid_from=clock.now, valid_to=clock.now - timedelta(1))
+    with pytest.raises(InvalidInputError, match="index 2 of the batch: The end of a fact"):
+        memory.add_facts("ann", [BATCH[0], BATCH[1], bad, BATCH[4]])
+    assert state(memory) == before
+
+
+def test_a_batch_over_the_limit_is_refused(memory: Memory) -> None:
+    memory.create_profile("ann")
+    with pytest.raises(InvalidInputError, match=f"at most {MAX_BATCH} facts"):
+        memory.add_facts("ann", [BATCH[0]] * (MAX_BATCH + 1))
+    assert memory.add_facts("ann", []) == []
