@@ -8,6 +8,7 @@
     │   └── ConflictNotFoundError
     ├── ConflictStateError       the operation does not fit the object's current state
     ├── AuthenticationError      no API key, or one that is unknown or revoked
+    ├── PermissionDeniedError    the caller may not do this: an agent approving a rule
     ├── ConfigurationError       a setting is missing or malformed
     ├── StoreError               the database refused or could not be opened
     ├── EmbeddingError           the embedder could not produce vectors
@@ -30,6 +31,7 @@ __all__ = [
     "InvalidInputError",
     "LLMError",
     "NotFoundError",
+    "PermissionDeniedError",
     "ProfileNotFoundError",
     "SomnaError",
     "StoreError",
@@ -76,6 +78,10 @@ class ConflictStateError(SomnaError):
 
 class AuthenticationError(SomnaError):
     status = 401
+
+
+class PermissionDeniedError(SomnaError):
+    status = 403
 
 
 class ConfigurationError(SomnaError):

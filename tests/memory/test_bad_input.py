@@ -15,6 +15,7 @@ from somna import (
     ProfileNotFoundError,
     SomnaError,
 )
+from somna.memory.inputs import META_DEPTH, META_SIZE
 from tests.support import snapshot
 
 
@@ -154,7 +155,51 @@ CASES: dict[str, tuple[Callable[[Memory], object], type[SomnaError], str]] = {
         InvalidInputError,
         "valid_to\\) must come after its start",
     ),
+    "a number as valid_from": (
+        lambda m: m.add_fact("alice", "Likes tea.", valid_from=0),
+        InvalidInputError,
+        "Invalid valid_from: 0 is a number, not a date",
+    ),
+    "a number in a text as valid_from": (
+        lambda m: m.add_fact("alice", "Likes tea.", valid_from="1714550400"),
+        InvalidInputError,
+        "is a number, not a date",
+    ),
+    "a number as a message's date": (
+        lambda m: m.add_messages("alice", "chat", [{"role": "user", "content": "hi", "at": 0}]),
+        InvalidInputError,
+        "0 is not a date and time",
+    ),
+    "meta nested too deep": (
+        lambda m: m.add_messages(
+            "alice", "chat", [{"role": "user", "content": "hi", "meta": _nested(META_DEPTH + 1)}]
+        ),
+        InvalidInputError,
+        "meta may nest at most 32 levels",
+    ),
+    "meta too large": (
+        lambda m: m.add_messages(
+            "alice", "chat", [{"role": "user", "content": "hi", "meta": {"x": "a" * META_SIZE}}]
+        ),
+        InvalidInputError,
+        "at most 65,536 are kept",
+    ),
+    "meta with a NUL": (
+        lambda m: m.add_messages(
+            "alice", "chat", [{"role": "user", "content": "hi", "meta": {"id": ["m\x001"]}}]
+        ),
+        InvalidInputError,
+        "meta must not contain NUL",
+    ),
 }
+
+
+def _nested(levels: int) -> dict[str, object]:
+    """A meta object `levels` deep: {"a": {"a": … {}}}."""
+    meta: dict[str, object] = {}
+    for _ in range(levels - 1):
+        meta = {"a": meta}
+    return meta
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -177,3 +222,10 @@ def test_a_message_a_little_ahead_of_the_clock_is_kept(alice: Memory) -> None:
     ahead = alice.now() + timedelta(hours=23)
     session = alice.add_messages("alice", "chat", [{"role": "user", "content": "hi", "at": ahead}])
     assert session.last_message_at == ahead
+
+
+def test_meta_as_deep_as_allowed_is_kept_and_read_back(alice: Memory) -> None:
+    meta = _nested(META_DEPTH)
+    alice.add_messages("alice", "chat", [{"role": "user", "content": "hi", "meta": meta}])
+    assert alice.window("alice", "chat")[-1].meta == meta
+    assert alice.export("alice")["sessions"]

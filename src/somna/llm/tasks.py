@@ -9,6 +9,11 @@ sentence, or its quote really occurs in the session, is the consolidation pipeli
 business. A `SessionDigest` validates its facts one by one: what can be mended is
 (a confidence of 90 or 1.4, an unreadable date), and a fact that still does not fit is
 set aside in ``rejected`` with its reason instead of failing the whole answer.
+
+Whatever a model replies is stored the same on SQLite and Postgres: NUL characters
+(which Postgres cannot store) are dropped from every text of a reply, and a session's
+summary longer than `SUMMARY_CHARS` is cut at its last sentence that fits, so one
+runaway reply cannot bloat the session's and the day's summaries.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from datetime import date
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -35,6 +41,7 @@ __all__ = [
     "EXTRACT",
     "JUDGE",
     "REWRITE",
+    "SUMMARY_CHARS",
     "TASKS",
     "CandidateFact",
     "ChatTurn",
@@ -77,9 +84,40 @@ class _Input(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+SUMMARY_CHARS = 4000
+"""The longest session summary kept, in characters (3-5 sentences take about 600)."""
+
+
+def _without_nul(value: Any) -> Any:
+    """`value` with NUL dropped from every string in it, however nested."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_nul(v) for v in value]
+    return value
+
+
+def _cut(summary: str) -> str:
+    """`summary` if it fits `SUMMARY_CHARS`, else its sentences that fit (its start, cut
+    at a space, when the first sentence alone is too long), ended by an ellipsis."""
+    if len(summary) <= SUMMARY_CHARS:
+        return summary
+    head = summary[: SUMMARY_CHARS - 1]
+    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+    kept = head[: end + 1] if end > 0 else head.rsplit(" ", 1)[0]
+    return kept.rstrip() + "…"
+
+
 class _Output(BaseModel):
     # Models add keys of their own; the strict schema forbids them, the tolerant modes ignore them.
     model_config = ConfigDict(extra="ignore", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_nul(cls, data: Any) -> Any:
+        return _without_nul(data)
 
 
 # --- EXTRACT --------------------------------------------------------------------------
@@ -138,7 +176,7 @@ class RejectedCandidate(BaseModel):
 
 
 class SessionDigest(_Output):
-    summary: str
+    summary: Annotated[str, AfterValidator(_cut)]
     facts: list[CandidateFact]
     rejected: SkipJsonSchema[list[RejectedCandidate]] = Field(default_factory=list, exclude=True)
     """Facts the model proposed that do not fit `CandidateFact`; never asked of the model."""

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from somna.errors import ConflictStateError, InvalidInputError
+from somna.memory.approval import require_person
 from somna.memory.inputs import checked
 from somna.memory.lookups import fetch_conflict, fetch_fact
 from somna.memory.results import ConflictPair
@@ -61,6 +62,8 @@ def resolve_conflict(
         )
     with store.read(profile) as tx:
         pair = _pair(tx, fetch_conflict(tx, conflict_id))
+    if choice is not Resolution.DEFER:  # the fact that wins, or the correction, is verified
+        require_person(actor, (pair.fact_a.type, pair.fact_b.type), "settle a conflict about")
     correction_fact, vector = None, None
     if correction is not None:
         a = pair.fact_a

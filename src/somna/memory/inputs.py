@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from enum import Enum
@@ -15,17 +17,27 @@ from somna.store import NewMessage
 
 __all__ = [
     "FUTURE_SKEW",
+    "META_DEPTH",
+    "META_SIZE",
     "as_enum",
     "as_list",
+    "check_meta",
     "check_session_key",
     "checked",
     "new_message",
+    "not_a_number",
     "visible",
 ]
 
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=Enum)
 _MOMENT: TypeAdapter[datetime] = TypeAdapter(datetime)
+
+META_DEPTH = 32
+"""How deep a message's `meta` may nest: deeper, an export or a window could not read it back."""
+META_SIZE = 65_536
+"""The most characters a message's `meta` may take as JSON."""
+_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 
 FUTURE_SKEW = timedelta(days=1)
 """How far ahead of now a message may be dated (clocks differ); a later date would keep its
@@ -91,7 +103,7 @@ def new_message(item: Mapping[str, Any] | tuple[str, str] | Message, now: dateti
     else:
         role, content = item.get("role"), item.get("content")
         at = item.get("at", item.get("created_at"))
-        meta = dict(item.get("meta") or {})
+        meta = check_meta(item.get("meta") or {})
         device = item.get("device")
         if device is not None:
             if not isinstance(device, str) or not device.strip() or len(device) > 128:
@@ -109,9 +121,50 @@ def new_message(item: Mapping[str, Any] | tuple[str, str] | Message, now: dateti
     return NewMessage(as_enum(Role, role, "message role"), content, when, meta)
 
 
+def not_a_number(value: object) -> object:
+    """`value` unless it is a number (or a number in a string), which is no date: pydantic
+    would read `0` as 1970-01-01, `0.5` as half a second after."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return value
+    if isinstance(value, str) and not _NUMBER.fullmatch(value):
+        return value
+    raise ValueError(
+        f"{value!r} is a number, not a date; write an ISO 8601 date such as 2026-05-03 or "
+        "2026-05-03T10:00:00Z"
+    )
+
+
+def check_meta(meta: object) -> dict[str, Any]:
+    """A message's `meta`: an object of at most `META_DEPTH` levels and `META_SIZE`
+    characters as JSON, without NUL, so that both stores keep it and give it back."""
+    if not isinstance(meta, Mapping):
+        raise InvalidInputError('A message\'s meta must be an object, e.g. {"id": "m-1"}.')
+    pending: list[tuple[object, int]] = [(meta, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > META_DEPTH:
+            raise InvalidInputError(f"A message's meta may nest at most {META_DEPTH} levels deep.")
+        if isinstance(value, Mapping):
+            pending.extend((k, depth) for k in value)
+            pending.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list | tuple):
+            pending.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str) and "\x00" in value:
+            raise InvalidInputError("A message's meta must not contain NUL characters.")
+    try:
+        size = len(json.dumps(meta, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"A message's meta must be plain JSON: {exc}.") from None
+    if size > META_SIZE:
+        raise InvalidInputError(
+            f"A message's meta takes {size:,} characters as JSON; at most {META_SIZE:,} are kept."
+        )
+    return dict(meta)
+
+
 def _moment(value: object) -> datetime:
     try:
-        return utc(_MOMENT.validate_python(value))
+        return utc(_MOMENT.validate_python(not_a_number(value)))
     except (ValidationError, ValueError) as exc:
         raise InvalidInputError(
             f"Invalid created_at: {value!r} is not a date and time such as 2026-05-03T10:00:00Z."

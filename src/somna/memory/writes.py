@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from somna.errors import InvalidInputError
-from somna.memory.inputs import as_enum, checked
+from somna.memory.inputs import as_enum, checked, not_a_number
 from somna.model import FactType
 
 __all__ = ["FactChanges", "Instant", "NewFact", "fact_changes", "new_fact"]
@@ -26,8 +26,8 @@ def _utc(value: datetime) -> datetime:
         raise ValueError("the date is out of range once converted to UTC") from None
 
 
-Instant = Annotated[datetime, AfterValidator(_utc)]
-"""An ISO 8601 date-time; one without a zone is taken to be UTC."""
+Instant = Annotated[datetime, BeforeValidator(not_a_number), AfterValidator(_utc)]
+"""An ISO 8601 date-time; one without a zone is taken to be UTC; a number is refused."""
 
 Text = Annotated[
     str, Field(min_length=1, max_length=2000, description="One self-contained sentence.")

@@ -225,7 +225,7 @@ def test_a_refused_call_is_a_tool_error_with_the_reason(memory: Memory) -> None:
     assert "type" in bad_type
     assert "must not be empty" in empty
     assert "Nothing to change" in nothing
-    assert "greater than or equal to 1" in zero
+    assert zero == "The argument k of recall must be an integer from 1 to 100, not 0."
     assert memory.export("alice") == before
 
 

@@ -22,6 +22,7 @@ from fastapi import HTTPException
 
 from somna.errors import AuthenticationError, ProfileNotFoundError
 from somna.memory import Memory
+from somna.memory.approval import actor_of
 from somna.model import ApiKey, Run
 
 __all__ = ["Access", "authenticate", "secret_from"]
@@ -68,8 +69,9 @@ class Access:
 
     @property
     def actor(self) -> str:
-        """Who to record in a fact's history: `api`, or `api:<key id>`."""
-        return "api" if self.key is None else f"api:{self.key.id}"
+        """Who to record in a fact's history: `api`, `api:<key id>`, or `admin:<key id>` for
+        an admin key (the operator's: it may approve rules, see `somna.memory.approval`)."""
+        return actor_of("api", self.key)
 
     def can_reach(self, profile: str) -> bool:
         return self.key is None or self.key.can_reach(profile)

@@ -33,6 +33,7 @@ from somna.errors import (
     InvalidInputError,
     LLMError,
     NotFoundError,
+    PermissionDeniedError,
     ProfileNotFoundError,
     SomnaError,
     StoreError,
@@ -60,6 +61,7 @@ ERROR_CODES: dict[type[SomnaError], str] = {
     NotFoundError: "not_found",
     ConflictStateError: "conflict_state",
     AuthenticationError: "unauthorized",
+    PermissionDeniedError: "forbidden",
     ConfigurationError: "configuration_error",
     StoreError: "store_unavailable",
     EmbeddingError: "embedder_unavailable",
@@ -153,7 +155,8 @@ def validation_message(errors: Sequence[Mapping[str, Any]]) -> tuple[int, str, s
         elif problem.get("type") == "extra_forbidden":
             why = "is not a known field; check its spelling"
         else:
-            why = f"is invalid: {str(problem.get('msg') or 'wrong value').rstrip('.')}"
+            said = str(problem.get("msg") or "wrong value").removeprefix("Value error, ")
+            why = f"is invalid: {said.rstrip('.')}"
         parts.append(f"The {kind} {name!r} {why}" if name else f"The request body {why}")
     more = len(errors) - len(parts)
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""

@@ -19,7 +19,6 @@ import inspect
 import json
 import re
 from collections.abc import Callable
-from datetime import datetime
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar, get_args
 
 import anyio
@@ -32,9 +31,11 @@ import somna
 from somna.errors import AuthenticationError, ProfileNotFoundError, SomnaError
 from somna.interfaces.mcp.access import current_key, pinned_profile
 from somna.interfaces.mcp.conversation import CONVERSATION_TOOLS, conversation_tools
-from somna.interfaces.mcp.strict import refuse_unknown_arguments
+from somna.interfaces.mcp.strict import ToolServer, describe_arguments, refuse_unknown_arguments
 from somna.memory import Memory, Recalled
+from somna.memory.approval import actor_of
 from somna.memory.results import Found
+from somna.memory.writes import Instant
 from somna.model import Conflict, Fact, FactType
 
 __all__ = [
@@ -218,8 +219,7 @@ def create_mcp_server(
         return name
 
     def actor() -> str:
-        key = current_key.get()
-        return "mcp" if key is None else f"mcp:{key.id}"
+        return actor_of("mcp", current_key.get())
 
     @_reported
     def fact_add(
@@ -231,7 +231,7 @@ def create_mcp_server(
         confidence: float = 0.7,
         verified: bool = False,
         quote: str | None = None,
-        valid_from: datetime | None = None,
+        valid_from: Instant | None = None,
     ) -> dict[str, Any]:
         """Store one fact about the user (or reinforce it if the same fact is already known).
 
@@ -320,7 +320,7 @@ def create_mcp_server(
 
     @_reported
     def fact_search(
-        profile: str, query: str, k: Count = 5, as_of: datetime | None = None
+        profile: str, query: str, k: Count = 5, as_of: Instant | None = None
     ) -> dict[str, Any]:
         """Find the active facts most relevant to a query, by words and by meaning.
 
@@ -504,7 +504,7 @@ def create_mcp_server(
         k: Count = 5,
         types: list[FactTypeName] | None = None,
         include_summaries: bool = True,
-        as_of: datetime | None = None,
+        as_of: Instant | None = None,
         format: Literal["compact", "full"] = "compact",
     ) -> dict[str, Any]:
         """Recall what you should know about the user before answering: facts and
@@ -563,7 +563,7 @@ def create_mcp_server(
             verified=True,
         )
 
-    server: MCPServer[Any] = MCPServer(
+    server = ToolServer(
         "somna",
         title="Somna memory",
         instructions=INSTRUCTIONS,
@@ -593,6 +593,7 @@ def create_mcp_server(
             description=_description(fn, fixed_profile=profile is not None),
         )
         refuse_unknown_arguments(server, name)
+        describe_arguments(server, name, fn.__doc__)
     return server
 
 
