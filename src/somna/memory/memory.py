@@ -238,12 +238,15 @@ class Memory:
         profile_from: ProfileFrom | None = None,
         source: str | None = None,
         purge: bool = False,
+        allow_forgotten: bool = False,
     ) -> N8nReport:
         """Import the new rows of an n8n / LangChain chat table, cut into sessions.
 
         Rows are stamped when first seen; a burst followed by `idle_hours` of
         silence is one session. With `purge`, the rows of sessions already
-        consolidated and archived are deleted from the chat table.
+        consolidated and archived are deleted from the chat table. The rows of
+        a profile erased by `forget` are skipped and counted, unless
+        `allow_forgotten` admits such profiles again.
         """
         importer = N8nImport(
             self.store,
@@ -252,6 +255,7 @@ class Memory:
             clock=self.now,
             profile_from=profile_from,
             source=source,
+            allow_forgotten=allow_forgotten,
         )
         return importer.run(purge=purge)
 
@@ -544,13 +548,16 @@ class Memory:
 
     # -- erasure and export -----------------------------------------------------------
 
-    def forget(self, profile: str) -> dict[str, int]:
+    def forget(self, profile: str, *, source: N8nTable | None = None) -> dict[str, int]:
         """Erase a profile and everything it holds, for good; returns what went from where.
 
         This is the one hard delete (besides the archive purge): use it for a
-        person's right to erasure. `delete` only retires a fact.
+        person's right to erasure. `delete` only retires a fact. The rows it
+        came from in the n8n table `source` are deleted too; without one, or
+        when they cannot be, a tombstone (a hash of the id) keeps `import_n8n`
+        from creating the profile again.
         """
-        erased = erasure.forget(self.store, profile, self.now())
+        erased = erasure.forget(self.store, profile, self.now(), source)
         self.keys.forgotten(profile)
         return erased
 

@@ -52,6 +52,7 @@ from pydantic import ValidationError
 
 from somna.errors import ConfigurationError, InvalidInputError, StoreError
 from somna.model import Profile, Role, Session, SessionStatus, utc
+from somna.sources.tombstones import Tombstones
 from somna.store import NewMessage, SourceCursor, Store, Writer
 
 if TYPE_CHECKING:
@@ -524,6 +525,8 @@ class N8nReport:
     skipped: dict[str, int] = field(default_factory=dict)
     purged_sessions: int = 0
     purged_rows: int = 0
+    forgotten_rows: int = 0
+    """Rows of profiles erased by `forget` (a tombstone), left out and read again next time."""
 
     @property
     def skipped_rows(self) -> int:
@@ -538,7 +541,9 @@ class N8nImport:
 
     `source` names the table among the store's cursors (default `table.name`):
     give one to each of two n8n instances whose database and table names are
-    the same. `batch_rows` bounds the rows read at once.
+    the same. `batch_rows` bounds the rows read at once. The rows of a profile
+    erased by `forget` are skipped (`somna.sources.tombstones`) unless
+    `allow_forgotten` admits it again.
     """
 
     def __init__(
@@ -551,6 +556,7 @@ class N8nImport:
         profile_from: ProfileFrom | None = None,
         source: str | None = None,
         batch_rows: int = 1000,
+        allow_forgotten: bool = False,
     ) -> None:
         if idle_hours < 0:
             raise InvalidInputError(f"idle_hours must be 0 or more, not {idle_hours}.")
@@ -563,6 +569,7 @@ class N8nImport:
         self.profile_from = profile_from or ProfileFrom()
         self.source = source or table.name
         self.batch_rows = batch_rows
+        self.allow_forgotten = allow_forgotten
         self._profiles: set[str] = set()
         self._touched: set[tuple[str, str]] = set()  # (profile, session key) given messages
         self._opened: set[tuple[str, str]] = set()  # those of them that this run opened
@@ -583,6 +590,7 @@ class N8nImport:
 
     def _import(self, report: N8nReport) -> None:
         latest = {c.key: c for c in self.store.source_cursors(self.source)}  # max segment wins
+        forgotten = Tombstones(self.store, allow_forgotten=self.allow_forgotten)
         above = 0
         while True:
             watermarks = {key: cursor.last_row_id for key, cursor in latest.items()}
@@ -597,6 +605,9 @@ class N8nImport:
                 profile = self.profile_from.profile_for(row.session_id)
                 grouped.setdefault(profile, {}).setdefault(row.session_id, []).append(row)
             for profile_id, conversations in grouped.items():
+                if forgotten.skips(profile_id):
+                    report.forgotten_rows += sum(len(taken) for taken in conversations.values())
+                    continue
                 self._ensure_profile(profile_id, next(iter(conversations)), now, report)
                 with self.store.write(profile_id) as tx:
                     for key, taken in conversations.items():

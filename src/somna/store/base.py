@@ -247,11 +247,11 @@ class Reader(Protocol):
         """Sessions that would be due but another worker's lease still holds."""
         ...
 
-    def session_messages(self, session_id: str) -> list[Message]:
     def lease_owners(self, *, now: datetime) -> list[str]:
         """The workers holding a lease on one of the profile's live sessions at `now`."""
         ...
 
+    def session_messages(self, session_id: str) -> list[Message]:
         """A session's messages still in the hot table, in order."""
         ...
 
@@ -302,11 +302,11 @@ class Writer(Reader, Protocol):
         """Hold a leased session until `until`; False when this worker no longer holds it."""
         ...
 
-    def finish_session(
     def release_leases(self, owner: str) -> int:
         """Give back every session `owner` holds (a worker that died); how many."""
         ...
 
+    def finish_session(
         self,
         session_id: str,
         owner: str,
@@ -406,6 +406,19 @@ class Store(Protocol):
     def source_cursors(self, source: str) -> list[SourceCursor]:
         """The cursors of one source, across profiles, by key then segment: the latest
         segment of every key, and every segment not purged yet."""
+        ...
+
+    def add_tombstone(self, profile_hash: str, at: datetime) -> None:
+        """Remember that the profile whose id hashes to `profile_hash` was erased (only the
+        hash is kept), so that an import does not create it again."""
+        ...
+
+    def tombstones(self) -> set[str]:
+        """The hashes of every erased profile's id that was not admitted again."""
+        ...
+
+    def remove_tombstone(self, profile_hash: str) -> None:
+        """Admit the profile again: its rows may be imported."""
         ...
 
     def embedders(self) -> EmbedderLedger:

@@ -123,6 +123,7 @@ def test_ingest_n8n_json_and_a_fixed_profile(somna: Invoke, chat: N8nChat) -> No
         "skipped_rows": 1,
         "purged_sessions": 0,
         "purged_rows": 0,
+        "forgotten_rows": 0,
     }
 
 

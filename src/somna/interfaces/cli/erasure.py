@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from somna.errors import InvalidInputError
+from somna.errors import InvalidInputError, SomnaError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory, reported
+from somna.sources import DEFAULT_TABLE, N8nTable
 
 __all__ = ["export", "forget"]
 
@@ -27,6 +29,22 @@ def forget(
     yes: Annotated[
         bool, typer.Option("--yes", "-y", help="Erase without asking for confirmation.")
     ] = False,
+    n8n_dsn: Annotated[
+        str | None,
+        typer.Option(
+            "--n8n-dsn",
+            metavar="DSN",
+            envvar="SOMNA_N8N_DSN",
+            help="The Postgres database of the n8n chat table the profile was imported from "
+            "(also SOMNA_N8N_DSN): its rows there are deleted too. Without it, or when they "
+            "cannot be, a tombstone keeps `somna ingest n8n` from creating the profile again.",
+            show_default=False,
+        ),
+    ] = None,
+    n8n_table: Annotated[
+        str,
+        typer.Option("--n8n-table", metavar="NAME", help="The chat table, NAME or SCHEMA.NAME."),
+    ] = DEFAULT_TABLE,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -34,20 +52,35 @@ def forget(
 
     Facts of every status with their evidence and history, conflicts, summaries,
     sessions and their messages (live and archived), its entries in the run
-    reports; API keys stop reaching it. Asks first unless --yes. The receipt
-    counts what went from each table. Take a copy first with `somna export`.
+    reports; API keys stop reaching it. With --n8n-dsn, its rows in the n8n
+    chat table go too; otherwise a tombstone (a hash of the id, nothing else)
+    makes `somna ingest n8n` skip them (see --allow-forgotten there). Asks first
+    unless --yes. The receipt counts what went from each table. Take a copy
+    first with `somna export`.
 
     Example:
 
         somna export alice -o alice.json
         somna forget alice
-        somna forget alice --yes --json
+        somna forget alice --yes --json --n8n-dsn postgresql://n8n@db.internal/n8n
     """
-    with open_memory(ctx, db) as memory:
+    with open_memory(ctx, db) as memory, ExitStack() as opened:
         memory.get_profile(profile)  # an unknown profile fails before the question
         if not yes:
             _confirm(profile)
-        receipt = memory.forget(profile)
+        source = None
+        if n8n_dsn:
+            try:
+                source = opened.enter_context(N8nTable(n8n_dsn, n8n_table))
+            except SomnaError as exc:
+                typer.echo(f"Warning: {exc} A tombstone is kept instead.", err=True)
+        receipt = memory.forget(profile, source=source)
+    if n8n_dsn and "tombstones" in receipt and source is not None:
+        typer.echo(
+            f"Warning: its rows in {source.name} could not be deleted (see the log; the role "
+            "may only read them); a tombstone keeps the next import from creating it again.",
+            err=True,
+        )
     if as_json:
         render.print_json({"profile": profile, "erased": receipt})
     else:

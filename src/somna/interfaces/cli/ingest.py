@@ -232,6 +232,11 @@ def n8n_line(report: N8nReport, purged: bool) -> str:
             f"Read {render.plural(report.rows, 'new row')} of {report.source}: "
             f"{added}, {created}, {skipped}."
         )
+    if report.forgotten_rows:
+        line += (
+            f" Left out {render.plural(report.forgotten_rows, 'row')} of erased profiles "
+            "(somna forget); --allow-forgotten imports them again."
+        )
     if purged:
         line += (
             f" Purged {render.plural(report.purged_rows, 'row')} of "
@@ -299,6 +304,14 @@ def ingest_n8n(
             "read.",
         ),
     ] = False,
+    allow_forgotten: Annotated[
+        bool,
+        typer.Option(
+            "--allow-forgotten",
+            help="Import the rows of profiles erased by `somna forget` too, creating them "
+            "again (their tombstones go). Off by default: those rows are left out and counted.",
+        ),
+    ] = False,
     source: Annotated[
         str | None,
         typer.Option(
@@ -336,7 +349,12 @@ def ingest_n8n(
         mapping = ProfileFrom.parse(profile_from, node_names or ())
     with open_memory(ctx, db) as memory, N8nTable(dsn, table) as chat:
         report = memory.import_n8n(
-            chat, idle_hours=idle_hours, profile_from=mapping, source=source, purge=purge_source
+            chat,
+            idle_hours=idle_hours,
+            profile_from=mapping,
+            source=source,
+            purge=purge_source,
+            allow_forgotten=allow_forgotten,
         )
     if as_json:
         render.print_json({**render.to_data(report), "skipped_rows": report.skipped_rows})

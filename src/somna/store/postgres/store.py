@@ -19,6 +19,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from typing import Any, Literal
 
 import numpy as np
@@ -362,6 +363,25 @@ class PostgresStore:
                 .fetchall()
             )
         return [cursor_from_row(row) for row in rows]
+
+    # -- tombstones -------------------------------------------------------------------
+
+    def add_tombstone(self, profile_hash: str, at: datetime) -> None:
+        with self._connection() as conn:
+            conn.execute(
+                "INSERT INTO tombstones (profile_hash, forgotten_at) VALUES (%s, %s) "
+                "ON CONFLICT (profile_hash) DO UPDATE SET forgotten_at = excluded.forgotten_at",
+                (profile_hash, at),
+            )
+
+    def tombstones(self) -> set[str]:
+        with self._connection() as conn:
+            rows = conn.execute("SELECT profile_hash FROM tombstones").fetchall()
+        return {str(row[0]) for row in rows}
+
+    def remove_tombstone(self, profile_hash: str) -> None:
+        with self._connection() as conn:
+            conn.execute("DELETE FROM tombstones WHERE profile_hash = %s", (profile_hash,))
 
     # -- embedder -----------------------------------------------------------------------
 

@@ -223,6 +223,25 @@ class SQLiteStore:
             rows = self._conn.execute(SOURCE_CURSORS, {"source": source}).fetchall()
         return [cursor_from_row(row) for row in rows]
 
+    # -- tombstones -------------------------------------------------------------------
+
+    def add_tombstone(self, profile_hash: str, at: datetime) -> None:
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO tombstones (profile_hash, forgotten_at) VALUES (?, ?) "
+                "ON CONFLICT (profile_hash) DO UPDATE SET forgotten_at = excluded.forgotten_at",
+                (profile_hash, ts(at)),
+            )
+
+    def tombstones(self) -> set[str]:
+        with self._lock:
+            rows = self._conn.execute("SELECT profile_hash FROM tombstones").fetchall()
+        return {str(row[0]) for row in rows}
+
+    def remove_tombstone(self, profile_hash: str) -> None:
+        with self._lock:
+            self._conn.execute("DELETE FROM tombstones WHERE profile_hash = ?", (profile_hash,))
+
     # -- embedder -----------------------------------------------------------------------
 
     def embedders(self) -> SQLiteLedger:

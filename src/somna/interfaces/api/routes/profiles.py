@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, HTTPException, Query
 
 from somna.interfaces.api.deps import AccessDep, MemoryDep, ReachableProfile
 from somna.interfaces.api.dto import ForgetOut, ProfileIn, ProfileOut, SummaryOut
@@ -51,9 +51,14 @@ def export_profile(profile: ReachableProfile, memory: MemoryDep) -> dict[str, An
 
 @router.delete("/{profile}", response_model=ForgetOut, responses=errors(403))
 def forget_profile(profile: ReachableProfile, memory: MemoryDep, access: AccessDep) -> ForgetOut:
-    """Erase the profile and everything it holds, for good (admin key): the right to
-    erasure. Returns how many rows went from each table."""
-    access.require_admin("erase a profile")
+    """Erase the profile and everything it holds, for good: the right to erasure. An admin
+    key may, and a bot's prefix key for the profiles under its prefix (a user asking the
+    bot to be forgotten). Returns how many rows went from each table; a tombstone (a hash
+    of the id) keeps an n8n import from creating the profile again."""
+    if not (access.admin or (access.key is not None and access.key.can_create(profile))):
+        raise HTTPException(
+            403, "Only an admin key, or a key whose prefix covers the profile, may erase it."
+        )
     return ForgetOut(erased=memory.forget(profile))
 
 
