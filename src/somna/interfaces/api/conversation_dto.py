@@ -4,6 +4,7 @@ n8n import. Kept beside `dto.py`, on the same request and response bases."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import Field
 
@@ -121,6 +122,12 @@ class N8nImportIn(_In):
         max_length=200,
         description="session, session:full or fixed:NAME (as `somna ingest n8n`).",
     )
+    node_names: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list,
+        max_length=20,
+        description="With profile_from session: the chat memory nodes whose name suffix is "
+        "dropped from each session id, '*' for any part (as --node-name); none: any suffix.",
+    )
     idle_hours: float | None = Field(default=None, ge=0, le=87_600)
     source: str | None = Field(default=None, max_length=200)
     purge_source: bool = False
@@ -130,6 +137,7 @@ class N8nImportOut(_Out):
     source: str
     rows: int
     messages: int
+    kinds: dict[str, int]
     sessions: int
     new_sessions: int
     profiles: int

@@ -28,7 +28,7 @@ def import_n8n(body: N8nImportIn, memory: MemoryDep, access: AccessDep) -> N8nIm
         raise InvalidInputError(
             "Name the chat table's database: send 'dsn', or start the server with SOMNA_N8N_DSN."
         )
-    mapping = ProfileFrom.parse(body.profile_from)
+    mapping = ProfileFrom.parse(body.profile_from, body.node_names)
     with N8nTable(dsn, body.table) as table:
         report = memory.import_n8n(
             table,
@@ -41,6 +41,7 @@ def import_n8n(body: N8nImportIn, memory: MemoryDep, access: AccessDep) -> N8nIm
         source=report.source,
         rows=report.rows,
         messages=report.messages,
+        kinds=report.kinds,
         sessions=report.sessions,
         new_sessions=report.new_sessions,
         profiles=report.profiles,
