@@ -24,7 +24,7 @@ def list_conflicts(
     return [ConflictPairOut.model_validate(pair) for pair in memory.conflicts(profile, status)]
 
 
-@router.post("/{conflict_id}/resolve", response_model=ConflictPairOut, responses=errors(409))
+@router.post("/{conflict_id}/resolve", response_model=ConflictPairOut, responses=errors(403, 409))
 def resolve_conflict(
     profile: ReachableProfile,
     conflict_id: Annotated[str, Path(min_length=1, max_length=64)],
@@ -33,7 +33,9 @@ def resolve_conflict(
     access: AccessDep,
 ) -> ConflictPairOut:
     """Settle a conflict: `a_true`, `b_true`, `neither`, `corrected` (with `correction`,
-    stored as a new verified fact), or `defer` (comes back after the defer delay)."""
+    stored as a new verified fact), or `defer` (comes back after the defer delay). A
+    conflict about an instruction is a person's to settle: 403 for a key that is not an
+    admin key."""
     pair = memory.resolve_conflict(
         profile, conflict_id, body.resolution, correction=body.correction, actor=access.actor
     )

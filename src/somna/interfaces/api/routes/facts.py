@@ -147,7 +147,7 @@ def list_facts(
     return [FactOut.model_validate(f) for f in found]
 
 
-@router.patch("/{fact_id}", response_model=FactOut, responses=errors(409))
+@router.patch("/{fact_id}", response_model=FactOut, responses=errors(403, 409))
 def update_fact(
     profile: ReachableProfile,
     fact_id: FactId,
@@ -156,7 +156,8 @@ def update_fact(
     access: AccessDep,
 ) -> FactOut:
     """Correct a fact: a new verified version replaces it (returned, with a new id);
-    the old one stays in its history."""
+    the old one stays in its history. An instruction is a person's to correct or retype:
+    403 for a key that is not an admin key."""
     return FactOut.model_validate(memory.update(profile, fact_id, body, actor=access.actor))
 
 
