@@ -15,8 +15,13 @@ from somna import (
     ProfileNotFoundError,
     SomnaError,
 )
+from somna.config import Settings
+from somna.embed import BundledEmbedder
+from somna.llm.tasks import SUMMARY_CHARS
 from somna.memory.inputs import META_DEPTH, META_SIZE
-from tests.support import snapshot
+from somna.store import Store
+from tests.consolidate.scripted import ScriptedLLM, proposing
+from tests.support import Clock, snapshot
 
 
 @pytest.fixture
@@ -229,3 +234,21 @@ def test_meta_as_deep_as_allowed_is_kept_and_read_back(alice: Memory) -> None:
     alice.add_messages("alice", "chat", [{"role": "user", "content": "hi", "meta": meta}])
     assert alice.window("alice", "chat")[-1].meta == meta
     assert alice.export("alice")["sessions"]
+
+
+def test_a_model_s_runaway_summary_with_nul_is_stored_alike_on_every_store(
+    store: Store, embedder: BundledEmbedder, clock: Clock
+) -> None:
+    said = "The user grows tomatoes on a balcony. "
+    runaway = "The user\x00 grows tomatoes on a balcony. " + said * 40_000  # about 1.5 MB
+    llm = ScriptedLLM(proposing(summary=runaway))
+    memory = Memory(store=store, embedder=embedder, llm=llm, settings=Settings(), clock=clock)
+    memory.create_profile("alice")
+    memory.add_messages("alice", "chat", [("user", "I grow tomatoes on my balcony.")])
+    clock.advance(hours=4)
+    run = memory.consolidate()
+    assert (run.sessions_consolidated, run.failures) == (1, [])
+    (summary,) = memory.summaries("alice")
+    assert "\x00" not in summary.text
+    assert summary.text.startswith("The user grows tomatoes on a balcony.")
+    assert len(summary.text) <= SUMMARY_CHARS and summary.text.endswith("…")

@@ -1,4 +1,5 @@
-"""What no key can break over REST: settings out of range, a night for every profile."""
+"""What no key can break over REST: settings out of range, a night for every profile, an
+agent approving its own rule, input that could not be read back."""
 
 from __future__ import annotations
 
