@@ -74,6 +74,14 @@ class N8nChat:
                 ids.append(int(row[0]))
         return ids
 
+    def insert(self, session_id: str, message: object) -> None:
+        """Append one row whose message is `message` as it is, such as a recorded one."""
+        with self._connect() as conn:
+            conn.execute(
+                f"INSERT INTO {self.table} (session_id, message) VALUES (%s, %s)",
+                (session_id, Jsonb(message)),
+            )
+
     def raw(self, session_id: str, value_sql: str) -> int:
         """Append one row whose message is the SQL expression `value_sql` (malformed ones)."""
         with self._connect() as conn:
