@@ -160,6 +160,11 @@ CASES: dict[str, tuple[Callable[[Memory], object], type[SomnaError], str]] = {
         InvalidInputError,
         "valid_to\\) must come after its start",
     ),
+    "a category with a NUL": (
+        lambda m: m.add_fact("alice", "Likes tea.", category="drinks\x00"),
+        InvalidInputError,
+        "Invalid category: it must not contain NUL characters",
+    ),
     "a number as valid_from": (
         lambda m: m.add_fact("alice", "Likes tea.", valid_from=0),
         InvalidInputError,

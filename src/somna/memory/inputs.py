@@ -25,6 +25,7 @@ __all__ = [
     "check_session_key",
     "checked",
     "new_message",
+    "no_nul",
     "not_a_number",
     "visible",
 ]
@@ -121,6 +122,13 @@ def new_message(item: Mapping[str, Any] | tuple[str, str] | Message, now: dateti
     return NewMessage(as_enum(Role, role, "message role"), content, when, meta)
 
 
+def no_nul(value: str | None) -> str | None:
+    """`value` unless it holds a NUL, which Postgres cannot store (SQLite would)."""
+    if value is not None and "\x00" in value:
+        raise ValueError("it must not contain NUL characters")
+    return value
+
+
 def not_a_number(value: object) -> object:
     """`value` unless it is a number (or a number in a string), which is no date: pydantic
     would read `0` as 1970-01-01, `0.5` as half a second after."""
@@ -134,30 +142,31 @@ def not_a_number(value: object) -> object:
     )
 
 
-def check_meta(meta: object) -> dict[str, Any]:
-    """A message's `meta`: an object of at most `META_DEPTH` levels and `META_SIZE`
-    characters as JSON, without NUL, so that both stores keep it and give it back."""
+def check_meta(meta: object, what: str = "A message's meta") -> dict[str, Any]:
+    """A message's `meta` (or another JSON object the caller gives, named by `what`): an
+    object of at most `META_DEPTH` levels and `META_SIZE` characters as JSON, without NUL,
+    so that both stores keep it and give it back."""
     if not isinstance(meta, Mapping):
-        raise InvalidInputError('A message\'s meta must be an object, e.g. {"id": "m-1"}.')
+        raise InvalidInputError(f'{what} must be an object, e.g. {{"id": "m-1"}}.')
     pending: list[tuple[object, int]] = [(meta, 1)]
     while pending:
         value, depth = pending.pop()
         if depth > META_DEPTH:
-            raise InvalidInputError(f"A message's meta may nest at most {META_DEPTH} levels deep.")
+            raise InvalidInputError(f"{what} may nest at most {META_DEPTH} levels deep.")
         if isinstance(value, Mapping):
             pending.extend((k, depth) for k in value)
             pending.extend((v, depth + 1) for v in value.values())
         elif isinstance(value, list | tuple):
             pending.extend((v, depth + 1) for v in value)
         elif isinstance(value, str) and "\x00" in value:
-            raise InvalidInputError("A message's meta must not contain NUL characters.")
+            raise InvalidInputError(f"{what} must not contain NUL characters.")
     try:
         size = len(json.dumps(meta, ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"A message's meta must be plain JSON: {exc}.") from None
+        raise InvalidInputError(f"{what} must be plain JSON: {exc}.") from None
     if size > META_SIZE:
         raise InvalidInputError(
-            f"A message's meta takes {size:,} characters as JSON; at most {META_SIZE:,} are kept."
+            f"{what} takes {size:,} characters as JSON; at most {META_SIZE:,} are kept."
         )
     return dict(meta)
 

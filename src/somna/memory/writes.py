@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from somna.errors import InvalidInputError
-from somna.memory.inputs import as_enum, checked, not_a_number
+from somna.memory.inputs import as_enum, checked, no_nul, not_a_number
 from somna.model import FactType
 
 __all__ = ["FactChanges", "Instant", "NewFact", "fact_changes", "new_fact"]
@@ -33,10 +33,14 @@ Text = Annotated[
     str, Field(min_length=1, max_length=2000, description="One self-contained sentence.")
 ]
 Category = Annotated[
-    str | None, Field(max_length=64, description="A free label such as preference, health or work.")
+    str | None,
+    Field(max_length=64, description="A free label such as preference, health or work."),
+    AfterValidator(no_nul),
 ]
 Subject = Annotated[
-    str | None, Field(max_length=200, description="Who or what it is about (default: the user).")
+    str | None,
+    Field(max_length=200, description="Who or what it is about (default: the user)."),
+    AfterValidator(no_nul),
 ]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0, description="How sure the source is, 0 to 1.")]
 

@@ -127,16 +127,29 @@ def _deep(levels: int) -> dict[str, object]:
             {"text": "Owns a kayak.", "valid_from": 0},
             "0 is a number, not a date",
         ),
+        (
+            "POST",
+            "/v1/profiles/alice/facts",
+            {"text": "Owns a kayak.", "category": "sport\u0000"},
+            "The body field 'category' is invalid: it must not contain NUL characters.",
+        ),
+        (
+            "POST",
+            "/v1/profiles",
+            {"id": "carol", "name": "Carol\u0000"},
+            "The body field 'name' is invalid: the text contains a NUL character",
+        ),
         ("GET", "/v1/profiles/alice/facts?as_of=0.5", None, "'0.5' is a number, not a date"),
         ("GET", "/v1/profiles/alice/search?q=kayak&as_of=0", None, "is a number, not a date"),
     ],
 )
 def test_input_that_could_not_be_read_back_is_refused(
-    live: Live, alice: httpx.Client, method: str, path: str, sent: object, said: str
+    live: Live, admin: httpx.Client, method: str, path: str, sent: object, said: str
 ) -> None:
-    answer = alice.request(method, path, json=sent)
+    answer = admin.request(method, path, json=sent)
     assert answer.status_code == 422
     assert said in answer.json()["error"]["message"]
     assert live.memory.sessions("alice") == []
     assert live.memory.list_facts("alice") == []
-    assert alice.get("/v1/profiles/alice/export").status_code == 200
+    assert [p.id for p in live.memory.list_profiles()] == ["alice", "bob"]
+    assert admin.get("/v1/profiles/alice/export").status_code == 200

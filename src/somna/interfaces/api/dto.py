@@ -83,11 +83,15 @@ __all__ = [
 
 
 def _check_text(value: Any) -> None:
+    """Every text of a request, however nested, is valid Unicode without NUL (which Postgres
+    cannot store and SQLite would): both stores take the same requests."""
     if isinstance(value, str):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise ValueError("the text contains invalid Unicode (a lone surrogate)") from None
+        if "\x00" in value:
+            raise ValueError("the text contains a NUL character, which cannot be stored")
     elif isinstance(value, list | tuple):
         for item in value:
             _check_text(item)
