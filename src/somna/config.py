@@ -107,11 +107,19 @@ class Settings(BaseModel):
         "match.",
     )
     context_floor: float = Field(
-        default=0.4,
-        ge=-1.0,
-        le=1.0,
-        description="Cosine similarity to the question a fact needs to enter a context block, "
-        "so an unrelated question brings no fact (tuned for the bundled embedder).",
+        default=0.15,
+        ge=0.0,
+        le=2.0,
+        description="How far above the question's background cosine (the median of the "
+        "profile's closest facts) a fact must stand to enter a context block on closeness "
+        "alone, so an unrelated question brings no fact.",
+    )
+    context_text_floor: float = Field(
+        default=0.0,
+        ge=-2.0,
+        le=2.0,
+        description="How far above that background a fact that shares a word with the "
+        "question must stand to enter a context block.",
     )
     context_strength_floor: float = Field(
         default=0.05,

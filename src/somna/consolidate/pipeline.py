@@ -46,7 +46,13 @@ from somna.consolidate.recheck import recheck
 from somna.consolidate.restoring import restore_said_again
 from somna.consolidate.staging import StagedWrite
 from somna.consolidate.transcript import spoken
-from somna.consolidate.wording import ONE_OFF, same_wording
+from somna.consolidate.wording import (
+    ONE_OFF,
+    changed_values,
+    diet_clashes,
+    same_wording,
+    updated_numbers,
+)
 from somna.embed import Embedder
 from somna.errors import ConflictStateError, LLMError, ProfileNotFoundError, SomnaError
 from somna.llm import LLM
@@ -749,18 +755,40 @@ class Consolidator:
                 ]
             every = dict.fromkeys(fact_id for ids in near.values() for fact_id in ids)
             found = {f.id: f for f in tx.get_facts(list(every))}
+            reframed = {
+                i: changed_values(tx, candidates[i].fact, Eligibility(at=now, now=now))
+                for i in near
+            }
+            recounted = {
+                i: updated_numbers(tx, candidates[i].fact, Eligibility(at=now, now=now))
+                for i in near
+            }
+            clashing = {
+                i: diet_clashes(tx, candidates[i].fact, Eligibility(at=now, now=now)) for i in near
+            }
         for i, ids in near.items():
             subject = candidates[i].fact.subject.casefold()
             same_subject = [
                 found[n] for n in ids if n in found and found[n].subject.casefold() == subject
             ]
-            candidates[i].neighbors = same_subject[:_NEIGHBORS]
+            close = same_subject[:_NEIGHBORS]
+            found_by_words = reframed[i] + recounted[i] + clashing[i]
+            others = [f for f in found_by_words if f.id not in {c.id for c in close}]
+            candidates[i].neighbors = close + list({f.id: f for f in others}.values())
         pairs: list[tuple[_Candidate, Fact]] = []
-        for candidate in candidates:
+        for i, candidate in enumerate(candidates):
+            updated = {f.id for f in recounted.get(i, [])}
+            clashes = {f.id for f in clashing.get(i, [])}
             for neighbor in candidate.neighbors:
-                # The cheap pass first: the same words in another order need no model.
+                # The cheap pass first: the same words in another order need no model, nor
+                # a dated statement that gives a count anew and says it changed, nor a
+                # plan that breaks a stated diet.
                 if same_wording(candidate.fact.text, neighbor.text):
                     candidate.verdicts[neighbor.id] = Verdict.DUPLICATE
+                elif neighbor.id in updated:
+                    candidate.verdicts[neighbor.id] = Verdict.SUPERSEDES
+                elif neighbor.id in clashes:
+                    candidate.verdicts[neighbor.id] = Verdict.CONTRADICTS
                 elif candidate.fact.category not in ONE_OFF:
                     pairs.append((candidate, neighbor))
         if not pairs:

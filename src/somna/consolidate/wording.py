@@ -6,13 +6,14 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 
 from __future__ import annotations
 
+from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
 from somna.llm.rules.extract import LANGUAGES
-from somna.llm.rules.judge import value_changed
+from somna.llm.rules.judge import number_updated, value_changed
 from somna.model import Fact, normalize_text, word_overlap
 from somna.ranking import keywords
 from somna.store import Eligibility, Reader
 
-__all__ = ["ONE_OFF", "changed_values", "same_wording"]
+__all__ = ["ONE_OFF", "changed_values", "diet_clashes", "same_wording", "updated_numbers"]
 
 _FRAME_CANDIDATES = 20
 """Facts sharing words with a text, by full-text rank, looked at for the same frame."""
@@ -50,4 +51,46 @@ def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
         and other.subject.casefold() == subject
         and other.category not in ONE_OFF
         and value_changed(other.text, fact.text)
+    ]
+
+
+def updated_numbers(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
+    """Active dated statements of `fact`'s subject that `fact` updates with a new number
+    ("around 110 guests" / "the guest list is at 130 now"): for the happenings and
+    observations no judge compares, found by the words they share."""
+    if fact.category not in ONE_OFF:
+        return []
+    words = " ".join(keywords(fact.text))
+    ids = [i for i, _ in tx.text_search(words, eligible, _FRAME_CANDIDATES) if i != fact.id]
+    subject = fact.subject.casefold()
+    return [
+        other
+        for other in tx.get_facts(ids)
+        if other.is_active
+        and other.subject.casefold() == subject
+        and other.category in ONE_OFF
+        and other.valid_from < fact.valid_from
+        and number_updated(other.text, fact.text)
+    ]
+
+
+def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
+    """Active facts of `fact`'s subject that a diet or an allergy sets against it: the
+    restriction `fact` breaks ("Is vegan." for "Eats eggs every morning."), or the plans
+    that break the restriction `fact` states. Found by words, whatever their cosine."""
+    stated = restrictions(fact.text)
+    searched = {w for d in stated for w in d.foods} | {
+        w for d in foods_of(fact.text) for w in d.stating
+    }
+    words = " ".join(keywords(" ".join(sorted(searched))))
+    if not words:
+        return []
+    ids = [i for i, _ in tx.text_search(words, eligible, _FRAME_CANDIDATES) if i != fact.id]
+    subject = fact.subject.casefold()
+    return [
+        other
+        for other in tx.get_facts(ids)
+        if other.is_active
+        and other.subject.casefold() == subject
+        and (breaks_diet(other.text, fact.text) or breaks_diet(fact.text, other.text))
     ]

@@ -15,6 +15,7 @@ import numpy as np
 
 from somna.config import Settings
 from somna.consolidate.restoring import restore_said_again
+from somna.consolidate.wording import changed_values
 from somna.errors import ConflictStateError, InvalidInputError
 from somna.memory.approval import proposed_by_agent, require_person
 from somna.memory.conflicts import UNSETTLED
@@ -84,6 +85,11 @@ class FactWrites:
         vector = self.embed(fact.text)
         with self.store.write(profile) as tx:
             similar = _similar(tx, vector, now, floor)
+            reframed = [
+                f
+                for f in changed_values(tx, fact, Eligibility(at=now, now=now))
+                if f.id not in {s.fact.id for s in similar}
+            ]
             known = tx.find_active(fact.type, fact.subject, fact.text_hash)
             if known is not None:
                 quotes = {fold_text(e.quote) for e in tx.evidence([known.id])}
@@ -105,6 +111,10 @@ class FactWrites:
             s
             for s in near
             if s.similarity < tuned.neighbor_floor and s.fact.subject == stored.subject
+        ]
+        # Another value in the same sentence frame is a candidate whatever its cosine.
+        apart += [
+            Similar(f, _cosine(vector, self.embed(f.text))) for f in reframed if f.id != stored.id
         ]
         return Added(stored, created, close, apart)
 
@@ -240,6 +250,10 @@ def _similar(tx: Reader, vector: np.ndarray, now: datetime, floor: float) -> lis
     ]
     facts = {f.id: f for f in tx.get_facts([i for i, _ in near])}
     return [Similar(facts[i], score) for i, score in near if i in facts]
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / ((np.linalg.norm(a) * np.linalg.norm(b)) or 1.0))
 
 
 def require(fact: Fact, allowed: Iterable[FactStatus], action: str) -> None:

@@ -159,11 +159,13 @@ class Memory:
     def create_profile(
         self, profile: str, name: str | None = None, settings: Mapping[str, Any] | None = None
     ) -> Profile:
+        """A new profile; `settings["overrides"]`, if given, is checked like `tune_profile`."""
+        own = tuning.checked_profile_settings(self.settings, settings or {})
         created = checked(
             lambda: Profile(
                 id=profile,
                 name=name or profile,
-                settings=dict(settings or {}),
+                settings=own,
                 created_at=self.now(),
             )
         )
@@ -664,6 +666,32 @@ class Memory:
         A part that is down is done without, and the result's `degraded` says so: the
         query as written when rewriting fails, full text alone when the embedder fails.
         """
+        return self._recalled(
+            profile,
+            query,
+            k,
+            as_of=as_of,
+            types=types,
+            include_summaries=include_summaries,
+            session_key=session_key,
+            query_rewrite=query_rewrite,
+            multi_query=multi_query,
+        )
+
+    def _recalled(
+        self,
+        profile: str,
+        query: str,
+        k: int,
+        *,
+        as_of: datetime | None = None,
+        types: Sequence[FactType | str] | None = None,
+        include_summaries: bool = True,
+        session_key: str | None = None,
+        query_rewrite: bool | None = None,
+        multi_query: bool | None = None,
+        record: bool = True,
+    ) -> Found[Recalled]:
         self._check_query(query, k)
         wanted = None if types is None else [as_enum(FactType, t, "fact type") for t in types]
         degraded: list[str] = []
@@ -681,6 +709,7 @@ class Memory:
             types=wanted,
             include_summaries=include_summaries,
             now=self.now(),
+            record=record,
         )
         return Found.of(found, degraded)
 
@@ -697,9 +726,11 @@ class Memory:
 
         Standing instructions always come first (those an agent proposed only once a
         person approved them); then at most `k` facts (default `context_facts`), each
-        close enough to the question (`context_floor`) and not faded
-        (`context_strength_floor`): an unrelated question brings the portrait and the
-        instructions alone.
+        bearing on the question (`relevant_facts`: a topic it asks about, or closeness
+        above the question's background) and not faded (`context_strength_floor`): an
+        unrelated question brings the portrait and the instructions alone. Only the facts
+        in the block are reinforced. With the embedder down, facts that share a word with
+        the question fill the block and `degraded` says so.
 
         With `session_key`, the conversation's thread follows (`thread`, within
         `thread_budget_tokens`): a running summary of the older turns, then the last ones.
@@ -712,14 +743,17 @@ class Memory:
         if budget_tokens < 1:
             raise InvalidInputError("The token budget must be at least 1.")
         limit = self.settings.context_facts if k is None else k
-        recalled = self.recall(
-            profile, query, limit, include_summaries=False, session_key=session_key
+        recalled = self._recalled(
+            profile, query, limit, include_summaries=False, session_key=session_key, record=False
         )
         portrait, rules = standing(self.store, profile, self.now())
-        facts = rules + [
+        chosen = [
             f for f in relevant_facts(recalled, self.settings) if f.type is not FactType.INSTRUCTION
         ]
-        block = render_context(portrait, facts, budget_tokens)
+        # Only what reaches the prompt is reinforced: a fact left out, say for fading,
+        # is not brought back to strength by the question that left it out.
+        self._usage.record(profile, chosen, self.now())
+        block = render_context(portrait, rules + chosen, budget_tokens)
         thread = None if session_key is None else self.thread(profile, session_key).text
         text = "\n\n".join(part for part in (block, thread) if part)
         return Block(text, recalled.degraded)

@@ -29,7 +29,9 @@ class Topic:
 
 @cache
 def topics() -> tuple[Topic, ...]:
-    table = tomllib.loads(resources.files(__package__).joinpath("topics.toml").read_text("utf-8"))
+    table = tomllib.loads(
+        resources.files("somna.ranking").joinpath("topics.toml").read_text("utf-8")
+    )
     return tuple(
         Topic(
             name,

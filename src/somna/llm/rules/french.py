@@ -532,7 +532,7 @@ NEGATORS = frozenset({"ne", "n", "pas", "jamais", "aucun", "aucune"})
 NEGATIONS = _words("ne n pas plus jamais rien aucun")
 CESSATION = _re(r"\b(?:ne|n')\s*(?:\S+\s+){1,3}?plus\b|\bplus\s+jamais\b")
 CHANGE = _re(
-    r"\b(?:finalement|désormais|dorénavant|maintenant|à\s+partir\s+de|au\s+lieu\s+de|"
+    r"\b(?:finalement|désormais|dorénavant|maintenant|à\s+partir\s+de\s+maintenant|au\s+lieu\s+de|"
     r"plutôt|on\s+(?:passe|repasse)\s+(?:à|au|aux|sur)|on\s+part\s+sur|en\s+fait|"
     r"(?:nouveau|nouvel|nouvelle|nouveaux|nouvelles)|déménag\w*|chang\w*|pass\w*\s+(?:à|au|aux)|"
     r"repass\w*|augment\w*|baiss\w*|modifi\w*|remplac\w*|(?:ne|n')\s*(?:\S+\s+){1,3}?plus)\b"

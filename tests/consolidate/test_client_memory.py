@@ -1,0 +1,101 @@
+"""What the offline night keeps of a client's conversations, session after session.
+
+A client tells a business's agent who they are, what they need and how to reach them,
+then changes some of it weeks later. The rules provider and the bundled embedder must
+leave the current value in the prompt, the older one out, and the contradictions the
+client left for a person to settle.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from somna import FactStatus, Memory
+from tests.support import Clock, all_facts
+
+
+@pytest.fixture
+def client(memory: Memory) -> Memory:
+    memory.create_profile("alice")
+    return memory
+
+
+def talk(memory: Memory, clock: Clock, key: str, *turns: str) -> None:
+    """One session: the client's turns, each answered, consolidated the night after."""
+    messages = []
+    for turn in turns:
+        messages += [("user", turn), ("assistant", "Noted, thank you.")]
+    memory.add_messages("alice", key, messages)
+    clock.advance(days=1)
+    memory.consolidate()
+    clock.advance(days=13)
+
+
+def texts(memory: Memory, status: FactStatus) -> list[str]:
+    return [f.text for f in all_facts(memory, "alice") if f.status is status]
+
+
+def block_facts(memory: Memory, question: str) -> str:
+    return "\n".join(
+        line for line in memory.context("alice", question).splitlines() if line[:3] == "- ["
+    )
+
+
+def test_a_count_given_anew_with_a_word_of_change_supersedes_the_older_one(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "We are about 40 people in the Ghent office.")
+    talk(client, clock, "s2", "Quick update: we are 55 people in the Ghent office now.")
+    [old] = [t for t in texts(client, FactStatus.SUPERSEDED) if "40" in t]
+    assert "Ghent office" in old
+    block = block_facts(client, "How many people work in the Ghent office?")
+    assert "55" in block and "40" not in block
+
+
+def test_a_count_given_again_without_a_word_of_change_is_left_alone(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "We are about 40 people in the Ghent office.")
+    talk(client, clock, "s2", "Our Ghent office has 3 meeting rooms with big screens.")
+    assert texts(client, FactStatus.SUPERSEDED) == []
+
+
+def test_a_plan_that_breaks_a_stated_diet_is_put_to_a_person(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "I have been vegetarian for ten years, so keep that in mind.")
+    talk(client, clock, "s2", "For the team lunch please order the chicken wings platter for me.")
+    disputed = texts(client, FactStatus.DISPUTED)
+    assert any("vegetarian" in t for t in disputed) and any("chicken" in t for t in disputed)
+    [pair] = client.conflicts("alice")
+    assert {pair.fact_a.text, pair.fact_b.text} == set(disputed)
+
+
+def test_a_food_ruled_out_in_so_many_words_is_no_contradiction(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "I have been vegetarian for ten years, so keep that in mind.")
+    talk(client, clock, "s2", "For the team lunch, no chicken and no fish on the platters please.")
+    assert texts(client, FactStatus.DISPUTED) == []
+
+
+def test_a_statement_with_a_question_tagged_on_is_kept(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "I swim four times a week before work now, is that too much?")
+    assert any("swim" in t for t in texts(client, FactStatus.UNVERIFIED))
+
+
+def test_a_corrected_number_keeps_only_the_new_value(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "We hired two designers so we will need 9 licences not 7.")
+    [fact] = [t for t in texts(client, FactStatus.UNVERIFIED) if "licences" in t]
+    assert "9 licences" in fact and "7" not in fact
+
+
+def test_an_attachment_caption_is_no_part_of_the_fact(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "We adopted a grey kitten last weekend [image: a kitten on a rug]")
+    [fact] = [t for t in texts(client, FactStatus.UNVERIFIED) if "kitten" in t]
+    assert "[" not in fact and "rug" not in fact
+
+
+def test_french_first_person_objects_and_owners_are_retold(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "Je préfère qu'on m'appelle le matin, mon bureau ferme à 16h.")
+    [fact] = texts(client, FactStatus.UNVERIFIED)
+    assert "qu'on l'appelle le matin" in fact and "son bureau" in fact
+    assert "m'appelle" not in fact and "mon " not in fact
