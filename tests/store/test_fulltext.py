@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 
 from somna.model import Fact, Profile, lifecycle
 from somna.store import Eligibility, Store
+from somna.store.french import french_terms
 from somna.store.fulltext import COMMON_FLOOR, TermCounts, common_from
 from somna.store.postgres import PostgresStore
+from somna.store.sqlite import SQLiteStore
+from tests.store.pg_servers import TestServers
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
@@ -93,3 +98,71 @@ def test_the_least_recently_used_words_are_forgotten() -> None:
     for word in ["a", "b", "a", "c", "b"]:
         terms.selective([word], 10_000, count)
     assert counted == ["a", "b", "c", "b"]
+
+
+# -- French -----------------------------------------------------------------------------
+
+FRENCH = [
+    "L'utilisateur est allergique aux arachides.",
+    "Le client voit son médecin chaque mois.",
+    "Qu'il pleuve ou non, elle court le matin.",
+    "The user is allergic to peanuts.",
+]
+
+
+def test_french_words_find_their_forms_with_and_without_accents(store: Store) -> None:
+    store.create_profile(Profile(id="ann"))
+    allergic, doctor, running, _peanuts = fill(store, FRENCH)
+    assert found(store, "Est-ce que le client a des allergies ?") >= {allergic, doctor}
+    assert found(store, "allergies") == {allergic}
+    assert found(store, "medecins") == {doctor}
+    assert found(store, "l'arachide") == {allergic}
+    assert found(store, "Pleuvait-il ces matins ?") == {running}
+
+
+def test_english_is_found_as_before(store: Store) -> None:
+    store.create_profile(Profile(id="ann"))
+    *_, peanuts = fill(store, FRENCH)
+    assert found(store, "peanut") == {peanuts}
+    assert found(store, "allergic") == {peanuts}
+    assert found(store, "the") == {peanuts}  # not a stop word at this level: the store's own
+
+
+def test_french_terms_fold_stem_and_drop_elisions() -> None:
+    assert french_terms("L'utilisateur a des allergies.") == ["utilis", "allerg"]
+    assert french_terms("Le client est allergique.") == ["client", "allerg"]
+    assert french_terms("Il voit son médecin, qu'il aime.") == ["voit", "medecin", "aim"]
+    assert french_terms("l' d' qu' j'ai le la les des") == []
+
+
+def test_an_older_sqlite_database_gets_its_facts_in_the_french_index(tmp_path: Path) -> None:
+    path = tmp_path / "somna.db"
+    store = SQLiteStore(path)
+    store.create_profile(Profile(id="ann"))
+    [allergic, *_] = fill(store, FRENCH)
+    store.close()
+    with sqlite3.connect(path) as conn:  # the database as it was before migration 15
+        for trigger in ("insert", "delete", "update"):
+            conn.execute(f"DROP TRIGGER facts_french_{trigger}")
+        conn.execute("DROP TABLE facts_french")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 15")
+    reopened = SQLiteStore(path)
+    assert found(reopened, "allergies") == {allergic}
+    reopened.close()
+
+
+def test_an_older_postgres_database_gets_its_facts_in_the_french_index(
+    tmp_path: Path, postgres_servers: TestServers
+) -> None:
+    dsn = postgres_servers.database("array", tmp_path)
+    store = PostgresStore(dsn)
+    store.create_profile(Profile(id="ann"))
+    [allergic, *_] = fill(store, FRENCH)
+    with store._connection() as conn:  # the database as it was before migration 15
+        conn.execute("ALTER TABLE facts DROP COLUMN tsv_french")
+        conn.execute("DROP FUNCTION somna_french_tsvector(text), somna_fold(text)")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 15")
+    store.close()
+    reopened = PostgresStore(dsn)
+    assert found(reopened, "allergies") == {allergic}
+    reopened.close()

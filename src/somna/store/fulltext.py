@@ -43,29 +43,33 @@ class TermCounts:
         self._counts: OrderedDict[str, tuple[bool, int]] = OrderedDict()
 
     def selective(
-        self, words: Sequence[str], total: int, count: Callable[[str, int], int]
+        self,
+        words: Sequence[str],
+        total: int,
+        count: Callable[[str, int], int],
+        index: str = "text",
     ) -> list[str]:
         """The `words` that are not common in a store of `total` facts, in their order.
 
-        `count(word, cap)` says how many facts hold `word`, counting at most `cap`.
+        `count(word, cap)` says how many facts of `index` hold `word`, counting at most `cap`.
         """
         threshold = common_from(total)
         if total <= threshold:
             return list(words)
-        return [w for w in words if not self._common(w, total, threshold, count)]
+        return [w for w in words if not self._common(f"{index}:{w}", total, threshold, count)]
 
     def _common(
-        self, word: str, total: int, threshold: int, count: Callable[[str, int], int]
+        self, key: str, total: int, threshold: int, count: Callable[[str, int], int]
     ) -> bool:
         with self._lock:
-            known = self._counts.get(word)
+            known = self._counts.get(key)
             if known is not None and abs(total - known[1]) <= RECOUNT_AFTER * known[1]:
-                self._counts.move_to_end(word)
+                self._counts.move_to_end(key)
                 return known[0]
-        common = count(word, threshold + 1) > threshold
+        common = count(key.partition(":")[2], threshold + 1) > threshold
         with self._lock:
-            self._counts[word] = (common, total)
-            self._counts.move_to_end(word)
+            self._counts[key] = (common, total)
+            self._counts.move_to_end(key)
             while len(self._counts) > self.max_words:
                 self._counts.popitem(last=False)
         return common

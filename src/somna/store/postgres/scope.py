@@ -36,6 +36,7 @@ from somna.store.columns import (
     fact_values,
 )
 from somna.store.facts import UPDATE_FACT, FactQueries
+from somna.store.french import FRENCH_STOP_WORDS, fold
 from somna.store.postgres.hnsw import count_sql, search_settings, search_sql
 from somna.store.postgres.queries import (
     FLOAT4_ARRAY_OID,
@@ -250,12 +251,22 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
     # -- search -------------------------------------------------------------------------
 
     def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        """Matches in the profile's configuration and in French (`tsv_french`), each fact at
+        its better rank of the two."""
         if limit <= 0:
             return []
-        words = self._store.term_counts.selective(
-            query_words(query), self._fact_total(), self._facts_holding
-        )
-        exact, wide = tsquery_of(words)
+        total = self._fact_total()
+        words = query_words(query)
+        found = dict(self._english(words, total, eligible, limit))
+        for fact_id, score in self._french(words, total, eligible, limit):
+            found[fact_id] = max(score, found.get(fact_id, score))
+        return sorted(found.items(), key=lambda hit: -hit[1])[:limit]
+
+    def _english(
+        self, words: list[str], total: int, eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        kept = self._store.term_counts.selective(words, total, self._facts_holding)
+        exact, wide = tsquery_of(kept)
         if not exact:
             return []
         where, params = eligibility_sql(eligible)
@@ -268,6 +279,28 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
                 "config": self._text_config,
                 "exact": exact,
                 "wide": wide,
+                "profile": self._profile_id,
+                "limit": limit,
+                **params,
+            },
+        ).fetchall()
+        return [(row["id"], float(row["rank"])) for row in rows]
+
+    def _french(
+        self, words: list[str], total: int, eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        folded = [w for w in dict.fromkeys(map(fold, words)) if w not in FRENCH_STOP_WORDS]
+        kept = self._store.term_counts.selective(folded, total, self._french_holding, "french")
+        if not kept:
+            return []
+        where, params = eligibility_sql(eligible)
+        rows = self._cur.execute(
+            "SELECT f.id, ts_rank_cd(f.tsv_french, q.query) AS rank "
+            "FROM facts f, to_tsquery('french', %(words)s) AS q (query) "
+            f"WHERE f.profile_id = %(profile)s AND f.tsv_french @@ q.query AND {where} "
+            "ORDER BY rank DESC, f.id LIMIT %(limit)s",
+            {
+                "words": " | ".join(f"'{w}'" for w in kept),
                 "profile": self._profile_id,
                 "limit": limit,
                 **params,
@@ -289,6 +322,15 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
             "SELECT count(*) AS n FROM (SELECT 1 FROM facts "
             "WHERE tsv @@ to_tsquery(%s::regconfig, %s) LIMIT %s) AS held",
             (self._text_config, wide, cap),
+        ).fetchone()
+        return int(row["n"]) if row else 0
+
+    def _french_holding(self, word: str, cap: int) -> int:
+        """`_facts_holding` in the French index."""
+        row = self._cur.execute(
+            "SELECT count(*) AS n FROM (SELECT 1 FROM facts "
+            "WHERE tsv_french @@ to_tsquery('french', %s) LIMIT %s) AS held",
+            (f"'{word}'", cap),
         ).fetchone()
         return int(row["n"]) if row else 0
 

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from somna.store.columns import (
     fact_values,
 )
 from somna.store.facts import UPDATE_FACT, FactQueries
+from somna.store.french import french_terms
 from somna.store.sql import Params
 from somna.store.sqlite.queries import (
     bind,
@@ -205,25 +207,40 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     # -- search -------------------------------------------------------------------------
 
     def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        """English (the main index) and French (`somna.store.french`) matches, each fact at
+        its better rank of the two."""
         total = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM facts").fetchone()[0]
-        words = self._store.term_counts.selective(fts_words(query), total, self._facts_holding)
+        found: dict[str, float] = {}
+        for index, words in (
+            ("facts_fts", fts_words(query)),
+            ("facts_french", list(dict.fromkeys(french_terms(query)))),
+        ):
+            kept = self._store.term_counts.selective(
+                words, total, partial(self._facts_holding, index), index
+            )
+            for fact_id, score in self._matches(index, kept, eligible, limit):
+                found[fact_id] = max(score, found.get(fact_id, score))
+        return sorted(found.items(), key=lambda hit: -hit[1])[:limit]
+
+    def _matches(
+        self, index: str, words: list[str], eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
         if not words:
             return []
-        match = fts_match(words)
         where, params = eligibility_sql(eligible)
         rows = self._conn.execute(
-            "SELECT f.id, bm25(facts_fts) AS rank FROM facts_fts "
-            "JOIN facts f ON f.rowid = facts_fts.rowid "
-            f"WHERE facts_fts MATCH ? AND f.profile_id = ? AND {where} "
+            f"SELECT f.id, bm25({index}) AS rank FROM {index} "
+            f"JOIN facts f ON f.rowid = {index}.rowid "
+            f"WHERE {index} MATCH ? AND f.profile_id = ? AND {where} "
             "ORDER BY rank LIMIT ?",
-            (match, self._profile_id, *params, limit),
+            (fts_match(words), self._profile_id, *params, limit),
         ).fetchall()
         return [(row["id"], -float(row["rank"])) for row in rows]
 
-    def _facts_holding(self, word: str, cap: int) -> int:
+    def _facts_holding(self, index: str, word: str, cap: int) -> int:
         """How many facts of the store (any profile) hold `word`, counting at most `cap`."""
         row = self._conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)",
+            f"SELECT count(*) FROM (SELECT 1 FROM {index} WHERE {index} MATCH ? LIMIT ?)",
             (fts_match([word]), cap),
         ).fetchone()
         return int(row[0])

@@ -34,6 +34,7 @@ from somna.model import (
     Run,
 )
 from somna.store.base import SourceCursor
+from somna.store.french import french_text
 from somna.store.fulltext import TermCounts
 from somna.store.keys import SAVE_KEY, key_values
 from somna.store.migrations import load_migrations
@@ -76,6 +77,7 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise StoreError(f"Cannot open the SQLite database {self.path!r}: {exc}.") from exc
         self._conn.row_factory = sqlite3.Row
+        self._conn.create_function("somna_french", 1, french_text, deterministic=True)
         self._lock = threading.RLock()
         self._indexes: dict[str, VectorIndex] = {}
         self._summary_indexes: dict[str, SummaryIndex] = {}
