@@ -138,3 +138,11 @@ def test_a_profile_failing_in_any_way_leaves_the_others_their_night(
     run = two.consolidate()
     assert [f["profile"] for f in run.failures] == ["ann"]
     assert two.sessions("ben")[0].status is SessionStatus.ARCHIVED
+
+
+def test_a_new_profile_s_overrides_are_checked_like_a_change(memory: Memory) -> None:
+    with pytest.raises(InvalidInputError, match="archive_days must be a number from 0 to 36500"):
+        memory.create_profile("cy", settings={"overrides": {"archive_days": 1e300}})
+    assert [p.id for p in memory.list_profiles()] == []
+    memory.create_profile("cy", settings={"overrides": {"archive_days": 30}, "speakers": ["Cy"]})
+    assert memory.profile_settings("cy").archive_days == 30

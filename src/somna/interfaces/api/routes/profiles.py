@@ -10,7 +10,6 @@ from somna.interfaces.api.deps import AccessDep, MemoryDep, ReachableProfile
 from somna.interfaces.api.dto import ForgetOut, ProfileIn, ProfileOut, SummaryOut
 from somna.interfaces.api.routes import errors
 from somna.model import SummaryKind
-from somna.tuning import checked_profile_settings
 
 __all__ = ["router"]
 
@@ -31,8 +30,7 @@ def create_profile(body: ProfileIn, memory: MemoryDep, access: AccessDep) -> Pro
     `settings.overrides` names a setting a profile cannot override or a value out of its
     range."""
     access.require_admin("create profiles")
-    settings = checked_profile_settings(memory.settings, body.settings)
-    created = memory.create_profile(body.id, name=body.name, settings=settings)
+    created = memory.create_profile(body.id, name=body.name, settings=body.settings)
     return ProfileOut.model_validate(created)
 
 
