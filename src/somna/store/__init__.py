@@ -45,7 +45,8 @@ def open_store(url: str) -> Store:
         except ImportError as exc:
             raise ConfigurationError(
                 "SOMNA_DB names a Postgres server and the Postgres driver is not installed "
-                f"({exc.name or exc}); install it with: pip install 'somna[postgres]'."
+                f"({exc.name or exc}); install it with `make run EXTRAS=postgres` in a clone set "
+                "up by make, or with: pip install 'somna[postgres]'."
             ) from exc
         return PostgresStore(url)
     path = url.removeprefix("sqlite:///").removeprefix("sqlite://")

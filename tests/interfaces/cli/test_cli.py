@@ -87,6 +87,7 @@ def test_init_creates_the_database_and_is_idempotent(tmp_path: Path) -> None:
 
 
 def test_profiles_create_then_list(somna: Invoke) -> None:
+    ok(somna("init"))
     assert "No profiles yet" in ok(somna("profiles")).stdout
     created = ok(somna("profiles", "create", "alice", "--name", "Alice Martin"))
     assert created.stdout == "Created profile alice (Alice Martin).\n"
@@ -100,6 +101,7 @@ def test_creating_an_existing_profile_exits_2(somna: Invoke, alice: str) -> None
 
 
 def test_unknown_profile_exits_2(somna: Invoke) -> None:
+    ok(somna("init"))
     assert_one_line_error(somna("facts", "list", "nobody"), 2, "no profile named 'nobody'")
 
 
@@ -385,9 +387,9 @@ def test_configuration_error_exits_1() -> None:
     assert_one_line_error(result, 1, "Postgres")
 
 
-def test_unreadable_database_exits_1(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["init", "--db", str(tmp_path)])  # a directory
-    assert_one_line_error(result, 1, "Cannot open the SQLite database")
+def test_a_folder_given_as_the_database_exits_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["init", "--db", str(tmp_path)])
+    assert_one_line_error(result, 2, f"The database '{tmp_path}' is a folder")
 
 
 def test_db_option_beats_somna_db_and_command_beats_global(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 import somna
 from somna.interfaces.cli import render
@@ -30,6 +30,7 @@ from somna.interfaces.cli.options import (
     JsonOption,
     ProfileArg,
     open_memory,
+    read_memory,
     usage_error_line,
 )
 from somna.interfaces.cli.profiles import profiles
@@ -67,6 +68,39 @@ _ORDER = (
     "eval",
     "demo",
 )
+
+
+def _list_free(shown: str) -> str:
+    """`<list[fact|entity]>` as `<fact|entity>`: the help says an option repeats."""
+    inner = shown.strip("<>")
+    if inner.startswith("list[") and inner.endswith("]"):
+        inner = inner[5:-1]
+    return f"<{inner}>"
+
+
+def _option_type(option: TyperOption, ctx: Any) -> str | None:
+    if option.is_flag or option.count:
+        return None  # `--json`, not `--json <bool>`
+    if option.metavar is not None:
+        return option.metavar
+    return _list_free(option.display_type(ctx))
+
+
+def _argument_type(argument: TyperArgument, ctx: Any) -> str | None:
+    if argument.metavar is not None:
+        return None  # `FILE...` says it all, not `FILE <list[Path]>`
+    return _list_free(argument.display_type(ctx))
+
+
+def _argument_usage(argument: TyperArgument) -> str:
+    """`FILE...` for a required argument, `[FILE]...` for an optional one (not `{FILE}...`)."""
+    name = argument.display_name_raw if argument.required else f"[{argument.display_name_raw}]"
+    return name + ("..." if argument.nargs != 1 else "")
+
+
+TyperOption.display_type_rich = _option_type  # type: ignore[method-assign,assignment]
+TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign,assignment]
+TyperArgument._usage_display_name = _argument_usage  # type: ignore[method-assign,assignment]
 
 
 class _Root(TyperGroup):
@@ -221,7 +255,7 @@ def search(
         somna search alice "where does she live?"
         somna search alice "where does she live?" --as-of 2024-06-01 --k 3 --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         hits = memory.search(profile, query, k, as_of=as_of)
     render.degraded(hits.degraded)
     if as_json:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory
+from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory, read_memory
 from somna.model import ConflictStatus, Resolution
 
 __all__ = ["Resolution", "conflicts"]
@@ -49,7 +49,7 @@ def list_conflicts(
         somna conflicts list alice
         somna conflicts list alice --status resolved --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         pairs = memory.conflicts(profile, status)
     if as_json:
         render.print_json(pairs)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -16,13 +16,17 @@ from somna.interfaces.cli.options import (
     ProfileArg,
     open_memory,
     parse_when,
+    read_memory,
     reported,
 )
-from somna.model import FactStatus, FactType, Verdict
+from somna.model import Fact, FactStatus, FactType, Verdict
 
 __all__ = ["facts"]
 
 facts = typer.Typer(name="facts", no_args_is_help=True)
+
+_PAGE = 10_000
+"""Facts read at once by `facts list --all` (the most one read may return)."""
 
 FactIdArg = Annotated[str, typer.Argument(metavar="ID", help="The fact's id (fct_…).")]
 TypeOption = Annotated[
@@ -191,31 +195,50 @@ def list_facts(
     subject: SubjectOption = None,
     text: Annotated[str | None, typer.Option(help="Only facts whose text contains this.")] = None,
     as_of: AsOfOption = None,
-    limit: Annotated[int, typer.Option(min=1, help="At most this many facts.")] = 100,
+    limit: Annotated[
+        int, typer.Option(min=1, max=_PAGE, help="At most this many facts, newest first.")
+    ] = 100,
+    all_: Annotated[
+        bool, typer.Option("--all", help="Every matching fact, whatever --limit.")
+    ] = False,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
     """List a profile's facts, newest first: by default the active ones.
 
     Options combine; --status and --type can be repeated. --as-of lists the facts
-    that were true at that moment, including those superseded since.
+    that were true at that moment, including those superseded since. When more
+    facts match than --limit, a line on stderr says how many and how to see them.
 
     Example:
 
         somna facts list alice
         somna facts list alice --status disputed --status retired
         somna facts list alice --category preference --as-of 2025-01-01 --json
+        somna facts list alice --all --json > facts.json
     """
-    with open_memory(ctx, db) as memory:
-        found = memory.list_facts(
-            profile,
-            type=type_ or None,
-            status=status or None,
-            category=category,
-            subject=subject,
-            text=text,
-            as_of=as_of,
-            limit=limit,
+    filters: dict[str, Any] = {
+        "type": type_ or None,
+        "status": status or None,
+        "category": category,
+        "subject": subject,
+        "text": text,
+        "as_of": as_of,
+    }
+    with read_memory(ctx, db) as memory:
+        total = memory.count_facts(profile, **filters)
+        found: list[Fact] = []
+        while len(found) < (total if all_ else min(limit, total)):
+            found += memory.list_facts(
+                profile, **filters, limit=limit if not all_ else _PAGE, offset=len(found)
+            )
+            if not all_:
+                break
+    if len(found) < total:
+        typer.echo(
+            f"Showing the {len(found)} newest of {total} matching facts; add --limit {total} "
+            "or --all to see every one.",
+            err=True,
         )
     if as_json:
         render.print_json(found)
@@ -241,7 +264,7 @@ def show(
 
         somna facts show alice fct_01HZX3Q8T4V6
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         fact = memory.get(profile, fact_id)
     if as_json:
         render.print_json(fact)
@@ -265,7 +288,7 @@ def history(
 
         somna facts history alice fct_01HZX3Q8T4V6
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         found = memory.history(profile, fact_id)
     if as_json:
         render.print_json(found)

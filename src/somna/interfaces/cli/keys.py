@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import DbOption, JsonOption, open_memory
+from somna.interfaces.cli.options import DbOption, JsonOption, open_memory, read_memory
 from somna.model import ApiKey
 
 __all__ = ["keys"]
@@ -113,7 +113,7 @@ def list_keys(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = No
 
         somna keys list --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         found = memory.keys.all()
     if as_json:
         render.print_json([_key_data(k) for k in found])

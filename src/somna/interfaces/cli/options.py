@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -32,11 +33,14 @@ __all__ = [
     "JsonOption",
     "MemoryFactory",
     "ProfileArg",
+    "check_database",
+    "database_file",
     "exit_code",
     "fail",
     "load_memory",
     "open_memory",
     "parse_when",
+    "read_memory",
     "reported",
     "usage_error_line",
 ]
@@ -120,7 +124,8 @@ def exit_code(error: SomnaError) -> int:
 
 def fail(error: SomnaError) -> NoReturn:
     """Write `Error: <message>` as one line on stderr and exit with the error's code."""
-    typer.echo(f"Error: {' '.join(str(error).split())}", err=True)
+    message = " ".join(str(error).split()).replace("Value error, ", "")
+    typer.echo(f"Error: {message}", err=True)
     raise typer.Exit(exit_code(error))
 
 
@@ -142,6 +147,37 @@ def reported() -> Iterator[None]:
         fail(error)
 
 
+def database_file(url: str) -> Path | None:
+    """The SQLite file a `db` setting names, read as the store reads it (`sqlite:///rel.db`,
+    `sqlite:////abs.db`, a plain path); None for a Postgres server or `:memory:`."""
+    if url.startswith(("postgres://", "postgresql://")) or url == ":memory:":
+        return None
+    return Path(url.removeprefix("sqlite:///").removeprefix("sqlite://") or "somna.db")
+
+
+def check_database(url: str, *, must_exist: bool) -> None:
+    """Refuse, in one sentence, a database path that cannot be a file, and for a command that
+    only reads, one that does not exist yet (rather than create an empty one)."""
+    path = database_file(url)
+    if path is None:
+        return
+    if path.is_dir():
+        raise InvalidInputError(
+            f"The database {str(path)!r} is a folder; name a file in it instead, such as "
+            f"--db {path / 'somna.db'} (or SOMNA_DB={path / 'somna.db'})."
+        )
+    if not path.parent.is_dir():
+        raise InvalidInputError(
+            f"The folder of the database {str(path)!r} does not exist; create it first "
+            f"(mkdir -p {path.parent}) or name another file with --db or SOMNA_DB."
+        )
+    if must_exist and not path.exists():
+        raise NotFoundError(
+            f"There is no database at {str(path)!r} yet. Create one with `somna init` (or "
+            "`somna demo` for an example), or point --db or SOMNA_DB to an existing one."
+        )
+
+
 def load_memory(ctx: typer.Context, db: str | None = None, **overrides: Any) -> Memory:
     """A new `Memory` for this invocation; raises `SomnaError`, for callers that report it.
 
@@ -149,7 +185,20 @@ def load_memory(ctx: typer.Context, db: str | None = None, **overrides: Any) -> 
     (`SOMNA_DB`, `somna.toml`, default `./somna.db`).
     """
     state = ctx.ensure_object(CliState)
-    return state.memory_factory(Settings.load(db=db or state.db, **overrides))
+    settings = Settings.load(db=db or state.db, **overrides)
+    check_database(settings.db, must_exist=False)
+    return state.memory_factory(settings)
+
+
+@contextmanager
+def read_memory(ctx: typer.Context, db: str | None = None) -> Iterator[Memory]:
+    """`open_memory` for a command that only reads: a database that does not exist yet is
+    reported, never created empty."""
+    with reported():
+        state = ctx.ensure_object(CliState)
+        check_database(Settings.load(db=db or state.db).db, must_exist=True)
+    with open_memory(ctx, db) as memory:
+        yield memory
 
 
 @contextmanager

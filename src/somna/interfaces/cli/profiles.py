@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import CliState, DbOption, JsonOption, open_memory
+from somna.interfaces.cli.options import CliState, DbOption, JsonOption, open_memory, read_memory
 
 __all__ = ["profiles"]
 
@@ -42,7 +42,7 @@ def list_profiles(ctx: typer.Context, as_json: JsonOption = False, db: DbOption 
 
         somna profiles list --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         found = memory.list_profiles()
     if as_json:
         render.print_json(found)

@@ -12,7 +12,7 @@ from somna.interfaces.cli.options import (
     DbOption,
     JsonOption,
     ProfileArg,
-    open_memory,
+    read_memory,
 )
 
 __all__ = ["context", "recall"]
@@ -43,7 +43,7 @@ def recall(
         somna recall alice "what should I cook for her tonight?"
         somna recall alice "where did she live?" --as-of 2025-01-01 --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         recalled = memory.recall(profile, query, k, as_of=as_of, include_summaries=not no_summaries)
         memory.flush()
     render.degraded(recalled.degraded)
@@ -65,18 +65,25 @@ def context(
     session: Annotated[
         str | None, typer.Option("--session", help="The conversation the query comes from.")
     ] = None,
+    as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
     """Print the block for a system prompt: the portrait, then one dated line per fact.
 
-    Unverified facts are marked; the block never exceeds the token budget.
+    Unverified facts are marked; the block never exceeds the token budget. With
+    --json: {"context": the block, "degraded": the parts that were down}, as the
+    REST API answers.
 
     Example:
 
         somna context alice "what should I cook for her tonight?" --budget 300
+        somna context alice "what should I cook for her tonight?" --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         block = memory.context(profile, query, session_key=session, budget_tokens=budget)
         memory.flush()
     render.degraded(block.degraded)
-    typer.echo(block)
+    if as_json:
+        render.print_json({"context": str(block), "degraded": block.degraded})
+    else:
+        typer.echo(block)

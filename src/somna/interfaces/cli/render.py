@@ -24,6 +24,7 @@ from somna.memory import ConflictPair, Recalled, SearchHit, Similar
 from somna.model import Evidence, Fact, FactEvent, Profile, Run, Summary
 
 __all__ = [
+    "EXPIRED_WHY",
     "conflicts_table",
     "events_table",
     "evidence_table",
@@ -339,6 +340,14 @@ def quoted_facts_table(
     return table
 
 
+EXPIRED_WHY = (
+    "Expired facts: a category's time to live (ttl_days) counts from when a fact was last "
+    "said, not from when it was imported, so facts from old conversations imported today "
+    "can expire the same night. Raise ttl_days (somna.toml, or a profile's Settings page) "
+    "to keep them longer."
+)
+
+
 def _duration(seconds: float | None) -> str:
     return "" if seconds is None else f"{seconds:.1f} s"
 
@@ -376,6 +385,9 @@ def run_table(run: Run, title: str | None = None) -> Table:
         for index, (label, count) in enumerate(group):
             table.add_row(label, str(count), end_section=index == len(group) - 1)
     table.add_row("duration", _duration(run.duration_s))
+    if run.facts_expired:
+        table.caption = EXPIRED_WHY
+        table.caption_justify = "left"
     return table
 
 

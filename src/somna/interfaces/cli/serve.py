@@ -103,7 +103,10 @@ def serve(
                 err=True,
             )
         shown = f"[{host}]" if ":" in host else host
-        render.say(f"Somna at http://{shown}:{port}/v1 (docs /docs, MCP /mcp); Ctrl-C stops it.")
+        render.say(
+            f"Somna at http://{shown}:{port}: the dashboard at /ui, the REST API at /v1 "
+            "(docs /docs), MCP at /mcp; Ctrl-C stops it."
+        )
         if workers == 1:
             app = create_app(memory, auth=not no_auth)
             uvicorn.run(

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory
+from somna.interfaces.cli.options import DbOption, JsonOption, ProfileArg, open_memory, read_memory
 from somna.memory.metrics import ProfileMetrics
 from somna.memory.sessions import SessionInfo
 from somna.memory.thread import Thread
@@ -80,7 +80,7 @@ def list_sessions(
 
         somna sessions list alice --status open --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         found = memory.list_sessions(profile, limit=limit, status=status, device=device)
     if as_json:
         render.print_json(found)
@@ -102,7 +102,7 @@ def resume(
 
         somna sessions resume alice --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         info = memory.resume(profile)
         thread = memory.thread(profile, info.session.key)
     if as_json:
@@ -164,7 +164,7 @@ def thread(
 
         somna sessions thread alice chat-42 --budget 800
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         found = memory.thread(profile, session, budget_tokens=budget, keep_turns=keep)
     if as_json:
         render.print_json(thread_data(found))
@@ -207,7 +207,7 @@ def metrics(
 
         somna metrics alice --limit 20 --json
     """
-    with open_memory(ctx, db) as memory:
+    with read_memory(ctx, db) as memory:
         found = memory.metrics(profile, limit=limit, session_key=session)
     if as_json:
         render.print_json(found)
