@@ -12,13 +12,13 @@ become facts:
 | D2:3 | My sister lives in Lisbon.                  | Ben's sister lives in Lisbon.             |
 | D3:1 | I started learning to play the violin.      | Ann started learning to play the violin.  |
 
-The other turns are questions, pleasantries or not in the first person. Memory then
+The other turns are questions, pleasantries or a word or two ("Slowly!"). Memory then
 holds 5 facts, 3 session summaries and 1 day digest (at most 10 with an older
 pipeline that also digests single-session days), and recall with k = 10 returns every
 fact (and one summary), so evidence recall@10 of a question is the share of its evidence
-turns among the five above. Sessions of four turns keep at most two items each: three
-of the five turns are stored as observations (the whole turn retold), the others as the
-typed facts above, and no other turn gives an item.
+turns among the five above. Sessions of four turns keep at most three items each: four
+of the five turns are stored as observations (the whole turn retold), the other as the
+typed fact above, and no other turn gives an item.
 """
 
 from __future__ import annotations
@@ -49,14 +49,14 @@ TINY: dict[str, Any] = {
         _turn("D2:1", "Ben", "I adopted a puppy named Max last week."),
         _turn("D2:2", "Ann", "Congrats, that is wonderful news!"),
         _turn("D2:3", "Ben", "My sister lives in Lisbon."),
-        _turn("D2:4", "Ann", "Lisbon is a beautiful city to visit."),
+        _turn("D2:4", "Ann", "Beautiful!"),
     ],
     "session_3_date_time": "4:15 pm on 15 June, 2023",
     "session_3": [
         _turn("D3:1", "Ann", "I started learning to play the violin."),
         _turn("D3:2", "Ben", "How is that going for you?"),
-        _turn("D3:3", "Ann", "Practice is slow but rewarding."),
-        _turn("D3:4", "Ben", "The weather was lovely today."),
+        _turn("D3:3", "Ann", "Slowly!"),
+        _turn("D3:4", "Ben", "Lovely!"),
     ],
     "qa": [
         # 0: one evidence turn, a fact: 1.0
@@ -76,14 +76,14 @@ TINY: dict[str, Any] = {
         # 2: two turns in one malformed id, one a fact, one not: 0.5
         {
             "question": "Where does Ben's sister live, and what does Ann think of that city?",
-            "answer": "Lisbon; a beautiful city",
+            "answer": "Lisbon; beautiful",
             "evidence": ["D2:3; D2:4"],
             "category": 1,
         },
         # 3: a turn that gave no fact: 0.0 (but its session is summarised)
         {
             "question": "How is Ann finding her violin practice?",
-            "answer": "slow but rewarding",
+            "answer": "slowly",
             "evidence": ["D3:3"],
             "category": 3,
         },

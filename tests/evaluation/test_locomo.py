@@ -299,4 +299,4 @@ def test_context_blocks_are_measured(report: LocomoReport) -> None:
 def test_every_stored_fact_is_counted_under_the_rule_that_made_it(report: LocomoReport) -> None:
     (conversation,) = report.conversations
     assert sum(r.items for r in conversation.rules.values()) == conversation.facts_stored
-    assert conversation.rules["observation"].items == 3  # see conftest.py
+    assert conversation.rules["observation"].items == 4  # see conftest.py
