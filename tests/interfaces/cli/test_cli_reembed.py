@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-pytestmark = pytest.mark.slow  # subprocesses, and two models loaded
+from somna.interfaces.cli import app
+from tests.interfaces.cli.support import assert_one_line_error, data, ok
 
 
 def somna(db: Path, embedder: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -25,6 +27,31 @@ def somna(db: Path, embedder: str, *args: str) -> subprocess.CompletedProcess[st
     )
 
 
+def test_reembed_refuses_a_database_that_does_not_exist(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.db"
+    result = CliRunner().invoke(app, ["--db", str(missing), "reembed"])
+    assert_one_line_error(result, 2, "There is no database at")
+    assert not missing.exists()
+
+
+def test_reembed_of_an_empty_database_records_the_embedder_and_then_has_nothing_to_do(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "x.db")
+    ok(CliRunner().invoke(app, ["--db", db, "init"]))
+    first = data(CliRunner().invoke(app, ["--db", db, "reembed", "--json"]))
+    assert first == {
+        "before": None,
+        "after": {"name": "all-MiniLM-L6-v2-int8", "dim": 384},
+        "rows": 0,
+    }
+    again = ok(CliRunner().invoke(app, ["--db", db, "reembed"]))
+    assert again.stdout == (
+        "The database already uses all-MiniLM-L6-v2-int8 (384 dimensions); nothing to do.\n"
+    )
+
+
+@pytest.mark.slow  # subprocesses, and two models loaded
 def test_reembed_moves_a_database_to_the_multilingual_embedder(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
     assert somna(db, "bundled", "profiles", "create", "alice").returncode == 0

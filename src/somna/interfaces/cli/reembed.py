@@ -11,7 +11,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from somna.config import Settings
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import CliState, DbOption, JsonOption, reported
+from somna.interfaces.cli.options import (
+    CliState,
+    DbOption,
+    JsonOption,
+    check_database,
+    reported,
+)
 from somna.memory.reembed import Progress as OnBatch
 from somna.memory.reembed import reembed_database
 
@@ -33,8 +39,11 @@ def reembed(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = None
         SOMNA_EMBEDDER=openai SOMNA_EMBED_MODEL=text-embedding-3-small somna reembed --json
     """
     state = ctx.ensure_object(CliState)
-    with reported(), _progress(not as_json) as progress:
-        done = reembed_database(Settings.load(db=db or state.db), progress=progress)
+    with reported():
+        settings = Settings.load(db=db or state.db)
+        check_database(settings.db, must_exist=True)
+        with _progress(not as_json) as progress:
+            done = reembed_database(settings, progress=progress)
     if as_json:
         render.print_json(
             {
