@@ -1,8 +1,8 @@
 """A demo profile for the dashboard tests and screenshots: a few nights of invented life.
 
 Conversations are consolidated night after night by the offline `rules` reader, so
-the Runs page has nights to chart; a few facts are added by hand, two pairs
-contradict each other, and an agent proposes a rule.
+the Runs page has nights to chart; a few facts are added by hand (two about the
+user's sister), two pairs contradict each other, and an agent proposes a rule.
 """
 
 from __future__ import annotations
@@ -103,6 +103,9 @@ def seed(memory: Memory, clock: Clock) -> Seeded:
     calm = memory.add_fact(DEMO, "Prefers a calm and patient tone.", type="persona").fact.id
     brisk = memory.add_fact(DEMO, "Prefers short and brisk answers.", type="persona").fact.id
     memory.resolve(DEMO, brisk, calm, "contradicts")
+    memory.add_fact(DEMO, "Enjoys dry humour.", type="persona", quote=None)
+    memory.add_fact(DEMO, "Teaches music at a school in Lyon.", subject="Maelle", quote=None)
+    memory.add_fact(DEMO, "Plays the viola in a quartet.", subject="Maelle", quote=None)
     memory.add_fact(DEMO, "Address the user by first name.", type="instruction", verified=True)
     rule = "Always suggest a vegetarian option."
     memory.add_fact(DEMO, rule, type="instruction", verified=True, actor="mcp:agent")

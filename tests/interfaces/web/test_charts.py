@@ -1,4 +1,5 @@
-"""The Runs page's numbers: nights added up from runs, and the SVG drawn from them."""
+"""The numbers and sentences of the pages: nights added up from runs, the SVG drawn from them,
+a run's part per profile, and settings changes told as sentences."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from datetime import UTC, datetime
 
 from somna.interfaces.web.charts import Series, bars, lines
 from somna.interfaces.web.runs import nightly, parts
-from somna.model import Run, Session, SessionStatus
+from somna.interfaces.web.story import setting_changes
+from somna.model import ApiKey, Run, Session, SessionStatus
 
 
 def _run(day: int, hour: int, **counts: int | bool) -> Run:
@@ -68,3 +70,27 @@ def test_a_run_over_every_profile_counts_for_each_with_its_own_part() -> None:
     assert [(p.run, p.everyone) for p in found] == [(everyone, True), (own, False)]
     assert found[0].consolidated == [done] and found[1].consolidated == []
     assert [f["key"] for f in found[0].failures] == ["chat-2"]
+
+
+def test_settings_changes_read_as_sentences_with_the_key_name() -> None:
+    key = ApiKey(name="ops-laptop", secret_hash="x")
+    history = [
+        {
+            "at": "2026-05-03T09:00:00+00:00",
+            "actor": f"ui:{key.id}",
+            "before": {"idle_hours": None, "ttl_days": {"intent": 30.0, "plan": 90.0}},
+            "after": {"idle_hours": 6.0, "ttl_days": {"intent": 14.0, "trip": 10.0}},
+        },
+        {
+            "at": "2026-05-04T09:00:00+00:00",
+            "actor": "api",
+            "before": {"judge_floor": 0.7},
+            "after": {"judge_floor": None},
+        },
+    ]
+    lines = setting_changes(history, {key.id: key})
+    assert [line.text for line in lines] == [
+        "the REST API set judge floor from 0.7 to the global value",
+        "ops-laptop (the dashboard) set idle hours from the global value to 6; time to live: "
+        "intent 30 → 14 days, plan removed, trip added (10 days)",
+    ]

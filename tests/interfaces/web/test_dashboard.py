@@ -143,7 +143,9 @@ def test_a_changed_setting_is_used_by_the_next_add_fact(page: Page, dashboard: D
     page.get_by_label("Neighbor floor").fill("0.3")
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_role("status")).to_contain_text("The settings were saved")
-    expect(page.locator("#changes-h + ol li")).to_contain_text("neighbor_floor (global) → 0.3")
+    expect(page.locator("#changes-h + ol li")).to_contain_text(
+        "admin (the dashboard) set neighbor floor from the global value to 0.3"
+    )
     assert "Rides a bicycle to work." in similar()
 
     page.get_by_label("Time to live per category").fill("preference = soon")

@@ -234,7 +234,7 @@ def test_persona_groups_facts_by_person_the_user_first(page: Page, dashboard: Da
     dashboard.login(page, dashboard.admin)
     page.get_by_role("link", name="Persona").click()
     people = page.locator("section.person")
-    expect(people.locator("h3")).to_have_text(["The user", "Ada", "Bruno"])
+    expect(people.locator("h3")).to_have_text(["The user", "Ada", "Bruno", "Maelle"])
     expect(people.first).to_contain_text("Likes long walks by the sea.")
     expect(people.first).not_to_contain_text("Plays the harp")
     expect(people.nth(1)).to_contain_text("Plays the harp in an orchestra.")

@@ -20,7 +20,7 @@ from tests.interfaces.web.seed import DEMO
 pytestmark = pytest.mark.slow  # drives a browser
 
 WIDTHS = {"laptop": (1280, 800), "phone": (390, 844)}
-PAGES = ["facts", "fact", "conflicts", "persona", "sessions", "runs", "settings"]
+PAGES = ["home", "facts", "fact", "conflicts", "persona", "sessions", "runs", "settings"]
 
 
 def test_every_page_fits_a_laptop_and_a_phone(
@@ -37,7 +37,12 @@ def test_every_page_fits_a_laptop_and_a_phone(
         dashboard.login(page, dashboard.admin)
         for name in PAGES:
             path = f"facts/{fact}" if name == "fact" else name
-            answer = page.goto(f"{dashboard.url}/ui/profiles/{DEMO}/{path}")
+            url = (
+                f"{dashboard.url}/ui"
+                if name == "home"
+                else f"{dashboard.url}/ui/profiles/{DEMO}/{path}"
+            )
+            answer = page.goto(url)
             assert answer is not None and answer.status == 200, name
             expect(page.get_by_role("heading", level=1)).to_be_visible()
             overflow = page.evaluate("document.documentElement.scrollWidth")

@@ -128,14 +128,11 @@ def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
     portraits = memory.summaries(profile, SummaryKind.PORTRAIT, limit=1)
     rules = memory.list_facts(profile, type=FactType.INSTRUCTION, limit=500)
     pairs = [p for p in memory.conflicts(profile) if _personal(p)]
+    known = memory.list_facts(profile, limit=_PEOPLE_FACTS)
     about_others = [
-        f
-        for f in memory.list_facts(profile, limit=_PEOPLE_FACTS)
-        if f.subject != DEFAULT_SUBJECT and f.type is not FactType.INSTRUCTION
+        f for f in known if f.subject != DEFAULT_SUBJECT and f.type is not FactType.INSTRUCTION
     ]
-    relations = memory.list_facts(
-        profile, subject=DEFAULT_SUBJECT, category="relationship", limit=_PEOPLE_FACTS
-    )
+    relations = [f for f in known if f.subject == DEFAULT_SUBJECT]
     return viewer.page(
         request,
         "persona.html",

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Request, Response
 from somna.config import bounds, range_of
 from somna.errors import ConfigurationError, InvalidInputError
 from somna.interfaces.web.base import PREFIX, HtmlRoute, Viewer, ViewerDep, back
+from somna.interfaces.web.story import setting_changes
 from somna.redact import redact_url
 from somna.tuning import overrides_of
 
@@ -79,7 +80,9 @@ def _page(
         ranges={name: range_of(name) for name in (*_NUMBERS, "ttl_days")},
         bounds={name: bounds(name) for name in _NUMBERS},
         own=overrides_of(memory.get_profile(profile)),
-        history=list(reversed(memory.settings_history(profile))),
+        history=setting_changes(
+            memory.settings_history(profile), {k.id: k for k in memory.keys.all()}
+        ),
         models={
             "LLM provider": used.llm_provider,
             "LLM model": used.llm_model or "(the provider's default)",

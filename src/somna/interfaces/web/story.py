@@ -14,7 +14,7 @@ from typing import Any
 from somna.memory import ConflictPair, History, Quote
 from somna.model import ApiKey, ConflictStatus, EventAction, Fact, FactEvent, FactType
 
-__all__ = ["Line", "Link", "actor_name", "story"]
+__all__ = ["Line", "Link", "actor_name", "setting_changes", "story"]
 
 _CHANNELS = {"ui": "the dashboard", "api": "the REST API", "mcp": "MCP"}
 _NAMED = {"consolidation": "the nightly job", "user": "the command line or Python API"}
@@ -160,3 +160,44 @@ def story(
     ctx = _Context(profile, facts, pairs, said_in, keys)
     by_id = {v.id: v for v in history.versions}
     return [_line(e, by_id.get(e.fact_id, history.fact), ctx) for e in history.events]
+
+
+def _number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, int | float) else str(value)
+
+
+def _ttl_change(before: Any, after: Any) -> str:
+    """Time to live, per category: "intent 30 → 14 days, trip added (10 days)"."""
+    if not isinstance(after, dict):
+        return "time to live back to the global values"
+    old = before if isinstance(before, dict) else {}
+    parts = []
+    for category in sorted(set(old) | set(after)):
+        if category not in after:
+            parts.append(f"{category} removed")
+        elif category not in old:
+            parts.append(f"{category} added ({_number(after[category])} days)")
+        elif old[category] != after[category]:
+            parts.append(f"{category} {_number(old[category])} → {_number(after[category])} days")
+    return "time to live: " + (", ".join(parts) or "unchanged")
+
+
+def setting_changes(history: list[dict[str, Any]], keys: Mapping[str, ApiKey]) -> list[Line]:
+    """A profile's settings changes, newest first, each as one sentence with its actor."""
+    lines = []
+    for event in reversed(history):
+        before, after = event.get("before") or {}, event.get("after") or {}
+        said = []
+        for name, value in after.items():
+            if name == "ttl_days":
+                said.append(_ttl_change(before.get(name), value))
+                continue
+            label = name.replace("_", " ")
+            was = before.get(name)
+            old = "the global value" if was is None else _number(was)
+            new = "the global value" if value is None else _number(value)
+            said.append(f"{label} from {old} to {new}")
+        when = datetime.fromisoformat(str(event["at"]))
+        who = actor_name(str(event.get("actor", "")), keys)
+        lines.append(Line(when, f"{who} set " + "; ".join(said)))
+    return lines
