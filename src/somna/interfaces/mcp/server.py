@@ -403,6 +403,8 @@ def create_mcp_server(
 
         A new verified version replaces the fact and gets a new id (returned); the
         old version stays in the fact's history. Give at least one field to change.
+        Instructions are the user's own: correcting one, or changing a fact's type
+        to or from instruction, is refused; the user does it in the dashboard.
 
         Args:
             profile: The profile the fact belongs to.
@@ -473,7 +475,8 @@ def create_mcp_server(
         retired), `corrected` (both are wrong and `correction` says what is true:
         both are retired and the correction is stored as a new verified fact), or
         `defer` (the user does not know yet: both stay out of recall and the
-        conflict comes back later). A fact that wins becomes verified.
+        conflict comes back later). A fact that wins becomes verified. A conflict
+        about an instruction is the user's to settle in the dashboard (only `defer` here).
 
         Args:
             profile: The profile the conflict belongs to.
