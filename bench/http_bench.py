@@ -179,13 +179,18 @@ class Result:
         """Milliseconds of the server's CPU per request."""
         return 1000 * self.server_cpu / self.requests
 
+    @property
+    def per_core(self) -> float:
+        """Requests a second one core of the server answers: its rate per core."""
+        return self.requests / self.server_cpu if self.server_cpu else 0.0
+
     def row(self) -> str:
         ordered = sorted(self.latencies)
         p50 = statistics.median(ordered) * 1000
         p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000
         return (
             f"| {self.operation:<14} | {self.clients:>7} | {self.requests:>8} | {self.rate:>9.1f} "
-            f"| {p50:>8.1f} | {p95:>8.1f} | {self.server_cpu_ms:>17.2f} "
+            f"| {p50:>8.1f} | {p95:>8.1f} | {self.server_cpu_ms:>17.2f} | {self.per_core:>10.0f} "
             f"| {1000 * self.client_cpu / self.requests:>17.2f} | {self.errors:>6} |"
         )
 
@@ -435,11 +440,11 @@ def main() -> None:
     )
     print(
         "| operation      | clients | requests |     req/s |  p50 ms  |  p95 ms  "
-        "| server CPU ms/req | client CPU ms/req | errors |"
+        "| server CPU ms/req | req/core-s | client CPU ms/req | errors |"
     )
     print(
         "|----------------|---------|----------|-----------|----------|----------"
-        "|-------------------|-------------------|--------|"
+        "|-------------------|------------|-------------------|--------|"
     )
     for result in results:
         print(result.row())

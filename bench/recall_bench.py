@@ -1,12 +1,16 @@
-"""Recall latency and context size for one profile of 1,000 to 100,000 facts, then LoCoMo recall.
+"""Search and recall latency for one profile of 1,000 to 100,000 facts, then LoCoMo recall.
 
 Run with `make bench` (or `python bench/recall_bench.py --sizes 1000 10000 --skip-locomo`).
-Facts are the synthetic sentences of `store_bench.py`, loaded the same way, with one
-session summary per 50 facts so that recall searches summaries too. `Memory.recall`
-(k=10, summaries included) is timed one call at a time, query embedding included; the
-background reinforcement of each call is flushed outside the timing. Then the LoCoMo
-conversations of `shared/data/locomo` go through `somna.evaluation.evaluate_locomo`
-on a temporary database, with the rules extractor.
+Facts are the synthetic sentences of `store_bench.py` told as extracted facts are ("The
+user's friend Alice likes green tea."), loaded the same way, with one session summary per
+50 facts so that recall searches summaries too. Two populations of questions are timed
+apart: the same ten questions without and with a word every fact holds ("what does the
+user's friend like to drink?"). `Memory.search` (k=5) and `Memory.recall` (k=10, summaries
+included) are timed one call at a time, query embedding included: wall time and the CPU
+time of the whole process (every thread), so a second core spinning shows. The background
+reinforcement of each recall is flushed outside the timing. Then the LoCoMo conversations
+of `shared/data/locomo` go through `somna.evaluation.evaluate_locomo` on a temporary
+database, with the rules extractor.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from store_bench import QUERIES, bulk_load, percentile, sentences
@@ -29,6 +35,16 @@ from somna.ranking import count_tokens
 from somna.store.sqlite import SQLiteStore
 
 PROFILE = "bench"  # the profile `store_bench.bulk_load` fills
+TOLD = "The user's friend {}"
+"""How each synthetic sentence is stored: "user" and "friend" are in every fact."""
+UBIQUITOUS = [
+    "what does the user's friend like to drink?", "which instruments does the user's friend play?",
+    "the user's friend's hobbies outdoors", "what is the user's friend allergic to?",
+    "books the user's friend reads", "things for the user's friend's garden",
+    "what did the user's friend buy recently?", "the user's friend's cooking and food",
+    "the user's friend's travel plans", "the user's friend's collections",
+]  # fmt: skip
+"""The questions of `store_bench.QUERIES`, each with the words every fact holds."""
 FACTS_PER_SUMMARY = 50
 SUMMARY_SENTENCES = 4
 CALLS = 200
@@ -57,29 +73,54 @@ def add_summaries(memory: Memory, store: SQLiteStore, texts: list[str], count: i
                 tx.add_summary(summary, vector.tolist())
 
 
-def run(size: int, texts: list[str], embedder: BundledEmbedder) -> dict[str, float]:
+def timed(call: Callable[[str], object], queries: list[str], after: Callable[[], None]) -> Timing:
+    """Wall and process CPU milliseconds of each call, `after` run outside the timing."""
+    wall, cpu = [], []
+    for query in itertools.islice(itertools.cycle(queries), CALLS):
+        started, used = time.perf_counter(), time.process_time()
+        call(query)
+        cpu.append((time.process_time() - used) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+        after()
+    return Timing(wall, cpu)
+
+
+@dataclass
+class Timing:
+    wall: list[float]
+    cpu: list[float]
+
+    def cells(self) -> str:
+        return (
+            f"{statistics.median(self.wall):>8.1f}ms  {percentile(self.wall, 0.95):>8.1f}ms  "
+            f"{statistics.median(self.cpu):>8.1f}ms"
+        )
+
+
+def run(size: int, texts: list[str], embedder: BundledEmbedder) -> float:
+    """Print each population's timings; the mean context block's tokens."""
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "bench.db")
         memory = Memory(store=store, embedder=embedder, settings=Settings())
         memory.create_profile(PROFILE)
-        bulk_load(memory, store, texts[:size])
-        add_summaries(memory, store, texts[:size], max(1, size // FACTS_PER_SUMMARY))
+        told = [TOLD.format(text) for text in texts[:size]]
+        bulk_load(memory, store, told)
+        add_summaries(memory, store, told, max(1, size // FACTS_PER_SUMMARY))
         memory.recall(PROFILE, "warm up the vector caches", k=K)
         memory.flush()
-        latencies = []
-        for query in itertools.islice(itertools.cycle(QUERIES), CALLS):
-            started = time.perf_counter()
-            memory.recall(PROFILE, query, k=K, include_summaries=True)
-            latencies.append((time.perf_counter() - started) * 1000)
-            memory.flush()
+        for name, queries in (("plain", QUERIES), ("ubiquitous", UBIQUITOUS)):
+            searched = timed(lambda q: memory.search(PROFILE, q, k=5), queries, lambda: None)
+            print(f"{size:>8,}  {'search ' + name:<17}  {searched.cells()}", flush=True)
+            recalled = timed(
+                lambda q: memory.recall(PROFILE, q, k=K, include_summaries=True),
+                queries,
+                memory.flush,
+            )
+            print(f"{size:>8,}  {'recall ' + name:<17}  {recalled.cells()}", flush=True)
         tokens = [count_tokens(memory.context(PROFILE, query)) for query in QUERIES]
         memory.flush()
         memory.close()
-    return {
-        "p50_ms": statistics.median(latencies),
-        "p95_ms": percentile(latencies, 0.95),
-        "tokens": statistics.mean(tokens),
-    }
+    return statistics.mean(tokens)
 
 
 def _share(value: float | None) -> str:
@@ -125,15 +166,11 @@ def main() -> None:
     embedder = BundledEmbedder()
     embedder.embed(["load the model"])
     if args.sizes:
-        print(f"recall k={K}, summaries included, {CALLS} calls per size")
-        print(f"{'facts':>8}  {'summaries':>9}  {'recall p50':>10}  {'recall p95':>10}  tokens")
+        print(f"search k=5, recall k={K} with summaries, {CALLS} calls each; CPU of the process")
+        print(f"{'facts':>8}  {'call':<17}  {'p50':>10}  {'p95':>10}  {'CPU p50':>10}")
     for size in args.sizes:
-        figures = run(size, texts, embedder)
-        print(
-            f"{size:>8,}  {max(1, size // FACTS_PER_SUMMARY):>9,}  {figures['p50_ms']:>8.1f}ms  "
-            f"{figures['p95_ms']:>8.1f}ms  {figures['tokens']:>6.0f}",
-            flush=True,
-        )
+        tokens = run(size, texts, embedder)
+        print(f"{size:>8,}  context block tokens, mean: {tokens:.0f}", flush=True)
     if args.skip_locomo:
         return
     files = [args.locomo_dir / name for name in ("26.json", "30.json")]

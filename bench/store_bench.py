@@ -3,7 +3,9 @@
 Run with `make bench` (or `python bench/store_bench.py --sizes 1000 10000`). Facts are
 synthetic but distinct sentences; the bulk of each profile is loaded in batches
 through the store, then `Memory.add_fact` and `Memory.search` are timed one call
-at a time, query embedding included, on the embedded default (SQLite + bundled model).
+at a time, query embedding included, on the embedded default (SQLite + bundled model),
+and `Memory.add_facts` in batches of `--batch` new facts. Beside each wall time, the
+CPU time of the whole process (every thread) per call or per fact.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from somna import Fact, Memory, Settings
+from somna import Fact, Memory, NewFact, Settings
 from somna.embed import BundledEmbedder
 from somna.model import lifecycle
 from somna.store.sqlite import SQLiteStore
@@ -79,27 +81,39 @@ def bulk_load(memory: Memory, store: SQLiteStore, texts: list[str]) -> None:
                 tx.apply(lifecycle.create(fact, vector=vector.tolist(), actor="bench"))
 
 
-def run(size: int, texts: list[str], embedder: BundledEmbedder, samples: int) -> dict[str, float]:
+def run(
+    size: int, texts: list[str], embedder: BundledEmbedder, samples: int, batch: int
+) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "bench.db")
         memory = Memory(store=store, embedder=embedder, settings=Settings())
         memory.create_profile("bench")
         bulk_load(memory, store, texts[: size - samples])
         memory.search("bench", "warm up the vector cache", k=5)
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         for text in texts[size - samples : size]:
             memory.add_fact("bench", text)
-        add_rate = samples / (time.perf_counter() - started)
-        latencies = []
+        add_s, add_cpu = time.perf_counter() - started, time.process_time() - used
+        extra = [NewFact(text=text) for text in texts[size : size + 2 * batch]]
+        started, used = time.perf_counter(), time.process_time()
+        for start in range(0, len(extra), batch):
+            memory.add_facts("bench", extra[start : start + batch])
+        bulk_s, bulk_cpu = time.perf_counter() - started, time.process_time() - used
+        latencies, cpu = [], []
         for query in itertools.islice(itertools.cycle(QUERIES), 200):
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             memory.search("bench", query, k=5)
+            cpu.append((time.process_time() - used) * 1000)
             latencies.append((time.perf_counter() - started) * 1000)
         memory.close()
     return {
-        "add_per_s": add_rate,
+        "add_per_s": samples / add_s,
+        "add_cpu_ms": add_cpu * 1000 / samples,
+        "bulk_per_s": len(extra) / bulk_s,
+        "bulk_cpu_ms": bulk_cpu * 1000 / len(extra),
         "p50_ms": statistics.median(latencies),
         "p95_ms": percentile(latencies, 0.95),
+        "cpu_p50_ms": statistics.median(cpu),
     }
 
 
@@ -107,19 +121,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
     parser.add_argument("--samples", type=int, default=300, help="add_fact calls timed per size")
+    parser.add_argument("--batch", type=int, default=500, help="facts per add_facts call (2 calls)")
     args = parser.parse_args()
     texts = sentences()
     random.Random(7).shuffle(texts)
-    if max(args.sizes) > len(texts):
+    if max(args.sizes) + 2 * args.batch > len(texts):
         parser.error(f"at most {len(texts)} distinct synthetic facts are available")
     embedder = BundledEmbedder()
     embedder.embed(["load the model"])
-    print(f"{'facts':>8}  {'add_fact/s':>10}  {'search p50':>10}  {'search p95':>10}")
+    print(
+        f"{'facts':>8}  {'add_fact/s':>10}  {'CPU/fact':>8}  {'add_facts/s':>11}  {'CPU/fact':>8}"
+        f"  {'search p50':>10}  {'search p95':>10}  {'CPU p50':>8}"
+    )
     for size in args.sizes:
-        figures = run(size, texts, embedder, min(args.samples, size))
+        f = run(size, texts, embedder, min(args.samples, size), args.batch)
         print(
-            f"{size:>8,}  {figures['add_per_s']:>10.0f}  {figures['p50_ms']:>8.1f}ms  "
-            f"{figures['p95_ms']:>8.1f}ms",
+            f"{size:>8,}  {f['add_per_s']:>10.0f}  {f['add_cpu_ms']:>6.1f}ms  "
+            f"{f['bulk_per_s']:>11.0f}  {f['bulk_cpu_ms']:>6.1f}ms  {f['p50_ms']:>8.1f}ms  "
+            f"{f['p95_ms']:>8.1f}ms  {f['cpu_p50_ms']:>6.1f}ms",
             flush=True,
         )
 
