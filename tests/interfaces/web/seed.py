@@ -50,6 +50,8 @@ class Seeded:
     """An active fact with evidence, for the history tests."""
     pending_rule: str
     """The text of the rule an agent proposed."""
+    replaced_fact: str
+    """A fact a newer one superseded, for its story."""
 
 
 def seed(memory: Memory, clock: Clock) -> Seeded:
@@ -103,6 +105,9 @@ def seed(memory: Memory, clock: Clock) -> Seeded:
     calm = memory.add_fact(DEMO, "Prefers a calm and patient tone.", type="persona").fact.id
     brisk = memory.add_fact(DEMO, "Prefers short and brisk answers.", type="persona").fact.id
     memory.resolve(DEMO, brisk, calm, "contradicts")
+    bus = memory.add_fact(DEMO, "Commutes by bus.", category="commute", quote=None).fact.id
+    tram = memory.add_fact(DEMO, "Commutes by tram.", category="commute", quote=None).fact.id
+    memory.resolve(DEMO, tram, bus, "supersedes")
     memory.add_fact(DEMO, "Enjoys dry humour.", type="persona", quote=None)
     memory.add_fact(DEMO, "Teaches music at a school in Lyon.", subject="Maelle", quote=None)
     memory.add_fact(DEMO, "Plays the viola in a quartet.", subject="Maelle", quote=None)
@@ -110,4 +115,4 @@ def seed(memory: Memory, clock: Clock) -> Seeded:
     rule = "Always suggest a vegetarian option."
     memory.add_fact(DEMO, rule, type="instruction", verified=True, actor="mcp:agent")
     memory.add_fact(OTHER, "Plays the trumpet in a brass band.", quote="I play the trumpet.")
-    return Seeded(conflict_fact=a, plain_fact=plain, pending_rule=rule)
+    return Seeded(conflict_fact=a, plain_fact=plain, pending_rule=rule, replaced_fact=bus)

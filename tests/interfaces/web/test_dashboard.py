@@ -183,7 +183,7 @@ def test_a_changed_setting_is_used_by_the_next_add_fact(page: Page, dashboard: D
 
 def test_a_profile_key_cannot_reach_another_profile(page: Page, dashboard: Dashboard) -> None:
     dashboard.login(page, dashboard.demo)
-    expect(page.locator("#profile-switch option")).to_have_text([DEMO])
+    expect(page.locator("#profile-switch option")).to_have_text(["Demo (demo)"])
     csrf = page.locator("input[name=csrf]").first.get_attribute("value")
     other_fact = dashboard.memory.list_facts(OTHER)[0].id
     for path in ("facts", "conflicts", "persona", "sessions", "runs", "settings"):

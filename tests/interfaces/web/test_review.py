@@ -243,3 +243,14 @@ def test_persona_groups_facts_by_person_the_user_first(page: Page, dashboard: Da
     )
     expect(people.nth(2)).to_contain_text("Is a retired sea captain.")
     expect(people.nth(2).locator("p.meta")).to_have_count(0)
+
+
+def test_the_switcher_names_profiles_and_old_addresses_lead_home(
+    page: Page, dashboard: Dashboard
+) -> None:
+    dashboard.login(page, dashboard.admin)
+    options = page.locator("#profile-switch option")
+    expect(options).to_have_text(["Demo (demo)", "Other (other)"])
+    page.goto(f"{dashboard.url}/ui/profiles")
+    expect(page).to_have_url(re.compile(r".*/ui$"))
+    expect(page.get_by_role("heading", name="Profiles")).to_be_visible()

@@ -28,7 +28,7 @@ def test_every_page_fits_a_laptop_and_a_phone(
 ) -> None:
     folder = Path(os.environ.get("DASHBOARD_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    fact = dashboard.seeded.plain_fact
+    fact = dashboard.seeded.replaced_fact
     for device, (width, height) in WIDTHS.items():
         context = browser.new_context(viewport={"width": width, "height": height})
         page = context.new_page()

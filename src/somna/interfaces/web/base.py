@@ -141,7 +141,11 @@ class Viewer:
             template,
             {
                 "profile": profile,
-                "profiles": self.profiles(),
+                "profiles": [
+                    (p.id, p.id if p.name in ("", p.id) else f"{p.name} ({p.id})")
+                    for p in self.memory.list_profiles()
+                    if self.access.can_reach(p.id)
+                ],
                 "section": section,
                 "open_conflicts": badge,
                 "csrf": self.login.csrf,

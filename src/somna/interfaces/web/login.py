@@ -84,6 +84,12 @@ def home(request: Request, viewer: ViewerDep, sort: str = "profile") -> Response
     )
 
 
+@router.get("/profiles")
+def profiles_page() -> RedirectResponse:
+    """The list of profiles is the home page."""
+    return back(PREFIX)
+
+
 @router.get("/login")
 def login_page(request: Request) -> Response:
     return _login_page(request)

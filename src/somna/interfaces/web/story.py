@@ -159,7 +159,14 @@ def story(
     facts = {**others, **{v.id: v for v in history.versions}}
     ctx = _Context(profile, facts, pairs, said_in, keys)
     by_id = {v.id: v for v in history.versions}
-    return [_line(e, by_id.get(e.fact_id, history.fact), ctx) for e in history.events]
+    lines = []
+    for event in history.events:
+        version = by_id.get(event.fact_id, history.fact)
+        line = _line(event, version, ctx)
+        if version.id != history.fact.id:  # another version's event: say which
+            line.text = f"“{version.text}”: {line.text[:1].lower()}{line.text[1:]}"
+        lines.append(line)
+    return lines
 
 
 def _number(value: Any) -> str:
