@@ -789,4 +789,5 @@ ENGLISH = Language(
     request=REQUEST,
     hypothetical=HYPOTHETICAL,
     plain_user="the user",
+    plain_assistant="the assistant",
 )

@@ -21,6 +21,7 @@ from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language, Speaker, detect_language
 from somna.llm.rules.observe import (
+    FIRST_CLASS,
     ITEMS_PER_MESSAGE,
     Observation,
     observe,
@@ -247,17 +248,8 @@ def typed_facts(
         language = detect_language(message.content, languages, default)
         said_on = date.fromisoformat((message.at or transcript.date)[:10])
         listener = _listener(transcript, who.name)
-        observed.append(
-            observe(
-                message.content,
-                who.name,
-                listener,
-                language,
-                said_on,
-                _asked(transcript, position, listener),
-            )
-        )
         folded = fold(message.content)
+        told: set[int] = set()  # sentences a first-class typed fact says: not observed again
         for start, end in split_sentences(folded):
             sentence = folded[start:end]
             # Per sentence, for messages that switch language; a tie keeps the message's.
@@ -266,6 +258,8 @@ def typed_facts(
             for item in facts_of_sentence(sentence, Speaker(who.name, group), spoken, names):
                 key = normalize_text(item.text)
                 sources.add((position, start))
+                if item.category in FIRST_CLASS:
+                    told.add(start)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -285,6 +279,17 @@ def typed_facts(
                         ),
                     )
                 )
+        observed.append(
+            observe(
+                message.content,
+                who.name,
+                language.plain_assistant if listener == _ASSISTANT else listener,
+                language,
+                said_on,
+                _asked(transcript, position, listener),
+                told=told,
+            )
+        )
     return typed, observed, sources
 
 

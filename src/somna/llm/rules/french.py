@@ -569,4 +569,5 @@ FRENCH = Language(
     request=REQUEST,
     hypothetical=HYPOTHETICAL,
     plain_user="l'utilisateur",
+    plain_assistant="l'assistant",
 )

@@ -143,6 +143,8 @@ class Language:
     condition ("call me if it rains") still tells something."""
     plain_user: str
     """How a speaker the transcript gives no name is named in a retold sentence."""
+    plain_assistant: str
+    """How the assistant is named in a retold sentence ("the assistant", "l'assistant")."""
 
     def rule_name(self, number: int) -> str:
         """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""

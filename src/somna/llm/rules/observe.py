@@ -16,14 +16,14 @@ answers the previous speaker's question carries that question, retold, and count
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.english_grammar import PRESENT
 from somna.llm.rules.language import Language, Speaker
-from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause, words
+from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, check_fact_text
 
@@ -210,14 +210,7 @@ _FRENCH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]],
     )
 )
 _SAYS = {"en": "{} says that", "fr": "{} dit que"}
-_OPENERS = words(
-    """we our us it its this that there these those they their the a an and but so yes no
-    ok okay well also just actually maybe please hi hello hey thanks nous notre nos on il
-    elle ils elles ce cette ces le la les un une et mais donc oui non bon bref alors aussi
-    juste merci bonjour salut coucou"""
-)
-"""Words that open a sentence without being a name: lower-cased after "says that"."""
-_ANSWERING = {"en": "in answer to: {}", "fr": "en réponse à : {}"}
+_ANSWERING = "in answer to: {}"
 
 
 def retell_speaker(text: str, speaker: str, listener: str, language: Language) -> str:
@@ -240,10 +233,28 @@ def _named(text: str, speaker: str, language: Language) -> str:
     if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", text):
         return text
     says = _SAYS.get(language.code, _SAYS["en"]).format(speaker)
-    first = text.split(maxsplit=1)[0].casefold() if text.strip() else ""
-    # "We moved" becomes "says that we moved"; "Amira runs…" keeps its name's capital.
-    lower = text[1:2].islower() and (first in language.stopwords or first in _OPENERS)
-    return f"{says} {text[:1].lower()}{text[1:]}" if lower else f"{says} {text}"
+    return f"{says} {text[:1].lower()}{text[1:]}" if _common_opening(text) else f"{says} {text}"
+
+
+def _common_opening(text: str) -> bool:
+    """Whether `text` opens with a common word, lower-cased after "says that" ("Around nine
+    hundred…"), rather than a name ("Amira Soto, buyer…", "Leo loves it, Leo says so")."""
+    words = text.split(maxsplit=2)
+    if not words or not text[1:2].islower():
+        return False
+    first = words[0].strip(",;:!?.")
+    named_again = re.search(rf"(?<=[^\s.!?]\s){re.escape(first)}\b", text[len(first) :])
+    followed_by_name = len(words) > 1 and words[1][:1].isupper()
+    return not (named_again or followed_by_name)
+
+
+def _answering(asked: str, listener: str, speaker: str, language: Language, said_on: date) -> str:
+    """ "in answer to: What does Odile do?": the question retold, or in French quoted as it
+    was asked, where retelling its inverted pronouns ("préférez-vous") would garble it."""
+    if language.code == "fr":
+        return f"en réponse à « {resolve_dates(asked.strip(), said_on)} »"
+    question = resolve_dates(retell_speaker(asked, listener, speaker, language), said_on)
+    return _ANSWERING.format(question.strip())
 
 
 def question_of(content: str) -> str | None:
@@ -260,14 +271,19 @@ def observe(
     language: Language,
     said_on: date,
     asked: str | None = None,
+    told: Collection[int] = (),
 ) -> Observation | None:
     """The observation of one message, or None when it tells nothing. ``asked`` is the
-    question of ``listener`` that the message answers (`question_of` their message)."""
+    question of ``listener`` that the message answers (`question_of` their message);
+    ``told``, where the sentences start that a typed fact already says, so that one
+    statement is not stored twice."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
     kept: list[tuple[int, int, int, float]] = []
     for start, end in split_sentences(folded):
+        if start in told:
+            continue
         end = start + _statement_before_question(folded[start:end], language)
         score, offset = _informative(folded[start:end], language)
         if score > 0:
@@ -290,9 +306,8 @@ def observe(
     text = finish_sentence(_named("; ".join(parts), speaker, language))
     weight = 1.0
     if asked:
-        question = resolve_dates(retell_speaker(asked, listener, speaker, language), said_on)
-        answering = _ANSWERING.get(language.code, _ANSWERING["en"]).format(question.strip())
         weight = ANSWER_WEIGHT
+        answering = _answering(asked, listener, speaker, language, said_on)
         if len(text) + len(answering) + 3 <= MAX_FACT_CHARS:
             text = finish_sentence(f"{text[:-1]} ({answering})")
     try:
