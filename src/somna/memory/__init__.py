@@ -4,6 +4,7 @@ from somna.memory.capture import Captured
 from somna.memory.keys import Keys
 from somna.memory.memory import Memory
 from somna.memory.metrics import ProfileMetrics
+from somna.memory.overview import ProfileOverview
 from somna.memory.results import (
     Added,
     Block,
@@ -36,6 +37,7 @@ __all__ = [
     "NewFact",
     "Outcome",
     "ProfileMetrics",
+    "ProfileOverview",
     "Quote",
     "Recalled",
     "SearchHit",

@@ -18,6 +18,7 @@ from somna.model import (
     FactType,
     Profile,
     Run,
+    RunStatus,
     SessionStatus,
     utc,
 )
@@ -26,6 +27,7 @@ from somna.store import FactFilter, Store
 __all__ = ["ProfileOverview", "fact_filter", "overview"]
 
 _UNSETTLED = [ConflictStatus.OPEN, ConflictStatus.DEFERRED]
+_TROUBLED = frozenset({RunStatus.FAILED, RunStatus.PARTIAL, RunStatus.ABANDONED})
 _SESSIONS_READ = 10_000
 """Open conversations are counted among the profile's latest this many."""
 
@@ -40,6 +42,8 @@ class ProfileOverview:
     pending_rules: int
     open_sessions: int
     last_run: Run | None
+    failed_runs: int
+    """Among the latest runs that covered the profile, those that failed or left sessions."""
 
     @property
     def active_facts(self) -> int:
@@ -90,12 +94,13 @@ def overview(store: Store, profile: Profile, runs: Sequence[Run], now: datetime)
             or (c.deferred_until is not None and c.deferred_until <= now)
         ]
         opened = [s for s in tx.sessions(limit=_SESSIONS_READ) if s.status is SessionStatus.OPEN]
-    last = next((r for r in runs if r.profile_id in (None, profile.id) and not r.dry_run), None)
+    covering = [r for r in runs if r.profile_id in (None, profile.id) and not r.dry_run]
     return ProfileOverview(
         profile=profile,
         facts=facts,
         open_conflicts=len(conflicts),
         pending_rules=pending,
         open_sessions=len(opened),
-        last_run=last,
+        last_run=covering[0] if covering else None,
+        failed_runs=sum(r.status in _TROUBLED for r in covering),
     )

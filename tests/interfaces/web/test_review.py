@@ -51,6 +51,7 @@ def test_the_home_lists_every_profile_with_what_waits_and_sorts(
     for cell, value in enumerate(expected):
         expect(demo.nth(cell)).to_have_text(value)
     expect(demo.nth(5)).to_contain_text("succeeded")
+    expect(demo.nth(6)).to_have_text("0")  # failed runs
     expect(rows.nth(1).locator("td").nth(5)).to_have_text("never")
 
     page.get_by_role("link", name="Open conflicts").click()

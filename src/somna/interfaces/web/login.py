@@ -44,6 +44,7 @@ _SORTS = {
     "rules": (lambda o: o.pending_rules, True),
     "sessions": (lambda o: o.open_sessions, True),
     "run": (lambda o: o.last_run.started_at.timestamp() if o.last_run else 0.0, True),
+    "failed": (lambda o: o.failed_runs, True),
 }
 """The home table's columns by which it sorts, and whether the largest comes first."""
 
