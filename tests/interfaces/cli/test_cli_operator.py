@@ -139,6 +139,9 @@ def test_help_shows_options_and_arguments_without_type_noise(tmp_path: Path) -> 
             assert noise not in shown.stdout, (command, noise)
     usage = somna("ingest", "files", "--help", cwd=tmp_path).stdout
     assert "Usage: somna ingest files [OPTIONS] FILE..." in usage
+    group = somna("ingest", "--help", cwd=tmp_path).stdout
+    assert "Usage: somna ingest [OPTIONS] FILE... | n8n [OPTIONS]" in group
+    assert "COMMAND [ARGS]" not in group and "│ files " in group and "│ n8n " in group
     listed = somna("facts", "list", "--help", cwd=tmp_path).stdout
     assert "<unverified|verified|" in listed and "--all " in listed
 

@@ -378,11 +378,12 @@ class _IngestGroup(TyperGroup):
 ingest_app = typer.Typer(
     name="ingest",
     cls=_IngestGroup,
+    subcommand_metavar="FILE... | n8n [OPTIONS]",
     no_args_is_help=False,
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
-ingest_app.command("files", hidden=True)(ingest)
+ingest_app.command("files")(ingest)
 ingest_app.command("n8n")(ingest_n8n)
 
 
