@@ -95,7 +95,7 @@ _NEIGHBORS = 1  # the closest neighbor of the same subject is the one worth judg
 _VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
 _POLL_S = 0.5  # how often a wait for a model call looks at its deadline and at stop requests
 _RUNS_CHECKED = 100  # how many recent runs a new run looks through for dead ones
-_WIND_DOWN_S = 3.0
+_WIND_DOWN_S = 1.0
 """How long a stopped run waits for its threads to finish a model call: no longer, as its
 reply is never read."""
 _EMBED_GRACE_S = 30.0

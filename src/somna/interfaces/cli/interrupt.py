@@ -60,7 +60,8 @@ def exit_code(stop: KeyboardInterrupt) -> int:
 @contextmanager
 def signals_interrupt() -> Iterator[None]:
     """SIGINT and SIGTERM raise `Interrupted` in this block, the first one only (main thread
-    only; elsewhere signals are left alone)."""
+    only; elsewhere signals are left alone, and so is a signal the process was started
+    ignoring, as a shell starts a script's background jobs)."""
     raised: list[int] = []
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
@@ -71,7 +72,8 @@ def signals_interrupt() -> Iterator[None]:
     previous: dict[int, Any] = {}
     with suppress(ValueError):  # signal handlers belong to the main thread
         for number in _SIGNALS:
-            previous[number] = signal.signal(number, interrupt)
+            if signal.getsignal(number) is not signal.SIG_IGN:  # a script's background job
+                previous[number] = signal.signal(number, interrupt)
     try:
         yield
     finally:
