@@ -130,13 +130,16 @@ class Keys:
             if self._store.get_profile(profile) is None:
                 raise ProfileNotFoundError(profile)
         secret = f"somna_{secrets.token_urlsafe(32)}"
-        key = ApiKey(
-            name=name,
-            secret_hash=_hash_secret(secret),
-            profiles=sorted(set(profiles)),
-            prefix=None if prefix is None else _check_prefix(prefix),
-            admin=admin,
-            created_at=self._now(),
+        checked_prefix = None if prefix is None else _check_prefix(prefix)
+        key = checked(
+            lambda: ApiKey(
+                name=name,
+                secret_hash=_hash_secret(secret),
+                profiles=sorted(set(profiles)),
+                prefix=checked_prefix,
+                admin=admin,
+                created_at=self._now(),
+            )
         )
         self._store.save_key(key)
         return key, secret

@@ -180,3 +180,12 @@ def test_old_chats_that_expire_facts_the_same_night_are_explained(tmp_path: Path
     assert night.returncode == 0, night.stderr
     assert "facts expired" in night.stdout
     assert " ".join(EXPIRED_WHY.split()) in " ".join(night.stdout.split())
+
+
+def test_a_key_name_too_long_is_one_line_not_a_traceback(stocked: Path) -> None:
+    done = somna(
+        "keys", "create", "--profile", "ann", "--name", "x" * 300, cwd=stocked.parent,
+        env={"SOMNA_DB": str(stocked)},
+    )  # fmt: skip
+    one_error(done, "Invalid name: String should have at most 200 characters.")
+    assert "Value error" not in done.stderr
