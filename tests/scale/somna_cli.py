@@ -4,12 +4,14 @@ The root app with `ingest` and `worker` registered the way app.py is to
 register them (its other commands as they are), and one test-only knob:
 SOMNA_TEST_LLM_DELAY_S, read here and nowhere in Somna, makes every model call
 sleep that long first (a slow worker, to stop or kill in the middle of a run).
+Ctrl-C is heeded even when the tests run as a background job.
 Everything else comes from SOMNA_* as usual.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import time
 from typing import Any
 
@@ -66,4 +68,7 @@ def build_app() -> typer.Typer:
 
 
 if __name__ == "__main__":
+    # Ctrl-C as a terminal's foreground command gets it, even when the tests run as a
+    # background job (which a shell starts with SIGINT ignored, and children inherit that).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     build_app()(prog_name="somna", obj=CliState(memory_factory=memory_factory))

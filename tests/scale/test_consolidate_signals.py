@@ -49,14 +49,7 @@ def consolidate(db: str, *args: str, delay_s: float = 0.0) -> subprocess.Popen[s
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_heeding_ctrl_c,
     )
-
-
-def _heeding_ctrl_c() -> None:
-    """In the child: Ctrl-C as a terminal's foreground command gets it, even when the tests
-    run as a background job (which a shell starts with SIGINT ignored, inherited)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def stopped(process: subprocess.Popen[str], signum: signal.Signals) -> tuple[str, str]:
