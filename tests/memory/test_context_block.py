@@ -169,3 +169,15 @@ def test_with_the_embedder_down_the_block_comes_from_full_text_and_says_so(
     assert any("3,000 euros" in line for line in _facts(block))
     assert block.degraded and "full text" in block.degraded[0]
     m.flush()
+
+
+def test_an_open_contradiction_the_question_touches_is_shown_with_both_sides_marked(
+    client: Memory,
+) -> None:
+    hazelnuts = next(f for f in client.list_facts("ines") if "hazelnuts" in f.text)
+    cake = client.add_fact("ines", "The user ordered the hazelnut praline cake for Friday.")
+    client.resolve("ines", cake.fact.id, hazelnuts.id, "contradicts")
+    facts = _facts(client.context("ines", "What should I cook for her on Friday?"))
+    marked = [line for line in facts if "(disputed" in line]
+    assert len(marked) == 2 and any("allergic to hazelnuts" in line for line in marked)
+    assert _facts(client.context("ines", "How many legs does a spider have?")) == []

@@ -47,6 +47,7 @@ from somna.memory.results import (
 from somna.memory.retrieval import Retrieval, relevant_facts, standing
 from somna.memory.sessions import SessionInfo, Sessions
 from somna.memory.thread import Thread, ThreadBuilder
+from somna.memory.unsettled import unsettled
 from somna.memory.usage import UsageRecorder
 from somna.memory.writes import FactChanges, NewFact, fact_changes, new_fact
 from somna.model import (
@@ -728,8 +729,10 @@ class Memory:
         person approved them); then at most `k` facts (default `context_facts`), each
         bearing on the question (`relevant_facts`: a topic it asks about, or closeness
         above the question's background) and not faded (`context_strength_floor`): an
-        unrelated question brings the portrait and the instructions alone. Only the facts
-        in the block are reinforced. With the embedder down, facts that share a word with
+        unrelated question brings the portrait and the instructions alone. Then both sides
+        of the open contradictions the question touches, marked as disputed, so the agent
+        asks instead of picking one (`unsettled`). Only the facts in the block are
+        reinforced. With the embedder down, facts that share a word with
         the question fill the block and `degraded` says so.
 
         With `session_key`, the conversation's thread follows (`thread`, within
@@ -753,7 +756,8 @@ class Memory:
         # Only what reaches the prompt is reinforced: a fact left out, say for fading,
         # is not brought back to strength by the question that left it out.
         self._usage.record(profile, chosen, self.now())
-        block = render_context(portrait, rules + chosen, budget_tokens)
+        disputed = unsettled(self.conflicts(profile), query)
+        block = render_context(portrait, rules + chosen + disputed, budget_tokens)
         thread = None if session_key is None else self.thread(profile, session_key).text
         text = "\n\n".join(part for part in (block, thread) if part)
         return Block(text, recalled.degraded)

@@ -12,9 +12,16 @@ __all__ = ["HEADER", "fact_line", "render_context"]
 HEADER = "Known facts about this user:"
 
 
+_MARKS = {
+    FactStatus.UNVERIFIED: " (unverified)",
+    FactStatus.DISPUTED: " (disputed: the user also said something that contradicts it)",
+}
+
+
 def fact_line(fact: Fact) -> str:
-    """`- [2026-05-03] Prefers tea to coffee.`, marked when nobody has confirmed it."""
-    mark = " (unverified)" if fact.status is FactStatus.UNVERIFIED else ""
+    """`- [2026-05-03] Prefers tea to coffee.`, marked when nobody has confirmed it, or when
+    it is one side of a contradiction nobody has settled."""
+    mark = _MARKS.get(fact.status, "")
     return f"- [{fact.valid_from.date().isoformat()}] {fact.text}{mark}"
 
 

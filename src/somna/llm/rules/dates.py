@@ -106,6 +106,29 @@ _NUMBER = r"(?P<n>\d+|a couple(?: of)?|an?|one|two|three|four|five|six|seven|eig
 _NOMBRE = r"(?P<n>\d+|une?|deux|trois|quatre|cinq|six|sept|huit|dix)"
 _DAY_NAMES = "|".join(_DAYS)
 _JOUR_NAMES = "|".join(_JOURS)
+_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4}
+_SHORT |= {"sat": 5, "sun": 6}
+_ANY_DAY = rf"(?P<day>{_DAY_NAMES}|{'|'.join(_SHORT)})"
+"""A weekday, in full or cut short ("wed", "thurs")."""
+
+
+def _coming(d: date, name: str, weeks_later: int = 0) -> date:
+    """The named weekday strictly after ``d``, ``weeks_later`` weeks on."""
+    folded = name.casefold()
+    target = _SHORT[folded] if folded in _SHORT else (_DAYS + _JOURS).index(folded) % 7
+    ahead = (target - d.weekday() - 1) % 7 + 1
+    return d + timedelta(days=ahead, weeks=weeks_later)
+
+
+def _day_of_month(d: date, day: str) -> str:
+    """The next date, from ``d`` on, whose day of the month is ``day`` ("the 28th")."""
+    n = int(day)
+    for months in range(3):
+        month = _shift_months(d.replace(day=1), months)
+        if n <= monthrange(month.year, month.month)[1] and (months or n >= d.day):
+            return _day(month.replace(day=n))
+    return ""
+
 
 _RULES: tuple[tuple[re.Pattern[str], _Resolve], ...] = tuple(
     (re.compile(pattern, _I), resolve)
@@ -139,8 +162,28 @@ _RULES: tuple[tuple[re.Pattern[str], _Resolve], ...] = tuple(
             lambda m, d: _day(_weekday(d, m["day"] or m["jour"], -1)),
         ),
         (
-            rf"\bnext (?P<day>{_DAY_NAMES})\b|\b(?P<jour>{_JOUR_NAMES}) prochain\b",
-            lambda m, d: _day(_weekday(d, m["day"] or m["jour"], 1)),
+            rf"\b{_ANY_DAY} after next\b|\ba week on {_ANY_DAY.replace('day>', 'on>')}\b",
+            lambda m, d: _day(_coming(d, m["day"] or m["on"], weeks_later=1)),
+        ),
+        (
+            rf"\b(?P<jour>{_JOUR_NAMES}) en (?P<later>huit|quinze)\b",
+            lambda m, d: _day(_coming(d, m["jour"], 1 if m["later"].casefold() == "huit" else 2)),
+        ),
+        (
+            rf"\bnext {_ANY_DAY}\b|\b(?P<jour>{_JOUR_NAMES}) prochain\b",
+            lambda m, d: _day(_coming(d, m["day"] or m["jour"])),
+        ),
+        (
+            rf"\b(?:this|on|by|until|till) {_ANY_DAY}\b(?!s)|"
+            rf"(?<!\ble )(?<!\bles )(?<!\btous les )(?<!\bchaque )\b(?P<jour>{_JOUR_NAMES})\b(?!s)",
+            lambda m, d: _day(_coming(d, m["day"] or m["jour"])),
+        ),
+        (
+            r"\b(?:on |by |until |the )*the (?P<n>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+            r"(?! of| (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+            r"|\ble (?P<le>[1-9]|[12]\d|3[01])\b(?! ?(?:\d|%|€|h\b|ans?\b|jan|f[ée]v|mars|avr|mai|"
+            r"juin|juil|ao[uû]|sept|oct|nov|d[ée]c|personnes|euros|€))",
+            lambda m, d: _day_of_month(d, m["n"] or m["le"]),
         ),
         (
             rf"\b{_NUMBER} (?P<unit>days?|weeks?|months?|years?) ago\b",

@@ -1,0 +1,47 @@
+"""Relative dates made absolute against the day they were said, as people write them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from somna.llm.rules.dates import resolve_dates
+
+WEDNESDAY = date(2026, 2, 18)
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("next wed at 2pm works", "next wed (25 February 2026) at 2pm works"),
+        ("see you this saturday", "see you this saturday (21 February 2026)"),
+        ("on friday then", "on friday (20 February 2026) then"),
+        ("saturday after next", "saturday after next (28 February 2026)"),
+        ("a week on friday", "a week on friday (27 February 2026)"),
+        ("we open on the 28th", "we open on the 28th (28 February 2026)"),
+        ("it was the 3rd", "it was the 3rd (3 March 2026)"),
+        ("je fais le virement vendredi", "je fais le virement vendredi (20 February 2026)"),
+        ("mardi en huit", "mardi en huit (3 March 2026)"),
+        ("lundi en quinze", "lundi en quinze (9 March 2026)"),
+        ("on se voit le 28", "on se voit le 28 (28 February 2026)"),
+    ],
+)
+def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
+    assert resolve_dates(said, WEDNESDAY) == told
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the digest should go out monday mornings",
+        "on mondays we close early",
+        "le mercredi c'est bien pour lui",
+        "tous les vendredis",
+        "le 28 février",
+        "on sera 45 le soir",
+        "the 3rd of May",
+    ],
+)
+def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:
+    assert resolve_dates(said, WEDNESDAY) == said
