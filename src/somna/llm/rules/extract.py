@@ -249,7 +249,7 @@ def typed_facts(
         said_on = date.fromisoformat((message.at or transcript.date)[:10])
         listener = _listener(transcript, who.name)
         folded = fold(message.content)
-        told: set[int] = set()  # sentences a first-class typed fact says: not observed again
+        said_typed: set[int] = set()  # sentences a first-class typed fact says: observed once
         for start, end in split_sentences(folded):
             sentence = folded[start:end]
             # Per sentence, for messages that switch language; a tie keeps the message's.
@@ -259,7 +259,7 @@ def typed_facts(
                 key = normalize_text(item.text)
                 sources.add((position, start))
                 if item.category in FIRST_CLASS:
-                    told.add(start)
+                    said_typed.add(start)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -287,7 +287,7 @@ def typed_facts(
                 language,
                 said_on,
                 _asked(transcript, position, listener),
-                told=told,
+                typed=said_typed,
             )
         )
     return typed, observed, sources

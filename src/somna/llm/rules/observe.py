@@ -271,18 +271,18 @@ def observe(
     language: Language,
     said_on: date,
     asked: str | None = None,
-    told: Collection[int] = (),
+    typed: Collection[int] = (),
 ) -> Observation | None:
     """The observation of one message, or None when it tells nothing. ``asked`` is the
     question of ``listener`` that the message answers (`question_of` their message);
-    ``told``, where the sentences start that a typed fact already says, so that one
+    ``typed``, where the sentences start that a typed fact already says, so that one
     statement is not stored twice."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
     kept: list[tuple[int, int, int, float]] = []
     for start, end in split_sentences(folded):
-        if start in told:
+        if start in typed:
             continue
         end = start + _statement_before_question(folded[start:end], language)
         score, offset = _informative(folded[start:end], language)
