@@ -4,8 +4,9 @@ Run with `make bench` (or `python bench/store_bench.py --sizes 1000 10000`). Fac
 synthetic but distinct sentences; the bulk of each profile is loaded in batches
 through the store, then `Memory.add_fact` and `Memory.search` are timed one call
 at a time, query embedding included, on the embedded default (SQLite + bundled model),
-and `Memory.add_facts` in batches of `--batch` new facts. Beside each wall time, the
-CPU time of the whole process (every thread) per call or per fact.
+and `Memory.add_facts` in batches of `--batch` new facts, then five short conversations
+are consolidated with the offline rules extractor. Beside each wall time, the CPU time
+of the whole process (every thread) per call, per fact or per session.
 """
 
 from __future__ import annotations
@@ -64,6 +65,22 @@ def sentences() -> list[str]:
     return [f"{name} {verb} {thing}." for name, verb, thing in triples]
 
 
+SESSIONS = 5
+
+
+def chat(session: int) -> list[tuple[str, str]]:
+    """A short invented conversation, different for each session."""
+    thing = OBJECTS[session % len(OBJECTS)]
+    return [
+        ("user", f"Hi, I moved to a flat near the river last week, session {session}."),
+        ("assistant", "Congratulations on the move! How do you like it?"),
+        ("user", f"I love it. I also started collecting {thing}."),
+        ("assistant", f"Nice, what got you into {thing}?"),
+        ("user", "My sister gave me one for my birthday and I kept going."),
+        ("assistant", "That sounds like a lovely start."),
+    ]
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -105,8 +122,16 @@ def run(
             memory.search("bench", query, k=5)
             cpu.append((time.process_time() - used) * 1000)
             latencies.append((time.perf_counter() - started) * 1000)
+        for session in range(SESSIONS):
+            memory.add_messages("bench", f"chat-{session}", chat(session))
+        started, used = time.perf_counter(), time.process_time()
+        run = memory.consolidate("bench", idle_hours=0)
+        session_s, session_cpu = time.perf_counter() - started, time.process_time() - used
         memory.close()
+    done = max(1, run.sessions_consolidated)
     return {
+        "session_ms": session_s * 1000 / done,
+        "session_cpu_ms": session_cpu * 1000 / done,
         "add_per_s": samples / add_s,
         "add_cpu_ms": add_cpu * 1000 / samples,
         "bulk_per_s": len(extra) / bulk_s,
@@ -131,14 +156,15 @@ def main() -> None:
     embedder.embed(["load the model"])
     print(
         f"{'facts':>8}  {'add_fact/s':>10}  {'CPU/fact':>8}  {'add_facts/s':>11}  {'CPU/fact':>8}"
-        f"  {'search p50':>10}  {'search p95':>10}  {'CPU p50':>8}"
+        f"  {'search p50':>10}  {'search p95':>10}  {'CPU p50':>8}  {'session':>8}  {'CPU':>8}"
     )
     for size in args.sizes:
         f = run(size, texts, embedder, min(args.samples, size), args.batch)
         print(
             f"{size:>8,}  {f['add_per_s']:>10.0f}  {f['add_cpu_ms']:>6.1f}ms  "
             f"{f['bulk_per_s']:>11.0f}  {f['bulk_cpu_ms']:>6.1f}ms  {f['p50_ms']:>8.1f}ms  "
-            f"{f['p95_ms']:>8.1f}ms  {f['cpu_p50_ms']:>6.1f}ms",
+            f"{f['p95_ms']:>8.1f}ms  {f['cpu_p50_ms']:>6.1f}ms  {f['session_ms']:>6.0f}ms  "
+            f"{f['session_cpu_ms']:>6.0f}ms",
             flush=True,
         )
 
