@@ -39,8 +39,8 @@ from somna.errors import (
 )
 from somna.model import ApiKey, Profile, Run
 from somna.store.base import SourceCursor
-from somna.store.keys import SAVE_KEY, key_values
 from somna.store.fulltext import TermCounts
+from somna.store.keys import SAVE_KEY, key_values
 from somna.store.migrations import load_migrations
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
