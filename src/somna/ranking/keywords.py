@@ -26,7 +26,8 @@ _FRENCH = """
 au aux avec ce ces cette dans de des du elle elles en est et eux il ils je la le les leur
 leurs lui ma mais me mes moi mon ne nos notre nous on ou où par pas pour qu que quel quelle
 quels quelles qui sa se ses son sur ta te tes toi ton tu un une vos votre vous est sont été
-être avoir a ont fait comment quoi
+être avoir a ont fait comment quoi faire faut peut peuvent puis dois doit va vais vont
+c'est ça cela ceci quand combien pourquoi aussi très bien plus moins tout tous toute toutes
 """
 
 STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())
