@@ -26,9 +26,9 @@ from somna.interfaces.web.logins import (
     COOKIE,
     NOTICE_COOKIE,
     Login,
+    encode_notices,
     read_login,
     read_notices,
-    sign_notices,
 )
 from somna.memory import Memory
 from somna.model import ConflictStatus
@@ -77,7 +77,7 @@ class HtmlRoute(APIRoute):
             told: Viewer | None = getattr(request.state, "viewer", None)
             if told is not None and told.told:
                 response.set_cookie(
-                    NOTICE_COOKIE, sign_notices(told.told), httponly=True, path=PREFIX
+                    NOTICE_COOKIE, encode_notices(told.told), httponly=True, path=PREFIX
                 )
             return response
 

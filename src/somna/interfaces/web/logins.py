@@ -29,10 +29,10 @@ __all__ = [
     "LOGIN_DAYS",
     "NOTICE_COOKIE",
     "Login",
+    "encode_notices",
     "read_login",
     "read_notices",
     "sign_login",
-    "sign_notices",
 ]
 
 COOKIE = "somna_session"
@@ -95,7 +95,8 @@ def read_login(value: str | None, keys: Sequence[ApiKey] | None, now: float) -> 
     return Login(key, int(issued), nonce)
 
 
-def sign_notices(notices: Sequence[str]) -> str:
+def encode_notices(notices: Sequence[str]) -> str:
+    """Notices as a cookie value (shown escaped on the next page, never trusted as markup)."""
     return base64.urlsafe_b64encode(json.dumps(list(notices)).encode()).decode()
 
 
