@@ -235,9 +235,10 @@ def list_facts(
             if not all_:
                 break
     if len(found) < total:
+        more = f"--limit {total} or --all" if total <= _PAGE else "--all"
         typer.echo(
-            f"Showing the {len(found)} newest of {total} matching facts; add --limit {total} "
-            "or --all to see every one.",
+            f"Showing the {len(found)} newest of {total} matching facts; add {more} to see "
+            "every one.",
             err=True,
         )
     if as_json:
