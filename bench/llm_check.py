@@ -42,25 +42,25 @@ from somna.sources import Conversation, Turn, read_locomo
 
 MODEL_ALIAS = "gemma-3-270m-it"
 CHATS = {
-    "Lena": [
-        "Hi, I'm Lena. I just moved to Porto for a job at a bakery.",
-        "Welcome to Porto! How do you like the job?",
-        "I love it, although I start work at five every morning.",
-        "That is early. What do you do on your days off?",
-        "I swim in the sea every Sunday.",
+    "Oskar": [
+        "Hello, Oskar here. I repair ferry engines in Bergen.",
+        "Sounds like hard work! How long have you done it?",
+        "Eleven years now. I also sing in a choir on Thursdays.",
+        "A choir, nice. What do you sing?",
+        "Mostly old sea shanties.",
     ],
-    "Tomas": [
-        "My daughter Ines turns six next Friday.",
-        "Happy early birthday to her! Any plans?",
-        "We are planning a picnic in the park with her friends.",
-        "Lovely. Does she have a favourite cake?",
-        "Chocolate, always chocolate.",
+    "Mireille": [
+        "My son Theo starts school on Monday.",
+        "Exciting! Is he nervous?",
+        "A little. He already packed his dinosaur backpack.",
+        "That is sweet. Does he like drawing?",
+        "He draws trains every single day.",
     ],
-    "Priya": [
-        "I work as a nurse at the city hospital.",
-        "That must be demanding. Night shifts?",
-        "Yes, three nights a week. Also, I am allergic to peanuts, so no recipes with them.",
-        "Noted, I will keep peanuts out of any recipe.",
+    "Dev": [
+        "I teach chemistry at a high school.",
+        "Do you enjoy it?",
+        "Yes. Also, I cannot eat gluten, so please skip bread in recipes.",
+        "Understood, no gluten in any recipe.",
     ],
 }
 """Short invented chats, the user first, then the assistant, in turn."""

@@ -114,7 +114,7 @@ def test_an_ungrounded_summary_fails_the_session_and_leaves_it_open(
         advice = weak_model_advice(run)
         assert advice is not None
         assert "1 summary did not match the conversation" in advice
-        assert "larger instruction-tuned model" in advice and "docs/llm.md" in advice
+        assert "7-8B parameters or more" in advice and "docs/llm.md" in advice
         assert "SOMNA_LLM_MAX_TOKENS_EXTRACT" not in advice  # nothing was cut
         assert not memory.summaries("maya")
         (session,) = memory.sessions("maya")
@@ -165,7 +165,7 @@ def test_a_model_whose_every_reply_is_cut_is_told_which_setting_or_size_to_chang
         advice = weak_model_advice(run)
         assert advice is not None
         assert advice.startswith("No session was consolidated: 2 replies ran past the output")
-        assert "SOMNA_LLM_MAX_TOKENS_EXTRACT" in advice and "larger" in advice
+        assert "SOMNA_LLM_MAX_TOKENS_EXTRACT" in advice and "7-8B" in advice
     finally:
         memory.flush()
         memory.close()

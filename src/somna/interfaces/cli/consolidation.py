@@ -112,7 +112,7 @@ def weak_model_advice(run: Run) -> str | None:
     if ungrounded:
         summaries = render.plural(ungrounded, "summary", "summaries")
         why.append(f"{summaries} did not match the conversation")
-    remedy = "use a larger instruction-tuned model (docs/llm.md lists the sizes that work)"
+    remedy = "use an instruction-tuned model of 7-8B parameters or more (see docs/llm.md)"
     if cut:
         remedy += ", or raise SOMNA_LLM_MAX_TOKENS_EXTRACT if its replies were nearly done"
     return (
