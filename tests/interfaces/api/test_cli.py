@@ -156,8 +156,9 @@ def test_serve_without_keys_warns_and_answers_on_localhost(db: Path) -> None:
         profiles = httpx.get(f"http://127.0.0.1:{port}/v1/profiles", timeout=10).json()
         assert [p["id"] for p in profiles] == ["alice"]
     assert "WARNING: AUTHENTICATION IS OFF" in printed["err"]
-    assert f"Somna at http://127.0.0.1:{port}: the dashboard at /ui, the REST API at /v1" in (
-        printed["out"]
+    assert (
+        f"Somna at http://127.0.0.1:{port}: the dashboard at /ui, the REST API at /v1"
+        in (printed["out"])
     )
     assert printed["status"] == "0"
 
