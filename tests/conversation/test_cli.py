@@ -109,7 +109,8 @@ def test_capture_refuses_a_bad_line_and_writes_nothing(somna: Invoke, tmp_path: 
     nameless = _lines(tmp_path / "n.jsonl", {"role": "user", "content": "hi"})
     result = somna("capture", "claude-code", str(nameless), "--profile", "dev")
     assert_one_line_error(result, 2, "--session")
-    assert_one_line_error(somna("sessions", "list", "dev"), 2, "dev")
+    # Nothing was written: not even the database was created.
+    assert_one_line_error(somna("sessions", "list", "dev"), 2, "There is no database")
 
 
 def test_sessions_resume_merge_and_thread(somna: Invoke, tmp_path: Path) -> None:

@@ -35,8 +35,9 @@ def reembed(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = None
 
     Example:
 
-        SOMNA_EMBEDDER=multilingual somna reembed
-        SOMNA_EMBEDDER=openai SOMNA_EMBED_MODEL=text-embedding-3-small somna reembed --json
+        export SOMNA_EMBEDDER=multilingual
+        somna reembed
+        somna reembed --json
     """
     state = ctx.ensure_object(CliState)
     with reported():
