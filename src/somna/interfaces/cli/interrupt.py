@@ -17,7 +17,7 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import Annotated, Any
 
-import typer
+from somna.interfaces.cli.options import setting_option
 
 __all__ = [
     "ConcurrencyOption",
@@ -29,14 +29,11 @@ __all__ = [
 
 ConcurrencyOption = Annotated[
     int | None,
-    typer.Option(
+    setting_option(
+        "consolidation_concurrency",
         "--concurrency",
-        metavar="N",
-        min=1,
-        max=256,
-        help="Model calls in flight at once, of different sessions "
-        "(default: SOMNA_CONSOLIDATION_CONCURRENCY, 8).",
-        show_default=False,
+        "N",
+        "Model calls in flight at once, of different sessions",
     ),
 ]
 

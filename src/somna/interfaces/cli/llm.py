@@ -13,30 +13,24 @@ import typer
 
 from somna.config import Settings
 from somna.interfaces.cli import render
-from somna.interfaces.cli.options import JsonOption, reported
+from somna.interfaces.cli.options import JsonOption, reported, setting_option
 from somna.llm.check import CheckReport, check_llm
 
 __all__ = ["LlmRetriesOption", "LlmTimeoutOption", "llm_app"]
 
 LlmTimeoutOption = Annotated[
     float | None,
-    typer.Option(
-        "--llm-timeout",
-        metavar="SECONDS",
-        min=0.1,
-        help="Seconds to wait for one model reply (default: SOMNA_LLM_TIMEOUT_S, 120).",
-        show_default=False,
+    setting_option(
+        "llm_timeout_s", "--llm-timeout", "SECONDS", "Seconds to wait for one model reply"
     ),
 ]
 LlmRetriesOption = Annotated[
     int | None,
-    typer.Option(
+    setting_option(
+        "llm_max_retries",
         "--llm-retries",
-        metavar="N",
-        min=0,
-        help="Retries of a model call after HTTP 429, 5xx or a dropped connection "
-        "(default: SOMNA_LLM_MAX_RETRIES, 2).",
-        show_default=False,
+        "N",
+        "Retries of a model call after HTTP 429, 5xx or a dropped connection",
     ),
 ]
 

@@ -20,7 +20,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from somna.config import Settings, bounds
+from somna.config import Settings, bounds, default_of, variable_of
 from somna.errors import ConflictStateError, InvalidInputError, NotFoundError, SomnaError
 from somna.memory import Memory
 from somna.model import utc
@@ -42,6 +42,7 @@ __all__ = [
     "parse_when",
     "read_memory",
     "reported",
+    "setting_option",
     "usage_error_line",
 ]
 
@@ -94,16 +95,25 @@ DbOption = Annotated[
         show_default=False,
     ),
 ]
+
+
+def setting_option(name: str, flag: str, metavar: str, text: str, note: str = "") -> Any:
+    """An option that sets the setting `name` for one command: its limits and its default
+    come from `somna.config`, its help is `text` and the default, then `note`."""
+    low, high = bounds(name)
+    return typer.Option(
+        flag,
+        metavar=metavar,
+        min=low,
+        max=high,
+        help=f"{text} (default: {variable_of(name)}, {default_of(name)}{note}).",
+        show_default=False,
+    )
+
+
 IdleHoursOption = Annotated[
     float | None,
-    typer.Option(
-        "--idle-hours",
-        metavar="H",
-        min=bounds("idle_hours")[0],
-        max=bounds("idle_hours")[1],
-        help="A session is due once quiet this long (default: SOMNA_IDLE_HOURS, 3).",
-        show_default=False,
-    ),
+    setting_option("idle_hours", "--idle-hours", "H", "A session is due once quiet this long"),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of tables.")]
 AsOfOption = Annotated[

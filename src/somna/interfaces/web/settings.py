@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, Response
+from pydantic import BaseModel, ConfigDict
 
-from somna.config import bounds, range_of
+from somna.config import bounds, profile_marks, range_of
 from somna.errors import ConfigurationError, InvalidInputError
 from somna.interfaces.web.base import PREFIX, HtmlRoute, Viewer, ViewerDep, back
 from somna.interfaces.web.story import setting_changes
@@ -19,7 +20,22 @@ router = APIRouter(
     prefix=f"{PREFIX}/profiles/{{profile}}", route_class=HtmlRoute, include_in_schema=False
 )
 
-_NUMBERS = ("neighbor_floor", "judge_floor", "idle_hours", "archive_days")
+_MARKS = profile_marks()
+_NUMBERS = tuple(name for name, mark in _MARKS.items() if mark.step is not None)
+"""The settings a profile may override that the form asks for in number boxes."""
+
+
+class _Sent(BaseModel):
+    """The form as sent: its token, the time to live text, and one text per number box."""
+
+    model_config = ConfigDict(extra="allow")
+
+    csrf: str = ""
+    ttl: str = ""
+
+    def numbers(self) -> dict[str, str]:
+        extra = self.model_extra or {}
+        return {name: str(extra.get(name, "")) for name in _NUMBERS}
 
 
 def parse_ttl(text: str) -> dict[str, float]:
@@ -77,8 +93,8 @@ def _page(
         used=used,
         shown=shown | (sent or {}),
         problem=problem,
-        ranges={name: range_of(name) for name in (*_NUMBERS, "ttl_days")},
-        bounds={name: bounds(name) for name in _NUMBERS},
+        numbers=[(name, _MARKS[name], range_of(name), bounds(name)) for name in _NUMBERS],
+        ttl=(_MARKS["ttl_days"], range_of("ttl_days")),
         own=overrides_of(memory.get_profile(profile)),
         history=setting_changes(
             memory.settings_history(profile), {k.id: k for k in memory.keys.all()}
@@ -98,38 +114,25 @@ def _page(
 
 @router.post("/settings")
 def save_settings(
-    request: Request,
-    profile: str,
-    viewer: ViewerDep,
-    csrf: Annotated[str, Form()] = "",
-    neighbor_floor: Annotated[str, Form()] = "",
-    judge_floor: Annotated[str, Form()] = "",
-    idle_hours: Annotated[str, Form()] = "",
-    archive_days: Annotated[str, Form()] = "",
-    ttl: Annotated[str, Form()] = "",
+    request: Request, profile: str, viewer: ViewerDep, form: Annotated[_Sent, Form()]
 ) -> Response:
-    viewer.check(csrf)
+    viewer.check(form.csrf)
     viewer.reach(profile)
     memory = viewer.memory
-    sent = {
-        "neighbor_floor": neighbor_floor,
-        "judge_floor": judge_floor,
-        "idle_hours": idle_hours,
-        "archive_days": archive_days,
-    }
+    sent = form.numbers()
     try:
         changes: dict[str, Any] = {
             name: None if not value.strip() else _number(name, value.strip())
             for name, value in sent.items()
         }
-        ttl_days = parse_ttl(ttl)
+        ttl_days = parse_ttl(form.ttl)
         changes["ttl_days"] = None if ttl_days == memory.settings.ttl_days else ttl_days
         for name in _NUMBERS:
             if changes[name] == getattr(memory.settings, name):
                 changes[name] = None
         memory.tune_profile(profile, changes, actor=viewer.actor)
     except InvalidInputError as exc:  # the page again, the message above the person's input
-        response = _page(request, profile, viewer, str(exc), sent | {"ttl": ttl})
+        response = _page(request, profile, viewer, str(exc), sent | {"ttl": form.ttl})
         response.status_code = 422
         return response
     viewer.notice("The settings were saved; they apply from now on.")
