@@ -17,11 +17,16 @@ from somna import FactChanges, InvalidInputError, Keys, Memory, NewFact, StoreIn
 
 
 def _public_methods(cls: type) -> list[str]:
-    return [
-        name
-        for name, member in vars(cls).items()
-        if not name.startswith("_") and inspect.isfunction(member)
-    ]
+    """The public methods of `cls` and of the parts it is built from (`Memory`'s are by idea)."""
+    own = [c for c in cls.__mro__ if c.__module__.startswith("somna.")]
+    return sorted(
+        {
+            name
+            for part in own
+            for name, member in vars(part).items()
+            if not name.startswith("_") and inspect.isfunction(member)
+        }
+    )
 
 
 def _unexported(hint: Any) -> list[str]:

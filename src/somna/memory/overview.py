@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypedDict
 
 from somna.memory.inputs import as_enum, as_list, checked
 from somna.model import (
@@ -24,7 +25,7 @@ from somna.model import (
 )
 from somna.store import FactFilter, Store
 
-__all__ = ["ProfileOverview", "fact_filter", "overview"]
+__all__ = ["FactQuery", "ProfileOverview", "fact_filter", "overview"]
 
 _UNSETTLED = [ConflictStatus.OPEN, ConflictStatus.DEFERRED]
 _TROUBLED = frozenset({RunStatus.FAILED, RunStatus.PARTIAL, RunStatus.ABANDONED})
@@ -50,18 +51,23 @@ class ProfileOverview:
         return self.facts[FactStatus.UNVERIFIED] + self.facts[FactStatus.VERIFIED]
 
 
-def fact_filter(
-    *,
-    type: FactType | str | Sequence[FactType | str] | None = None,
-    status: FactStatus | str | Sequence[FactStatus | str] | None = None,
-    category: str | None = None,
-    subject: str | None = None,
-    text: str | None = None,
-    as_of: datetime | None = None,
-    limit: int = 100,
-    offset: int = 0,
-) -> FactFilter:
+class FactQuery(TypedDict, total=False):
+    """The filters of `Memory.list_facts` and `Memory.count_facts`, declared once for both."""
+
+    type: FactType | str | Sequence[FactType | str] | None
+    status: FactStatus | str | Sequence[FactStatus | str] | None
+    category: str | None
+    subject: str | None
+    text: str | None
+    as_of: datetime | None
+
+
+def fact_filter(query: FactQuery, *, limit: int = 100, offset: int = 0) -> FactFilter:
     """The store's filter for `Memory.list_facts` and `Memory.count_facts`, checked."""
+    unknown = query.keys() - FactQuery.__optional_keys__
+    if unknown:  # as a call with an unexpected keyword argument would say
+        raise TypeError(f"Unexpected fact filter: {', '.join(sorted(unknown))}.")
+    type, status, as_of = query.get("type"), query.get("status"), query.get("as_of")
     return checked(
         lambda: FactFilter(
             types=None
@@ -70,9 +76,9 @@ def fact_filter(
             statuses=None
             if status is None
             else [as_enum(FactStatus, s, "fact status") for s in as_list(status)],
-            category=category,
-            subject=subject,
-            text=text,
+            category=query.get("category"),
+            subject=query.get("subject"),
+            text=query.get("text"),
             as_of=None if as_of is None else utc(as_of),
             limit=limit,
             offset=offset,
