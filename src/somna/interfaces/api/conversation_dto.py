@@ -1,5 +1,5 @@
 """The wire shapes of the conversation side: sessions across devices, threads, metrics, and the
-n8n import. Kept beside `dto.py`, on the same request and response bases."""
+n8n import. Kept beside `dto.py`, on the same request and response bases (`wire`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from somna.interfaces.api.dto import MessageOut, _In, _Out
+from somna.interfaces.api.response_dto import MessageOut
+from somna.interfaces.api.wire import RequestBody, ResponseBody
 from somna.memory.sessions import SessionInfo
 from somna.model import SessionStatus
 
@@ -24,7 +25,7 @@ __all__ = [
 ]
 
 
-class SessionInfoOut(_Out):
+class SessionInfoOut(ResponseBody):
     id: str
     key: str
     status: SessionStatus = Field(
@@ -57,7 +58,7 @@ class SessionInfoOut(_Out):
         )
 
 
-class ThreadOut(_Out):
+class ThreadOut(ResponseBody):
     session_id: str | None
     summary: str | None = Field(description="The older turns, told (None when all fit).")
     summarised_by: str | None = Field(description="model, extractive or saved.")
@@ -71,12 +72,12 @@ class ResumeOut(SessionInfoOut):
     thread: ThreadOut
 
 
-class MergeIn(_In):
+class MergeIn(RequestBody):
     into: str = Field(min_length=1, max_length=256, description="The session key that stays.")
     other: str = Field(min_length=1, max_length=256, description="The session key merged in.")
 
 
-class SessionMetricsOut(_Out):
+class SessionMetricsOut(ResponseBody):
     session_id: str
     key: str
     status: SessionStatus
@@ -93,7 +94,7 @@ class SessionMetricsOut(_Out):
     facts_used_reported: int
 
 
-class MetricsOut(_Out):
+class MetricsOut(ResponseBody):
     profile: str
     sessions: int
     turns: int
@@ -109,7 +110,7 @@ class MetricsOut(_Out):
     per_session: list[SessionMetricsOut]
 
 
-class N8nImportIn(_In):
+class N8nImportIn(RequestBody):
     dsn: str | None = Field(
         default=None,
         max_length=2000,
@@ -133,7 +134,7 @@ class N8nImportIn(_In):
     purge_source: bool = False
 
 
-class N8nImportOut(_Out):
+class N8nImportOut(ResponseBody):
     source: str
     rows: int
     messages: int
