@@ -62,6 +62,8 @@ def test_a_run_over_every_profile_counts_for_each_with_its_own_part() -> None:
         failures=[
             {"session": failed.id, "key": "chat-2", "error": "The model did not answer."},
             {"session": "ses_of_another_profile", "key": "x", "error": "Timed out."},
+            {"profile": "p", "error": "A setting is out of range."},
+            {"profile": "q", "error": "A setting is out of range."},
         ],
     )
     own = _run(3, 2, facts_added=2)
@@ -69,7 +71,7 @@ def test_a_run_over_every_profile_counts_for_each_with_its_own_part() -> None:
     found = parts([everyone, other, own], "p", [done, failed])
     assert [(p.run, p.everyone) for p in found] == [(everyone, True), (own, False)]
     assert found[0].consolidated == [done] and found[1].consolidated == []
-    assert [f["key"] for f in found[0].failures] == ["chat-2"]
+    assert found[0].failures == everyone.failures[0:3:2]
 
 
 def test_settings_changes_read_as_sentences_with_the_key_name() -> None:

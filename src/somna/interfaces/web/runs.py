@@ -51,7 +51,8 @@ def nightly(runs: list[Run]) -> dict[str, dict[str, int]]:
 @dataclass(frozen=True)
 class Part:
     """What a run did for one profile: the whole run when it ran for that profile alone,
-    else the profile's conversations it consolidated and the ones that failed."""
+    else the profile's conversations it consolidated and its failures (of a conversation, or
+    of the whole profile)."""
 
     run: Run
     everyone: bool
@@ -72,7 +73,9 @@ def parts(runs: list[Run], profile: str, sessions: list[Session]) -> list[Part]:
             for s in sessions
             if s.consolidated_at is not None and run.started_at <= s.consolidated_at <= end
         ]
-        failures = [f for f in run.failures if f.get("session") in ids]
+        failures = [
+            f for f in run.failures if f.get("session") in ids or f.get("profile") == profile
+        ]
         found.append(Part(run, run.profile_id is None, consolidated, failures))
     return found
 

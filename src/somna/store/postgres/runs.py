@@ -22,15 +22,18 @@ _SAVE = (
     "ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at, "
     "status = excluded.status, body = excluded.body"
 )
-# Locks the sessions' profiles against a concurrent erasure, skipping one already gone.
+# Locks the entries' profiles (of their sessions, or named) against a concurrent erasure,
+# skipping one already gone.
 _LOCK_PROFILES = (
-    "SELECT p.id FROM profiles p JOIN sessions s ON s.profile_id = p.id "
-    "WHERE s.id = ANY(%s) FOR KEY SHARE OF p"
+    "SELECT id FROM profiles WHERE id = ANY(%s) "
+    "OR id IN (SELECT profile_id FROM sessions WHERE id = ANY(%s)) FOR KEY SHARE"
 )
-# An entry is written under its session's profile, and only while that session exists.
+# An entry is written under its session's profile, and only while that session exists;
+# a profile's own entry, only while that profile exists.
 _SAVE_ENTRY = (
     "INSERT INTO run_entries (run_id, profile_id, kind, seq, body) "
-    "SELECT %s, profile_id, %s, %s, %s FROM sessions WHERE id = %s"
+    "SELECT %s, id, %s, %s, %s FROM profiles "
+    "WHERE id = COALESCE((SELECT profile_id FROM sessions WHERE id = %s::text), %s::text)"
 )
 
 
@@ -51,13 +54,15 @@ def save_run(conn: Connection[Any], run: Run) -> None:
         )
         conn.execute("DELETE FROM run_entries WHERE run_id = %s", (run.id,))
         if found:
-            conn.execute(_LOCK_PROFILES, (sorted({session for _, _, session, _ in found}),))
+            profiles = sorted({profile for *_, profile, _ in found if profile is not None})
+            sessions = sorted({session for _, _, session, _, _ in found if session is not None})
+            conn.execute(_LOCK_PROFILES, (profiles, sessions))
             with conn.cursor() as cursor:
                 cursor.executemany(
                     _SAVE_ENTRY,
                     [
-                        (run.id, kind, seq, Jsonb(entry), session)
-                        for kind, seq, session, entry in found
+                        (run.id, kind, seq, Jsonb(entry), session, profile)
+                        for kind, seq, session, profile, entry in found
                     ],
                 )
 

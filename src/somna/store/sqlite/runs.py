@@ -20,10 +20,12 @@ _SAVE = (
     "ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at, "
     "status = excluded.status, body = excluded.body"
 )
-# An entry is written under its session's profile, and only while that session exists.
+# An entry is written under its session's profile, and only while that session exists;
+# a profile's own entry, only while that profile exists.
 _SAVE_ENTRY = (
     "INSERT INTO run_entries (run_id, profile_id, kind, seq, body) "
-    "SELECT ?, profile_id, ?, ?, ? FROM sessions WHERE id = ?"
+    "SELECT ?, id, ?, ?, ? FROM profiles "
+    "WHERE id = COALESCE((SELECT profile_id FROM sessions WHERE id = ?), ?)"
 )
 
 
@@ -46,8 +48,8 @@ def save_run(conn: sqlite3.Connection, run: Run) -> None:
         conn.executemany(
             _SAVE_ENTRY,
             [
-                (run.id, kind, seq, json.dumps(entry), session)
-                for kind, seq, session, entry in entries(run)
+                (run.id, kind, seq, json.dumps(entry), session, profile)
+                for kind, seq, session, profile, entry in entries(run)
             ],
         )
         conn.execute("COMMIT")
