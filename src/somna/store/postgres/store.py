@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -34,14 +34,12 @@ from somna.errors import (
     ConflictStateError,
     InvalidInputError,
     ProfileNotFoundError,
-    SomnaError,
     StoreError,
 )
 from somna.model import ApiKey, Profile, Run
 from somna.store.base import SourceCursor
 from somna.store.fulltext import TermCounts
 from somna.store.keys import SAVE_KEY, key_values
-from somna.store.migrations import load_migrations
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
 from somna.store.postgres.embedders import PostgresLedger
@@ -54,14 +52,20 @@ from somna.store.postgres.rows import (
     profile_from_row,
 )
 from somna.store.postgres.scope import PostgresScope
+from somna.store.postgres.server import (
+    VectorMode,
+    applied_version,
+    canonical_text_config,
+    detect_vector_mode,
+    has_iterative_scans,
+    location,
+    migrate,
+    translate,
+)
 from somna.store.sessions import SOURCE_CURSORS
 
 __all__ = ["PostgresStore", "VectorMode"]
 
-VectorMode = Literal["pgvector", "array"]
-
-# pg_advisory_xact_lock key that serialises schema migrations across processes ("somna").
-_MIGRATION_LOCK = 0x736F6D6E61
 _CONNECT_TIMEOUT_S = 10
 _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _BEGIN_WRITE = "BEGIN"
@@ -114,7 +118,7 @@ class PostgresStore:
         self.vector_searches: Counter[str] = Counter()
         self._searches_lock = threading.Lock()
         self.lock_timeout = lock_timeout
-        self._location = _location(dsn)
+        self._location = location(dsn)
         self._cache = IndexCache(max_profiles=cached_profiles)
         self.term_counts = TermCounts()
         extra: dict[str, Any] = {"autocommit": True}
@@ -127,10 +131,10 @@ class PostgresStore:
             ) from exc
         try:
             with psycopg.connect(dsn, **extra) as conn:
-                self._migrate(conn)
-                self.vector_mode: VectorMode = _detect_vector_mode(conn)
-                hnsw = self.vector_mode == "pgvector" and _has_iterative_scans(conn)
-                config = _canonical_text_config(conn, text_config)
+                migrate(conn)
+                self.vector_mode: VectorMode = detect_vector_mode(conn)
+                hnsw = self.vector_mode == "pgvector" and has_iterative_scans(conn)
+                config = canonical_text_config(conn, text_config)
         except psycopg.Error as exc:
             reason = str(exc).strip().rstrip(".")
             raise StoreError(
@@ -160,30 +164,6 @@ class PostgresStore:
 
     # -- life cycle -------------------------------------------------------------------
 
-    @staticmethod
-    def _migrate(conn: Connection[Any]) -> None:
-        migrations = load_migrations("somna.store.postgres.migrations")
-        if {m.version for m in migrations} <= _applied_versions(conn):
-            return  # the common case: one query, no lock
-        for migration in migrations:
-            with conn.transaction():
-                # Several processes opening a new database at once: one migrates, the
-                # others wait here, then find the migration recorded.
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-                conn.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
-                    "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
-                )
-                done = conn.execute(
-                    "SELECT 1 FROM schema_migrations WHERE version = %s", (migration.version,)
-                ).fetchone()
-                if not done:
-                    conn.execute(migration.sql)
-                    conn.execute(
-                        "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
-                        (migration.version, migration.name),
-                    )
-
     def _configure(self, conn: Connection[Any]) -> None:
         """Set up each new pooled connection."""
         # A writer waits for a profile's lock as long as SQLite waits for its file lock,
@@ -202,7 +182,7 @@ class PostgresStore:
 
     def schema_version(self) -> int:
         with self._connection() as conn:
-            return _applied_version(conn)
+            return applied_version(conn)
 
     def close(self) -> None:
         if self._hnsw is not None:
@@ -236,7 +216,7 @@ class PostgresStore:
         try:
             return self._hnsw.ensure(profile_id, int(row[0]), force=force)
         except psycopg.Error as exc:
-            raise _translate(exc) from exc
+            raise translate(exc) from exc
 
     def _counted_search(self, path: str) -> None:
         with self._searches_lock:
@@ -249,14 +229,14 @@ class PostgresStore:
             with self._pool.connection() as conn:
                 yield conn
         except psycopg.Error as exc:
-            raise _translate(exc) from exc
+            raise translate(exc) from exc
 
     # -- profiles ---------------------------------------------------------------------
 
     def create_profile(self, profile: Profile) -> Profile:
         wanted = profile.settings.get("text_config", self.text_config)
         with self._connection() as conn:
-            config = _canonical_text_config(conn, wanted) if isinstance(wanted, str) else None
+            config = canonical_text_config(conn, wanted) if isinstance(wanted, str) else None
             if config is None:
                 available = [row[0] for row in conn.execute("SELECT cfgname FROM pg_ts_config")]
                 raise InvalidInputError(
@@ -444,76 +424,8 @@ class PostgresStore:
                     with suppress(psycopg.Error):  # a broken connection: the pool drops it
                         conn.execute("ROLLBACK")
                 if isinstance(exc, psycopg.Error):
-                    raise _translate(exc, written=write) from exc
+                    raise translate(exc, written=write) from exc
                 raise
         changed = scope.changed_revisions
         if changed is not None:
             self._cache.patch(profile_id, *changed, scope.patches)
-
-
-def _location(dsn: str) -> str:
-    """The database a DSN names, as a URL without its password, for people to read."""
-    try:
-        parts = conninfo_to_dict(dsn)
-    except psycopg.ProgrammingError:
-        return "(an unreadable Postgres URL)"
-    user = f"{parts['user']}@" if parts.get("user") else ""
-    host = str(parts.get("host") or "localhost")
-    port = f":{parts['port']}" if parts.get("port") else ""
-    if host.startswith("/"):  # a Unix socket folder
-        return f"postgresql://{user}/{parts.get('dbname') or ''}?host={host}"
-    return f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}"
-
-
-def _applied_version(conn: Connection[Any]) -> int:
-    return max(_applied_versions(conn), default=0)
-
-
-def _applied_versions(conn: Connection[Any]) -> set[int]:
-    """Every migration recorded: a version may land below one already applied."""
-    found = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
-    if not (found and found[0]):
-        return set()
-    return {int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")}
-
-
-def _detect_vector_mode(conn: Connection[Any]) -> VectorMode:
-    row = conn.execute(
-        "SELECT t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
-        "WHERE a.attrelid = 'facts'::regclass AND a.attname = 'embedding'"
-    ).fetchone()
-    return "pgvector" if row and row[0] == "vector" else "array"
-
-
-def _has_iterative_scans(conn: Connection[Any]) -> bool:
-    """Whether the database's pgvector is 0.8 or later (iterative HNSW index scans)."""
-    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
-    if row is None:
-        return False
-    try:
-        version = tuple(int(part) for part in str(row[0]).split(".")[:2])
-    except ValueError:
-        return False
-    return version >= (0, 8)
-
-
-def _canonical_text_config(conn: Connection[Any], name: str) -> str | None:
-    """The server's name for a text search configuration, or None when it has no such one."""
-    if not name.strip():
-        return None
-    try:
-        row = conn.execute("SELECT %s::regconfig::text", (name,)).fetchone()
-    except (psycopg.ProgrammingError, psycopg.DataError):
-        return None
-    return str(row[0]) if row else None
-
-
-def _translate(exc: psycopg.Error, *, written: bool = False) -> SomnaError:
-    """A database error as Somna's: refused by a constraint, a bad value, or a failure."""
-    message = (exc.diag.message_primary or str(exc)).strip().rstrip(".")
-    outcome = " and nothing was written" if written else ""
-    if isinstance(exc, psycopg.IntegrityError):
-        return ConflictStateError(f"The change was refused by the database{outcome}: {message}.")
-    if isinstance(exc, psycopg.DataError):
-        return InvalidInputError(f"The database refused a value{outcome}: {message}.")
-    return StoreError(f"The database failed{outcome}: {message}.")
