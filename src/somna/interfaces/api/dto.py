@@ -3,87 +3,12 @@
 These are data transfer objects, kept apart from the domain models of
 `somna.model`. The bodies a client sends are in `request_dto`, on the strict
 base of `wire`; the documents it gets back are in `response_dto`. The routes
-import both from here.
+import both from here, with `Instant`, the type of a date a request gives.
 """
 
-from somna.interfaces.api.request_dto import (
-    ConflictResolveIn,
-    ConsolidateIn,
-    ContextIn,
-    FactIn,
-    FactPatch,
-    FactsIn,
-    KeyIn,
-    MessageIn,
-    MessagesIn,
-    ProfileIn,
-    RecallIn,
-    ResolveIn,
-    SearchIn,
-)
-from somna.interfaces.api.response_dto import (
-    AddedOut,
-    ApiKeyOut,
-    BatchOut,
-    CompactRecalledOut,
-    ConflictOut,
-    ConflictPairOut,
-    ContextOut,
-    CreatedKeyOut,
-    EventOut,
-    EvidenceOut,
-    FactOut,
-    ForgetOut,
-    HealthOut,
-    HistoryOut,
-    MessageOut,
-    OutcomeOut,
-    ProfileOut,
-    RecalledOut,
-    RunOut,
-    SearchHitOut,
-    SessionOut,
-    SimilarOut,
-    SummaryOut,
-)
-from somna.memory.writes import Instant
+from somna.interfaces.api import request_dto, response_dto
+from somna.interfaces.api.request_dto import *  # noqa: F403 (their __all__, listed once there)
+from somna.interfaces.api.response_dto import *  # noqa: F403
+from somna.memory.writes import Instant as Instant
 
-__all__ = [
-    "AddedOut",
-    "ApiKeyOut",
-    "BatchOut",
-    "CompactRecalledOut",
-    "ConflictOut",
-    "ConflictPairOut",
-    "ConflictResolveIn",
-    "ConsolidateIn",
-    "ContextIn",
-    "ContextOut",
-    "CreatedKeyOut",
-    "EventOut",
-    "EvidenceOut",
-    "FactIn",
-    "FactOut",
-    "FactPatch",
-    "FactsIn",
-    "ForgetOut",
-    "HealthOut",
-    "HistoryOut",
-    "Instant",
-    "KeyIn",
-    "MessageIn",
-    "MessageOut",
-    "MessagesIn",
-    "OutcomeOut",
-    "ProfileIn",
-    "ProfileOut",
-    "RecallIn",
-    "RecalledOut",
-    "ResolveIn",
-    "RunOut",
-    "SearchHitOut",
-    "SearchIn",
-    "SessionOut",
-    "SimilarOut",
-    "SummaryOut",
-]
+__all__ = sorted([*request_dto.__all__, *response_dto.__all__, "Instant"])
