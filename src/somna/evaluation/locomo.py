@@ -19,35 +19,36 @@ taken.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
 from somna.errors import InvalidInputError
 from somna.evaluation.baseline import TurnIndex
+from somna.evaluation.locomo_figures import distribution, group_figures
+from somna.evaluation.locomo_files import (
+    LocomoQuestion,
+    read_locomo_observations,
+    read_locomo_questions,
+)
+from somna.evaluation.locomo_trace import Trace, dia_order, session_order, turns_behind
 from somna.evaluation.metrics import (
     block_facts,
     mean,
-    normalize_dia_ids,
-    percentile,
     recall_at_k,
 )
 from somna.evaluation.report import (
     CATEGORY_NAMES,
     ConsolidationFigures,
     ConversationFigures,
-    Distribution,
-    GroupFigures,
     LocomoReport,
     QuestionResult,
     RecalledItem,
     RuleFigures,
 )
 from somna.memory import Memory, Recalled
-from somna.model import EventAction, Fact, FactStatus, Summary, SummaryKind, fold_text
+from somna.model import EventAction, Fact, FactStatus, SummaryKind
 from somna.ranking import HEADER, count_tokens
 from somna.sources import Conversation, read_locomo
 
@@ -63,76 +64,9 @@ CONSOLIDATE_AFTER = timedelta(days=1)
 """How long after a conversation's last turn its consolidation runs."""
 
 _PAGE = 10_000
-_EVERY = 1_000_000
 _PROGRESS_EVERY = 50
 
 Progress = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class LocomoQuestion:
-    """One question of a LoCoMo file; `evidence` holds its turn ids, normalized."""
-
-    number: int
-    category: int
-    question: str
-    answer: str | None
-    evidence: tuple[str, ...]
-
-
-def read_locomo_questions(path: Path) -> list[LocomoQuestion]:
-    """The questions (`qa`) of a LoCoMo conversation file, in file order."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        items = data["qa"]
-        if not isinstance(items, list):
-            raise TypeError("'qa' is not a list")
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise InvalidInputError(f"{path} has no LoCoMo questions ('qa'): {exc}.") from exc
-    questions = []
-    for number, item in enumerate(items):
-        if not isinstance(item, dict):
-            continue
-        try:
-            category = int(item.get("category", 0))
-        except (TypeError, ValueError):
-            continue
-        answer = item.get("answer")
-        raw = item.get("evidence") or []
-        questions.append(
-            LocomoQuestion(
-                number=number,
-                category=category,
-                question=str(item.get("question") or "").strip(),
-                answer=None if answer is None else str(answer),
-                evidence=tuple(normalize_dia_ids(raw if isinstance(raw, list | str) else [])),
-            )
-        )
-    return questions
-
-
-def read_locomo_observations(path: Path) -> list[str]:
-    """The turn (dia_id) behind each reference observation (`session_N_observation`).
-
-    LoCoMo's authors wrote these facts by hand, each with the turn that supports it; an
-    observation whose turn id cannot be read is left out.
-    """
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InvalidInputError(f"{path} is not a LoCoMo conversation file: {exc}.") from exc
-    turns: list[str] = []
-    for key, value in data.items() if isinstance(data, dict) else ():
-        if not (key.startswith("session_") and key.endswith("_observation")):
-            continue
-        for items in value.values() if isinstance(value, dict) else ():
-            for item in items if isinstance(items, list) else ():
-                if isinstance(item, list) and len(item) >= 2:
-                    found = normalize_dia_ids(
-                        item[1] if isinstance(item[1], list) else str(item[1])
-                    )
-                    turns += found[:1]
-    return turns
 
 
 def evaluate_locomo(
@@ -192,16 +126,16 @@ def evaluate_locomo(
         run = _Conversation(memory, path, conversations, ks, say)
         prepared = run.prepare(consolidate, len(questions))
         answered = run.ask(questions, baseline)
-        figures.append(prepared.model_copy(update={"figures": _group(answered, ks)}))
+        figures.append(prepared.model_copy(update={"figures": group_figures(answered, ks)}))
         results += answered
     return LocomoReport(
         k_values=ks,
         categories=wanted,
         conversations=figures,
-        by_category={c: _group([r for r in results if r.category == c], ks) for c in wanted},
-        overall=_group(results, ks),
-        latency_ms=_distribution([r.latency_ms for r in results]),
-        context_tokens=_distribution([float(r.context_tokens) for r in results]),
+        by_category={c: group_figures([r for r in results if r.category == c], ks) for c in wanted},
+        overall=group_figures(results, ks),
+        latency_ms=distribution([r.latency_ms for r in results]),
+        context_tokens=distribution([float(r.context_tokens) for r in results]),
         questions=results,
     )
 
@@ -223,7 +157,7 @@ class _Conversation:
         self.profile = conversations[0].profile
         self.ks = ks
         self.say = say
-        self.trace = _Trace(memory, self.profile, conversations)
+        self.trace = Trace(memory, self.profile, conversations)
         self.covered: set[str] = set()
         self.expired: set[str] = set()
         self.texts: dict[str, set[str]] = {}
@@ -261,10 +195,10 @@ class _Conversation:
         facts = _every_fact(memory, self.profile)
         active = [f.id for f in facts if f.status.is_active]
         expired = [f.id for f in facts if f.status is FactStatus.EXPIRED]
-        self.covered = _turns_behind(self.trace, active)
-        self.expired = _turns_behind(self.trace, expired) - self.covered
+        self.covered = turns_behind(self.trace, active)
+        self.expired = turns_behind(self.trace, expired) - self.covered
         self.texts = {f.text: self.trace.facts([f.id])[f.id] for f in facts if f.status.is_active}
-        stored = _turns_behind(self.trace, [f.id for f in facts])
+        stored = turns_behind(self.trace, [f.id for f in facts])
         observed = [t for t in read_locomo_observations(self.path) if t in self.trace.turns]
         rules: dict[str, list[bool]] = {}
         events = memory.events(self.profile, [f.id for f in facts])
@@ -350,8 +284,8 @@ class _Conversation:
                     id=result.id,
                     text=result.text,
                     score=round(result.score, 6),
-                    turns=sorted(dia_ids, key=_dia_order),
-                    sessions=sorted(keys, key=_session_order),
+                    turns=sorted(dia_ids, key=dia_order),
+                    sessions=sorted(keys, key=session_order),
                 )
             )
         by_turn = [set(item.turns) for item in items]
@@ -379,82 +313,6 @@ class _Conversation:
         )
 
 
-class _Trace:
-    """What stored facts and summaries stand for in the benchmark: turns and session keys.
-
-    A fact's evidence names its message, whose meta keeps the turn's dia_id (from the
-    hot table or the archive); once the archive is purged, the quote is looked up
-    among the session's turns instead, as consolidation verified it (invariant 5).
-    """
-
-    def __init__(self, memory: Memory, profile: str, conversations: list[Conversation]) -> None:
-        self.memory = memory
-        self.profile = profile
-        self.turns: dict[str, tuple[str, str]] = {}
-        """dia_id: (session key, folded text)."""
-        for conversation in conversations:
-            for turn in conversation.turns:
-                for dia_id in normalize_dia_ids(str(turn.meta.get("dia_id", "")))[:1]:
-                    self.turns[dia_id] = (conversation.session_key, fold_text(turn.content))
-        self._fact_turns: dict[str, set[str]] = {}
-        self._fact_sessions: dict[str, set[str]] = {}
-        self._summary_sessions: dict[str, set[str]] = {}
-        self._keys: dict[str, str] = {}
-        self._sessions_of: dict[str, str | None] = {}
-
-    def facts(self, fact_ids: Sequence[str]) -> dict[str, set[str]]:
-        """The turns behind each fact's evidence, read once per fact."""
-        missing = [i for i in dict.fromkeys(fact_ids) if i not in self._fact_turns]
-        if missing:
-            for fact_id in missing:
-                self._fact_turns[fact_id], self._fact_sessions[fact_id] = set(), set()
-            for quote in self.memory.evidence(self.profile, missing):
-                key, message, fact_id = quote.session_key, quote.message, quote.evidence.fact_id
-                found = normalize_dia_ids(str(message.meta.get("dia_id", ""))) if message else []
-                dia_id = found[0] if found else self._locate(quote.evidence.quote, key)
-                if dia_id is not None:
-                    self._fact_turns[fact_id].add(dia_id)
-                if key is not None:
-                    self._fact_sessions[fact_id].add(key)
-        return {i: self._fact_turns[i] for i in fact_ids}
-
-    def fact_sessions(self, fact_id: str) -> set[str]:
-        return self._fact_sessions.get(fact_id, set())
-
-    def summary_sessions(self, summary: Summary) -> set[str]:
-        """The session of a session summary; the sessions of a day digest's summaries."""
-        if summary.id not in self._summary_sessions:
-            if summary.kind is SummaryKind.DAY:
-                ids = self._sessions_of_summaries(summary.sources)
-            else:
-                ids = [summary.session_id]
-            if any(i not in self._keys for i in ids if i):
-                every = self.memory.sessions(self.profile, limit=_EVERY)
-                self._keys.update((s.id, s.key) for s in every)
-            self._summary_sessions[summary.id] = {self._keys[i] for i in ids if i in self._keys}
-        return self._summary_sessions[summary.id]
-
-    def _sessions_of_summaries(self, summary_ids: Sequence[str]) -> list[str | None]:
-        """The session of each session summary (all of them read again when one is new)."""
-        if any(i not in self._sessions_of for i in summary_ids):
-            summaries = self.memory.summaries(self.profile, SummaryKind.SESSION, limit=_EVERY)
-            self._sessions_of = {s.id: s.session_id for s in summaries}
-        return [self._sessions_of.get(i) for i in summary_ids]
-
-    def _locate(self, quote: str, key: str | None) -> str | None:
-        needle = fold_text(quote)
-        if len(needle) < 3:
-            return None
-        for dia_id, (session, text) in self.turns.items():
-            if (key is None or session == key) and needle in text:
-                return dia_id
-        return None
-
-
-def _turns_behind(trace: _Trace, fact_ids: list[str]) -> set[str]:
-    return set().union(*trace.facts(fact_ids).values()) if fact_ids else set()
-
-
 def _every_fact(memory: Memory, profile: str) -> list[Fact]:
     facts: list[Fact] = []
     while True:
@@ -466,41 +324,3 @@ def _every_fact(memory: Memory, profile: str) -> list[Fact]:
 
 def _count_summaries(memory: Memory, profile: str, kind: SummaryKind) -> int:
     return len(memory.summaries(profile, kind, limit=1_000_000))
-
-
-def _group(results: Sequence[QuestionResult], ks: Sequence[int]) -> GroupFigures:
-    scored = [r for r in results if r.evidence]
-    return GroupFigures(
-        questions=len(results),
-        scored=len(scored),
-        evidence_recall={k: mean(r.evidence_recall.get(k) for r in scored) for k in ks},
-        session_recall={k: mean(r.session_recall.get(k) for r in scored) for k in ks},
-        coverage=mean(len(r.covered_evidence) / len(r.evidence) for r in scored),
-        expired=mean(len(r.expired_evidence) / len(r.evidence) for r in scored),
-        baseline_recall={
-            k: mean(r.baseline_recall.get(k) for r in scored)
-            for k in ks
-            if any(r.baseline_recall for r in scored)
-        },
-        context_with_evidence=mean(float(r.context_evidence) for r in scored),
-        context_facts=mean(float(r.context_facts) for r in results),
-    )
-
-
-def _distribution(values: Sequence[float]) -> Distribution:
-    return Distribution(
-        count=len(values),
-        mean=mean(values),
-        p50=percentile(values, 0.5),
-        p95=percentile(values, 0.95),
-        max=max(values) if values else None,
-    )
-
-
-def _dia_order(dia_id: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in dia_id[1:].split(":"))
-
-
-def _session_order(key: str) -> tuple[int, str]:
-    number = key.rpartition("_")[2]
-    return (int(number), key) if number.isdigit() else (1 << 30, key)
