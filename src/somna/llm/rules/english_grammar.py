@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from somna.llm.rules.language import Speaker
+from somna.llm.rules.tables import read_tables
 from somna.llm.rules.text import words as _words
 
 __all__ = [
@@ -60,23 +61,8 @@ def _third_singular(verb: str) -> str:
 
 
 PRESENT = {verb: _third_singular(verb) for verb in sorted(_PRESENT_VERBS)}
-PAST = _words(
-    """went visited started began finished completed moved bought met joined left quit
-    graduated adopted traveled travelled returned launched won sold married attended
-    booked signed passed published opened retired ran climbed hiked painted wrote built
-    learned learnt gave had got decided chose opted picked settled was grew used lost
-    broke made took saw found became came flew drove drew swam sang ate caught brought
-    taught held kept spent sent put rode wore woke threw sat stood hung hurt fell fed
-    led let cut spoke stole froze dove dug beat rang sank shrank spun struck swung
-    felt knew thought told said heard meant did"""
-)
-PARTICIPLES = _words(
-    """been done gone seen known taken given written begun grown become made had got
-    gotten found met won come run read heard kept felt left lost bought brought taught
-    caught spent built learnt driven ridden eaten flown swum sung drawn chosen broken
-    spoken fallen forgotten shown worn thrown hidden sent put set hurt let cut quit
-    said told thought meant"""
-)
+PAST = read_tables("english").words("PAST")
+PARTICIPLES = read_tables("english").words("PARTICIPLES")
 AUXILIARIES = {
     "am": "is",
     "was": "was",

@@ -1,0 +1,143 @@
+"""A language's tables, read from its TOML file (`english.toml`, `french.toml`) into a `Language`.
+
+The engine (`extract`, `observe`, `judge`, `summary`) knows no language of its own: all it
+knows of one is a `Language`, and all of a `Language` but its few functions (how a clause
+is retold, what a standing instruction is) is data. A table file holds:
+
+- ``[words]``: word lists, blank-separated (stopwords, filler, negators…);
+- ``[fragments]``: pieces of patterns that other patterns name as ``{NAME}``;
+- ``[patterns]``: the patterns of `Language` by field name (``lead``, ``hedges``…);
+- ``[company]``: who "we" is, a pattern per group;
+- ``[[spoken]]``: rewrites of spoken forms, each a ``replace`` template or a ``call``;
+- ``[[rules]]`` and ``[[slots]]``: what makes a fact, and the one-value attributes.
+
+In a pattern, ``{NAME}`` stands for a fragment, or for a word list as an alternation
+(longest word first); ``{!NAME}`` for "not right after a word of the list". A pattern is
+one string, or a list of strings read as one, so that a long one keeps a line per part.
+Patterns ignore case: chat is written in any.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from somna.llm.rules.language import SUBJECT, Language, Replacement, Rule, Slot, Speaker
+from somna.llm.rules.text import regex
+from somna.model import FactType
+
+__all__ = ["Tables", "load_language", "read_tables"]
+
+Pattern = str | list[str]
+"""A pattern as a table writes it: one string, or its parts in order."""
+_NAME = re.compile(r"\{(?P<not_after>!?)(?P<name>[A-Z][A-Z0-9_]*)\}")
+
+
+class Tables:
+    """One language's table file: its words, and its patterns with their names filled in."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self._words = {name: frozenset(text.split()) for name, text in data["words"].items()}
+        self._fragments: dict[str, str] = {"SUBJECT": SUBJECT}
+        for name, fragment in data.get("fragments", {}).items():
+            self._fragments[name] = self.text(fragment)
+
+    def words(self, name: str) -> frozenset[str]:
+        return self._words[name]
+
+    def text(self, pattern: Pattern) -> str:
+        """The pattern's text, each ``{NAME}`` filled in."""
+        joined = pattern if isinstance(pattern, str) else "".join(pattern)
+        return _NAME.sub(self._fill, joined)
+
+    def pattern(self, pattern: Pattern) -> re.Pattern[str]:
+        return regex(self.text(pattern))
+
+    def patterns(self, patterns: list[Pattern]) -> tuple[re.Pattern[str], ...]:
+        return tuple(self.pattern(pattern) for pattern in patterns)
+
+    def _fill(self, match: re.Match[str]) -> str:
+        name = match["name"]
+        if match["not_after"]:
+            return "".join(rf"(?<!\b{word} )" for word in sorted(self._words[name]))
+        if name in self._fragments:
+            return self._fragments[name]
+        words = sorted(self._words[name], key=lambda w: (-len(w), w))
+        return "(?:" + "|".join(words) + ")"
+
+
+@cache
+def read_tables(name: str) -> Tables:
+    """The tables of ``<name>.toml``, next to this module."""
+    text = resources.files("somna.llm.rules").joinpath(f"{name}.toml").read_text("utf-8")
+    return Tables(tomllib.loads(text))
+
+
+def _rule(tables: Tables, entry: Mapping[str, Any]) -> Rule:
+    return Rule(
+        entry["category"],
+        FactType(entry.get("type", "fact")),
+        tables.pattern(entry["pattern"]),
+        bare=entry.get("bare", False),
+        examples=dict(entry.get("examples", [])),
+        counter_examples=tuple(entry.get("counter_examples", ())),
+    )
+
+
+def _spoken(
+    tables: Tables, entry: Mapping[str, Any], calls: Mapping[str, Replacement]
+) -> tuple[re.Pattern[str], Replacement]:
+    replacement = calls[entry["call"]] if "call" in entry else entry["replace"]
+    return tables.pattern(entry["pattern"]), replacement
+
+
+def load_language(
+    name: str,
+    third_person: Callable[[str, Speaker], str | None],
+    instruction: Callable[[str, Speaker], str | None],
+    calls: Mapping[str, Replacement] | None = None,
+) -> Language:
+    """The `Language` of ``<name>.toml``, with the functions its tables cannot hold.
+
+    ``calls`` are the rewrites of spoken forms that a template cannot write, by the name
+    a ``[[spoken]]`` entry calls them.
+    """
+    tables = read_tables(name)
+    data = tables.data
+    patterns = data["patterns"]
+    return Language(
+        code=data["code"],
+        stopwords=tables.words("STOPWORDS"),
+        skip=tables.patterns(patterns["skip"]),
+        pleasantry=tables.pattern(patterns["pleasantry"]),
+        lead=tables.pattern(patterns["lead"]),
+        segment_break=tables.pattern(patterns["segment_break"]),
+        clause_break=tables.pattern(patterns["clause_break"]),
+        together=tables.pattern(patterns["together"]),
+        spoken=tuple(_spoken(tables, entry, calls or {}) for entry in data.get("spoken", [])),
+        interrogative=tables.pattern(patterns["interrogative"]),
+        hedges=tables.patterns(patterns["hedges"]),
+        personal=tables.pattern(patterns["personal"]),
+        rules=tuple(_rule(tables, entry) for entry in data["rules"]),
+        vague=tables.pattern(patterns["vague"]),
+        filler=tables.words("FILLER"),
+        company=tuple((group, tables.pattern(p)) for group, p in data["company"].items()),
+        third_person=third_person,
+        instruction=instruction,
+        slots=tuple(Slot(slot["name"], tables.pattern(slot["pattern"])) for slot in data["slots"]),
+        negators=tables.words("NEGATORS"),
+        negations=tables.words("NEGATIONS"),
+        cessation=tables.pattern(patterns["cessation"]),
+        change=tables.pattern(patterns["change"]),
+        ignorable=tables.words("IGNORABLE"),
+        lemmas=dict(data.get("lemmas", {})),
+        request=tables.pattern(patterns["request"]),
+        hypothetical=tables.pattern(patterns["hypothetical"]),
+        plain_user=data["plain_user"],
+        plain_assistant=data["plain_assistant"],
+    )
