@@ -33,21 +33,25 @@ Errors are passed through `somna.redact.redact`: no key or URL password leaves h
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
-from urllib.parse import urlsplit
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from somna.errors import ConfigurationError, InvalidInputError
 from somna.llm.backoff import SharedBackoff
-from somna.llm.base import LLMCallError, Reply, Task
+from somna.llm.base import InT, LLMCallError, OutT, Reply, Task
+from somna.llm.endpoint import OPENAI_BASE_URL, endpoint_from_env, is_openai, password_of
+from somna.llm.modes import (
+    MODES,
+    FormatRefusedError,
+    learned,
+    refuses_format,
+    response_format,
+    server_message,
+)
 from somna.llm.prompt import Prompt, render_prompt
-from somna.llm.structured import NoJSONError, ReplyShapeError, strict_schema, validate_reply
+from somna.llm.structured import NoJSONError, ReplyShapeError, validate_reply
 from somna.redact import redact
 
 if TYPE_CHECKING:
@@ -63,13 +67,6 @@ __all__ = [
     "OpenAILLM",
 ]
 
-InT = TypeVar("InT", bound=BaseModel)
-OutT = TypeVar("OutT", bound=BaseModel)
-
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
-MODES = ("json_schema", "json_object_schema", "json_object", "text")
-"""How JSON is asked for, strongest first."""
 DEFAULT_MAX_TOKENS: dict[str, int] = {
     "extract": 2048,
     "judge": 512,
@@ -81,37 +78,12 @@ A rewrite and rephrasings run while a user waits: a short budget bounds a model 
 _OTHER_TASK_TOKENS = 512
 FoldSystem = Literal["auto", "always", "never"]
 
-_SAID = 300
-# Words by which servers tell that they do not support the response format asked for.
-_FORMAT_WORDS = ("response_format", "response format", "json_schema", "json_object", "schema")
-
 
 @dataclass
 class _Tally:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-
-
-@dataclass
-class _Learned:
-    """What one (base URL, model) taught this process: where to start, where instructions go."""
-
-    first_mode: int = 0
-    fold: bool | None = None  # None: not known yet
-
-
-_LEARNED: dict[tuple[str, str], _Learned] = {}
-_LEARNED_LOCK = threading.Lock()
-
-
-def _learned(base_url: str, model: str) -> _Learned:
-    with _LEARNED_LOCK:
-        return _LEARNED.setdefault((base_url, model), _Learned())
-
-
-class FormatRefusedError(Exception):
-    """The server refused the response format of one mode; the message says how."""
 
 
 class OpenAILLM:
@@ -165,7 +137,7 @@ class OpenAILLM:
             )
         url = (base_url or OPENAI_BASE_URL).rstrip("/")
         if not api_key:
-            if _is_openai(url):
+            if is_openai(url):
                 raise ConfigurationError(
                     f"OpenAI at {url} needs an API key: set SOMNA_LLM_API_KEY (or "
                     "OPENAI_API_KEY), or set SOMNA_LLM_BASE_URL to a server of your own such "
@@ -186,7 +158,7 @@ class OpenAILLM:
         self._retry_timeouts = retry_timeouts
         self._paused = SharedBackoff()
         self._fold_system = fold_system
-        self._learned = _learned(url, model)
+        self._learned = learned(url, model)
         self._client: openai.OpenAI = openai.OpenAI(
             base_url=url, api_key=api_key, timeout=timeout, max_retries=0
         )
@@ -203,22 +175,12 @@ class OpenAILLM:
         to ``gpt-4o-mini`` on OpenAI and must be named for any other server.
         """
         env = os.environ if environ is None else environ
-        base_url = overrides.pop("base_url", None) or env.get("SOMNA_LLM_BASE_URL") or None
-        base_url = base_url or env.get("OPENAI_BASE_URL") or None
-        url = (base_url or OPENAI_BASE_URL).rstrip("/")
-        api_key = overrides.pop("api_key", None) or env.get("SOMNA_LLM_API_KEY") or None
-        if api_key is None and env.get("OPENAI_API_KEY"):
-            home = (env.get("OPENAI_BASE_URL") or OPENAI_BASE_URL).rstrip("/")
-            if _same_endpoint(url, home):
-                api_key = env["OPENAI_API_KEY"]
-        model = overrides.pop("model", None) or env.get("SOMNA_LLM_MODEL") or None
-        if model is None:
-            if not _is_openai(url):
-                raise ConfigurationError(
-                    f"The 'openai' LLM provider needs a model name for {redact(url)}: set "
-                    "SOMNA_LLM_MODEL (e.g. 'llama3.1:8b' on Ollama) or pass model=."
-                )
-            model = DEFAULT_OPENAI_MODEL
+        url, api_key, model = endpoint_from_env(
+            env,
+            overrides.pop("base_url", None),
+            overrides.pop("api_key", None),
+            overrides.pop("model", None),
+        )
         return cls(model, base_url=url, api_key=api_key, **overrides)
 
     @property
@@ -296,12 +258,7 @@ class OpenAILLM:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # --- one mode: where the instructions go, the completion budget ---------------------
@@ -363,24 +320,11 @@ class OpenAILLM:
         self, task: Task[Any, Any], messages: list[dict[str, str]], mode: str, budget: int
     ) -> dict[str, Any]:
         request: dict[str, Any] = {"model": self._model, "messages": messages}
-        if mode == "json_schema":
-            request["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": task.name,
-                    "schema": strict_schema(task.output_model),
-                    "strict": True,
-                },
-            }
-        elif mode == "json_object_schema":
-            request["response_format"] = {
-                "type": "json_object",
-                "schema": strict_schema(task.output_model),
-            }
-        elif mode == "json_object":
-            request["response_format"] = {"type": "json_object"}
+        wanted = response_format(task, mode)
+        if wanted is not None:
+            request["response_format"] = wanted
         # OpenAI's reasoning models refuse max_tokens; every other server reads it.
-        request["max_completion_tokens" if _is_openai(self._base_url) else "max_tokens"] = budget
+        request["max_completion_tokens" if is_openai(self._base_url) else "max_tokens"] = budget
         if self._temperature is not None:
             request["temperature"] = self._temperature
         return request
@@ -405,8 +349,8 @@ class OpenAILLM:
                 return completion
             except openai.APIStatusError as exc:
                 status = exc.status_code
-                said = _server_message(exc)
-                if mode != "text" and _mentions_format(f"{said} {exc.body}"):
+                said = server_message(exc)
+                if mode != "text" and refuses_format(f"{said} {exc.body}"):
                     raise FormatRefusedError(f"HTTP {status} to {mode!r}: {said}") from exc
                 if not (status == 429 or status >= 500) or attempt >= self._max_retries:
                     raise self._error(task, tally, f"got HTTP {status}: {said}") from exc
@@ -471,7 +415,7 @@ class OpenAILLM:
     def _error(self, task: Task[Any, Any], tally: _Tally, what: str) -> LLMCallError:
         message = f"The {task.name!r} call to model {self._model!r} at {self._base_url} {what}."
         return LLMCallError(
-            redact(message, self._api_key, _password(self._base_url)),
+            redact(message, self._api_key, password_of(self._base_url)),
             task=task.name,
             calls=tally.calls,
             prompt_tokens=tally.prompt_tokens,
@@ -482,38 +426,3 @@ class OpenAILLM:
 def _count(value: object) -> int:
     """A token count from a usage field, 0 when the server wrote something else."""
     return value if isinstance(value, int) and value > 0 else 0
-
-
-def _password(url: str) -> str | None:
-    return urlsplit(url).password
-
-
-def _server_message(exc: openai.APIStatusError) -> str:
-    """What the server said, on one line and at most `_SAID` characters (some servers send
-    a whole traceback), without the client's "Error code: 400 - {...}" wrapping."""
-    body = exc.body
-    said = str(exc.message)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        message = inner.get("message") if isinstance(inner, dict) else inner
-        if isinstance(message, str) and message:
-            said = message
-    said = " ".join(said.split()).rstrip(".")
-    return said if len(said) <= _SAID else said[: _SAID - 3] + "..."
-
-
-def _mentions_format(message: str) -> bool:
-    return any(word in message.lower() for word in _FORMAT_WORDS)
-
-
-def _endpoint(url: str) -> tuple[str, str, str]:
-    parts = urlsplit(url.strip())
-    return parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/")
-
-
-def _same_endpoint(a: str, b: str) -> bool:
-    return _endpoint(a) == _endpoint(b)
-
-
-def _is_openai(url: str) -> bool:
-    return urlsplit(url.strip()).netloc.lower() == "api.openai.com"
