@@ -37,16 +37,4 @@ def import_n8n(body: N8nImportIn, memory: MemoryDep, access: AccessDep) -> N8nIm
             source=body.source,
             purge=body.purge_source,
         )
-    return N8nImportOut(
-        source=report.source,
-        rows=report.rows,
-        messages=report.messages,
-        kinds=report.kinds,
-        sessions=report.sessions,
-        new_sessions=report.new_sessions,
-        profiles=report.profiles,
-        skipped=report.skipped,
-        skipped_rows=report.skipped_rows,
-        purged_sessions=report.purged_sessions,
-        purged_rows=report.purged_rows,
-    )
+    return N8nImportOut.model_validate(report)
