@@ -225,11 +225,11 @@ def test_a_profile_with_nothing_left_never_holds_back_another_profiles_share() -
     """The run's limit is spent only on leased sessions: while one profile's lease finds
     nothing, another profile's take waits for it instead of being refused."""
     from somna.consolidate.calls import CallPool
-    from somna.consolidate.pipeline import _Job
+    from somna.consolidate.job import Job
     from somna.model import Run, Session
 
     pool = CallPool(1)
-    job = _Job(
+    job = Job(
         run=Run(),
         now=_START,
         idle_hours=None,

@@ -12,6 +12,8 @@ needs next on this machine (embedding what an extraction proposed) is its `then`
 run on a thread of its own so that the call's slot goes to the next call at once.
 Daemon threads, so that a signal ends the process at once even while a call
 hangs: its session's lease is released by the run, and the reply is never read.
+Each call is counted in the account of its session (`counted`), and timed on the
+session's budget (`Deadline`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,11 @@ from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
 from typing import Any
 
-__all__ = ["URGENT", "CallPool"]
+from somna.errors import LLMError, SomnaError
+from somna.llm.base import LLMCallError
+from somna.model import Run
+
+__all__ = ["URGENT", "CallPool", "Deadline", "counted"]
 
 URGENT = 0
 """Priority of a call some write is waiting for; extractions come after (1)."""
@@ -131,3 +137,54 @@ class CallPool:
                 future.set_result(then(value))
             except BaseException as exc:
                 future.set_exception(exc)
+
+
+class Deadline:
+    """A session's time budget for its model calls: the time they run, not the time they wait
+    for a free slot or for the profile's earlier sessions."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._spent = 0.0
+        self._began: float | None = None
+        self._lock = threading.Lock()
+
+    def timed(self, call: Callable[[], Any]) -> Any:
+        """Run one model call of the session on the budget."""
+        with self._lock:
+            self._began = time.monotonic()
+        try:
+            return call()
+        finally:
+            with self._lock:
+                if self._began is not None:
+                    self._spent += time.monotonic() - self._began
+                self._began = None
+
+    def left(self) -> float | None:
+        """Seconds left while a call runs; None while none does (nothing to time out)."""
+        with self._lock:
+            if self._began is None:
+                return None
+            return self.seconds - self._spent - (time.monotonic() - self._began)
+
+
+def counted(run: Run, call: Callable[[], Any]) -> Any:
+    """One model call, counted in `run`; any failure of the model becomes an `LLMError`,
+    which fails the session alone."""
+    try:
+        reply = call()
+    except LLMCallError as exc:
+        run.llm_calls += exc.calls
+        run.prompt_tokens += exc.prompt_tokens
+        run.completion_tokens += exc.completion_tokens
+        raise
+    except SomnaError:
+        raise
+    except Exception as exc:
+        run.llm_calls += 1
+        raise LLMError(f"The model failed: {type(exc).__name__}: {exc}") from exc
+    run.llm_calls += reply.calls
+    run.prompt_tokens += reply.prompt_tokens
+    run.completion_tokens += reply.completion_tokens
+    return reply.value

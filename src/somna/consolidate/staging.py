@@ -9,17 +9,36 @@ candidates' wordings, and their judged neighbors) in two statements, lays each s
 change over them, and leaves one `Change` for the store to apply. A fact it did not
 foresee is read when asked, and the store's own rules (`active_of`, `latest_gone`) pick
 the answer, so it is always the one the store would give.
+
+`reconcile` stages one candidate: its wording already active, or a neighbor judged its
+duplicate, is reinforced; a fact let go of and said again comes back; otherwise a new
+fact, which supersedes or disputes the neighbor it was judged against.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
-from somna.model import Fact, FactType, Wording
+from somna.consolidate.job import ACTOR
+from somna.consolidate.plan import Candidate
+from somna.consolidate.restoring import restore_said_again
+from somna.model import (
+    ACTIVE_STATUSES,
+    Fact,
+    FactStatus,
+    FactType,
+    Run,
+    Verdict,
+    Wording,
+    lifecycle,
+)
 from somna.model.lifecycle import Change
 from somna.store import Writer, active_of, latest_gone
 
-__all__ = ["StagedWrite"]
+__all__ = ["StagedWrite", "reconcile"]
+
+_VERDICT_ORDER = (Verdict.DUPLICATE, Verdict.SUPERSEDES, Verdict.CONTRADICTS)
 
 
 class StagedWrite:
@@ -73,3 +92,64 @@ class StagedWrite:
         if fact.id not in self._facts:
             self._facts[fact.id] = fact
             self._wordings[fact.id] = fact.wording
+
+
+def reconcile(tx: StagedWrite, candidate: Candidate, now: datetime, tally: Run) -> str:
+    """Stage one candidate against the facts as the ones before it left them, counting in
+    `tally` what it did; returns the fact it became."""
+    fact = candidate.fact
+    known = tx.find_active(fact.type, fact.subject, fact.text_hash)
+    verdict, neighbor = (Verdict.DUPLICATE, known) if known is not None else _verdict(tx, candidate)
+    if verdict is Verdict.DUPLICATE and neighbor is not None:
+        tx.stage(lifecycle.reinforce(neighbor, at=now, actor=ACTOR, evidence=candidate.evidence))
+        tally.facts_reinforced += 1
+        return neighbor.id
+    change, fact, restored = _created_or_restored(tx, candidate, now)
+    if verdict is Verdict.SUPERSEDES and neighbor is not None:
+        change = change.merge(lifecycle.supersede(neighbor, fact, at=now, actor=ACTOR))
+        tally.facts_superseded += 1
+    elif verdict is Verdict.CONTRADICTS and neighbor is not None:
+        change = change.merge(
+            lifecycle.dispute(change.fact(fact.id), neighbor, at=now, actor=ACTOR)
+        )
+        tally.facts_disputed += 2 if neighbor.status is not FactStatus.DISPUTED else 1
+    tx.stage(change)
+    if restored:  # said again after it was let go: counted reinforced
+        tally.facts_reinforced += 1
+    else:
+        tally.facts_added += 1
+    return fact.id
+
+
+def _created_or_restored(
+    tx: StagedWrite, candidate: Candidate, now: datetime
+) -> tuple[Change, Fact, bool]:
+    """The change that brings the candidate's fact in, the fact as it will be, and whether
+    it is an old fact restored rather than a new one."""
+    fact = candidate.fact
+    change = restore_said_again(tx, fact, candidate.evidence, at=now, actor=ACTOR)
+    if change is None:
+        note = {"rule": candidate.rule} if candidate.rule else None
+        vector = candidate.vector.tolist()
+        created = lifecycle.create(
+            fact, vector=vector, actor=ACTOR, evidence=candidate.evidence, note=note
+        )
+        return created, fact, False
+    change.facts[0] = change.facts[0].model_copy(update={"judged_at": now})
+    # It replaces a neighbor from the moment it was said again, under its old id.
+    return change, fact.model_copy(update={"id": change.facts[0].id}), True
+
+
+def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, Fact | None]:
+    """The strongest verdict on a neighbor that is still active now (or disputed)."""
+    for wanted in _VERDICT_ORDER:
+        for neighbor_id, verdict in candidate.verdicts.items():
+            if verdict is not wanted:
+                continue
+            neighbor = tx.get_fact(neighbor_id)
+            allowed = ACTIVE_STATUSES | (
+                {FactStatus.DISPUTED} if wanted is Verdict.CONTRADICTS else set()
+            )
+            if neighbor is not None and neighbor.status in allowed:
+                return verdict, neighbor
+    return Verdict.DISTINCT, None
