@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from somna import ConfigurationError, Settings
-from somna.config import per_profile, range_of
+from somna.config import default_of, help_of, per_profile, profile_marks, range_of, variable_of
 
 
 def test_defaults_need_no_key_and_no_server() -> None:
@@ -80,3 +80,12 @@ def test_every_number_has_a_declared_range() -> None:
         "archive_days",
         "ttl_days",
     )
+
+
+def test_every_setting_has_its_help_on_one_line_its_variable_and_its_default() -> None:
+    for name in Settings.model_fields:
+        assert help_of(name) and "\n" not in help_of(name), name
+        assert variable_of(name) == f"SOMNA_{name.upper()}"
+    assert (default_of("idle_hours"), default_of("llm_timeout_s")) == ("3", "120")
+    assert tuple(profile_marks()) == per_profile()
+    assert all(mark.label and mark.hint for mark in profile_marks().values())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from somna.config import Settings
+from somna.config import Settings, bounds, profile_marks
 from somna.embed import BundledEmbedder
 from somna.interfaces.api import create_app
 from somna.memory import Memory
@@ -81,4 +81,24 @@ def test_the_settings_page_shows_the_models_without_their_secrets(
         page = client.get("/ui/profiles/ann/settings").text
     assert "small-model" in page and "127.0.0.1:11434/v1" in page
     assert not any(secret in page for secret in ("hunter2", "token=abc", "sk-secret", "user:"))
+    memory.close()
+
+
+def test_the_settings_form_asks_for_each_setting_a_profile_may_override_within_its_range(
+    tmp_path: Path, embedder: BundledEmbedder
+) -> None:
+    memory = new_memory(tmp_path, embedder)
+    memory.create_profile("ann")
+    with TestClient(create_app(memory, auth=False), base_url="http://127.0.0.1") as client:
+        _login(client, "")
+        page = client.get("/ui/profiles/ann/settings").text
+    boxes = re.findall(
+        r'<input id="(\w+)" name="\1" type="number" [^>]*min="([^"]+)" '
+        r'max="([^"]+)"',
+        page,
+    )
+    numbers = [name for name, mark in profile_marks().items() if mark.step is not None]
+    assert [name for name, _, _ in boxes] == numbers
+    assert all((float(low), float(high)) == bounds(name) for name, low, high in boxes)
+    assert '<textarea id="ttl" name="ttl"' in page and "Time to live per category" in page
     memory.close()
