@@ -1,15 +1,15 @@
 """English: its tables (`english.toml`) with the functions they name.
 
-Retelling is `english_grammar`, standing instructions `english_instruction`; here are the
-rewrites of spoken forms a template cannot write (an article that agrees with the next
-word, a subject put back in front of a lower-cased verb).
+Retelling is `english_grammar`, standing instructions `english_instruction`; here is
+what a template cannot write: an article that agrees with the next word, a subject put
+back before a lower-cased verb, a verb agreed with a name, a decision told about one.
 """
 
 from __future__ import annotations
 
 import re
 
-from somna.llm.rules.english_grammar import third_person
+from somna.llm.rules.english_grammar import PRESENT, third_person
 from somna.llm.rules.english_instruction import instruction
 from somna.llm.rules.tables import load_language
 
@@ -33,15 +33,28 @@ def _indefinite(match: re.Match[str]) -> str:
     return f"{match['verb']} {_article(match['next'])} "
 
 
+_DECIDED = {"chosen": "chose", "decided": "decided", "agreed": "agreed", "opted": "opted"}
+_OURS = re.compile(r"\b(?:our|ours|us)\b", re.IGNORECASE)
+
+
+def _decided(match: re.Match[str], who: str) -> str:
+    """ "We've chosen our office" told about one person: "Odile chose their office"."""
+    verb = _DECIDED.get(match["verb"].casefold(), match["verb"])
+    rest = _OURS.sub(lambda m: "them" if m.group().casefold() == "us" else "their", match["rest"])
+    return f"{who} {verb}{rest}"
+
+
 ENGLISH = load_language(
     "english",
     third_person=third_person,
     instruction=instruction,
-    calls={
+    spoken={
         "article": lambda match: f"{_article(match['adjective'])} ",
         "indefinite": _indefinite,
         "subject": _subject,
         "i_am": lambda match: "I'm " + match.group().lower(),
         "i_have": lambda match: "I've " + match.group().lower(),
     },
+    persons={"agreed": lambda match, me, you: f"{me} {PRESENT.get(match['verb'], match['verb'])}"},
+    seeds={"decided": _decided},
 )

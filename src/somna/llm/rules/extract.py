@@ -17,9 +17,8 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from datetime import date
 
-from somna.llm.rules.english import ENGLISH
-from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language, Speaker, detect_language
+from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.observe import (
     FIRST_CLASS,
     ITEMS_PER_MESSAGE,
@@ -35,7 +34,6 @@ from somna.model import FactType, Role, check_fact_text, normalize_text
 
 __all__ = ["CONFIDENCE", "LANGUAGES", "Found", "extract_facts", "facts_of_sentence"]
 
-LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
 CONFIDENCE = 0.6
 """What a pattern knows: less than a model that read the whole conversation."""
 OBSERVATION = "observation"
@@ -67,7 +65,7 @@ def facts_of_sentence(
     when = (lead["when"] or "") if lead else ""
     core = trim_clause(sentence[lead.end() :] if lead else sentence)
     asked = "?" in sentence
-    seed = None if asked else seed_fact(core, who, language.code)
+    seed = None if asked else seed_fact(core, who, language)
     if seed is not None:  # "We decided to go with the annual plan."
         text = finish_sentence(seed.text)
         seeded = Found(FactType.FACT, seed.category, text, f"{language.code}.seed.{seed.category}")

@@ -16,10 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.frames import changed_value
-from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language, detect_language
+from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import fold, trim_clause, words
 from somna.llm.tasks import Judgements, JudgePair, JudgeRequest, JudgeVerdict
 from somna.model import Verdict, normalize_text
@@ -85,7 +84,7 @@ def _values(old: str, new: str, language: Language) -> tuple[str, str] | None:
     return changed_value(old, new, language.ignorable | _FLOATING, language.negations)
 
 
-def value_changed(old: str, new: str, languages: Sequence[Language] = (ENGLISH, FRENCH)) -> bool:
+def value_changed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `new` says what `old` says with another value: a pair to judge, however far
     apart an embedder puts them ("Lives in Paris." / "Lives in Berlin.")."""
     language = detect_language(f"{new} {old}", languages, languages[0])
@@ -107,7 +106,7 @@ _DATE = re.compile(
 _TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
-def number_updated(old: str, new: str, languages: Sequence[Language] = (ENGLISH, FRENCH)) -> bool:
+def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `new` gives a new number for what `old` counted, and says it changed: a word
     of four letters or more near a number in each (not the speaker's), none of `new`'s
     numbers in `old`, and a word of change in `new` ("now", "update", "désormais").
@@ -151,7 +150,7 @@ _NOT_TOPICS = words(
 """Words two statements share without being about the same thing."""
 
 
-def judge_pair(pair: JudgePair, languages: Sequence[Language] = (ENGLISH, FRENCH)) -> JudgeVerdict:
+def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> JudgeVerdict:
     def verdict(kind: Verdict, reason: str) -> JudgeVerdict:
         return JudgeVerdict(pair_id=pair.pair_id, verdict=kind, reason=reason)
 
@@ -196,7 +195,5 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = (ENGLISH, FRENCH
     return verdict(Verdict.DISTINCT, "No rule relates the two facts.")
 
 
-def judge_pairs(
-    request: JudgeRequest, languages: Sequence[Language] = (ENGLISH, FRENCH)
-) -> Judgements:
+def judge_pairs(request: JudgeRequest, languages: Sequence[Language] = LANGUAGES) -> Judgements:
     return Judgements(verdicts=[judge_pair(pair, languages) for pair in request.pairs])

@@ -15,10 +15,25 @@ from dataclasses import dataclass, field
 
 from somna.model import DEFAULT_SUBJECT, FactType
 
-__all__ = ["SUBJECT", "Language", "Replacement", "Rule", "Slot", "Speaker", "detect_language"]
+__all__ = [
+    "SUBJECT",
+    "Language",
+    "Replacement",
+    "Retold",
+    "Rule",
+    "Seed",
+    "Slot",
+    "Speaker",
+    "Told",
+    "detect_language",
+]
 
 Replacement = str | Callable[[re.Match[str]], str]
 """What `re.sub` puts in place of a match: a template, or a function of the match."""
+Retold = Callable[[re.Match[str], str, str], str]
+"""What a person's words become when told by name: of the match, the speaker and the listener."""
+Told = Callable[[re.Match[str], str], str]
+"""A sentence of the seed told about its speaker: of the match and the speaker's name."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +84,15 @@ class Slot:
 
     name: str
     pattern: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A sentence of the seed's business categories ("we decided…", "contact me by…")."""
+
+    category: str
+    pattern: re.Pattern[str]
+    tell: Told
 
 
 SUBJECT = r"^(?P<subject>.+?)"
@@ -145,6 +169,18 @@ class Language:
     """How a speaker the transcript gives no name is named in a retold sentence."""
     plain_assistant: str
     """How the assistant is named in a retold sentence ("the assistant", "l'assistant")."""
+    letters: re.Pattern[str] | None
+    """Letters only this language writes: each (up to 4) counts half a stopword of it."""
+    persons: tuple[tuple[re.Pattern[str], Retold], ...]
+    """First and second persons in what one person tells another, retold by name."""
+    says: str
+    """How an observation that does not name its speaker opens: ``"{} says that"``."""
+    answering: str
+    """How an answer carries the question it answers: ``"in answer to: {}"``."""
+    retell_questions: bool
+    """Whether that question is retold by name (`persons`), or quoted as it was asked."""
+    seeds: tuple[Seed, ...]
+    """The seed's business categories, tried before the rules."""
 
     def rule_name(self, number: int) -> str:
         """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""
@@ -152,13 +188,12 @@ class Language:
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_FRENCH_LETTERS = re.compile(r"[éèêëàâçîïôûùœ]")
 
 
 def detect_language(
     text: str, languages: Sequence[Language], default: Language, evidence: float = 0.5
 ) -> Language:
-    """The language whose stopwords the text uses most; accents count for French.
+    """The language whose stopwords the text uses most; its own letters count too.
 
     Ties, and a best score under ``evidence``, give ``default``: a short sentence with one
     "de" in it ("Dancing helps me de-stress") is not French for that.
@@ -167,8 +202,8 @@ def detect_language(
     best, best_score, tie = default, -1.0, False
     for language in languages:
         score = float(sum(word in language.stopwords for word in words))
-        if language.code == "fr":
-            score += 0.5 * min(len(_FRENCH_LETTERS.findall(text.casefold())), 4)
+        if language.letters is not None:
+            score += 0.5 * min(len(language.letters.findall(text.casefold())), 4)
         if score > best_score:
             best, best_score, tie = language, score, False
         elif score == best_score:

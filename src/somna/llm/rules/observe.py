@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from somna.llm.rules.dates import resolve_dates
-from somna.llm.rules.english_grammar import PRESENT
 from somna.llm.rules.language import Language, Speaker
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
@@ -142,77 +141,6 @@ def _statement_before_question(sentence: str, language: Language) -> int:
     return len(sentence)
 
 
-def _cased(match: re.Match[str], text: str) -> str:
-    """``text`` capitalised like the words it replaces ("Do you" → "Does Odile")."""
-    return text[:1].upper() + text[1:] if match[0][:1].isupper() else text
-
-
-_ENGLISH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]], ...] = tuple(
-    (re.compile(pattern, _I), swap)
-    for pattern, swap in (
-        # Questions first: "do you have" asks whether Odile "has", not "do Odile has".
-        (r"\bdo you\b", lambda m, me, you: _cased(m, f"does {you}")),
-        (r"\bare you\b", lambda m, me, you: _cased(m, f"is {you}")),
-        (r"\bhave you\b", lambda m, me, you: _cased(m, f"has {you}")),
-        (r"\bwere you\b", lambda m, me, you: _cased(m, f"was {you}")),
-        # "How can I help", "am I": no verb to agree after a modal or a question's "am".
-        (
-            r"\b(?P<modal>can|could|will|would|shall|should|may|might|must|do|did) I\b",
-            lambda m, me, you: f"{m['modal']} {me}",
-        ),
-        (r"\bam I\b", lambda m, me, you: _cased(m, f"is {me}")),
-        (r"\bI(?:'m| am)\b", lambda m, me, you: f"{me} is"),
-        (r"\bI(?:'ve| have)\b", lambda m, me, you: f"{me} has"),
-        (r"\bI'll\b", lambda m, me, you: f"{me} will"),
-        (r"\bI'd\b", lambda m, me, you: f"{me} would"),
-        (r"\bI (?P<verb>[a-z]+)\b", lambda m, me, you: f"{me} {PRESENT.get(m['verb'], m['verb'])}"),
-        (r"\bI\b", lambda m, me, you: me),
-        (r"\b(?:my|mine)\b", lambda m, me, you: f"{me}'s"),
-        (r"\b(?:me|myself)\b", lambda m, me, you: me),
-        (r"\byou(?:'re| are)\b", lambda m, me, you: f"{you} is"),
-        (r"\byou(?:'ve| have)\b", lambda m, me, you: f"{you} has"),
-        (r"\byou'll\b", lambda m, me, you: f"{you} will"),
-        (r"\byou'd\b", lambda m, me, you: f"{you} would"),
-        (r"\byou were\b", lambda m, me, you: f"{you} was"),
-        (r"\b(?:your|yours)\b", lambda m, me, you: f"{you}'s"),
-        (r"\b(?:you|yourself)\b", lambda m, me, you: you),
-    )
-)
-_TELLING = (
-    r"dit|dis|dire|écri|envoi|envoy|répond|parl|téléphon|demand|donn|propos|expliqu|"
-    r"annonc|rappel|indiqu|confirm|transmet|laiss"
-)
-"""French verbs whose object is indirect ("il me dit": "il lui dit")."""
-_FRENCH: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]], ...] = tuple(
-    (re.compile(pattern, _I), swap)
-    for pattern, swap in (
-        (r"\bje suis\b", lambda m, me, you: f"{me} est"),
-        (r"\bj'ai\b", lambda m, me, you: f"{me} a"),
-        (r"\bj'étais\b", lambda m, me, you: f"{me} était"),
-        (r"\bje vais\b", lambda m, me, you: f"{me} va"),
-        (r"\bj'", lambda m, me, you: f"{me} "),
-        (r"\b(?:je|moi)\b", lambda m, me, you: me),
-        # The speaker as object or owner: "qu'on m'appelle" is "qu'on l'appelle", "il me
-        # dit" is "il lui dit", "mon adresse" is "son adresse".
-        (
-            rf"\b(?:m'|me\s+)(?=(?:{_TELLING})\w*\b)",
-            lambda m, me, you: "lui ",
-        ),
-        (r"\bm'(?=\w)", lambda m, me, you: "l'"),
-        (r"\bme\s+(?=[aeiouyéèêh])", lambda m, me, you: "l'"),
-        (r"\bme\b", lambda m, me, you: "le"),
-        (r"\bmon\b", lambda m, me, you: "son"),
-        (r"\bma\b", lambda m, me, you: "sa"),
-        (r"\bmes\b", lambda m, me, you: "ses"),
-        (r"\b(?:tu es|vous êtes)\b", lambda m, me, you: f"{you} est"),
-        (r"\b(?:tu as|vous avez)\b", lambda m, me, you: f"{you} a"),
-        (r"\b(?:tu|toi|vous)\b", lambda m, me, you: you),
-    )
-)
-_SAYS = {"en": "{} says that", "fr": "{} dit que"}
-_ANSWERING = "in answer to: {}"
-
-
 def retell_speaker(text: str, speaker: str, listener: str, language: Language) -> str:
     """``text`` as said by ``speaker`` to ``listener``, told about them by name.
 
@@ -222,9 +150,8 @@ def retell_speaker(text: str, speaker: str, listener: str, language: Language) -
     >>> retell_speaker("Do you have a car?", "Odile", "Bram", ENGLISH)
     'Does Bram have a car?'
     """
-    rules = _FRENCH if language.code == "fr" else _ENGLISH
-    for pattern, swap in rules:
-        text = pattern.sub(lambda m, swap=swap: swap(m, speaker, listener), text)  # type: ignore[misc]
+    for pattern, retold in language.persons:
+        text = pattern.sub(lambda m, retold=retold: retold(m, speaker, listener), text)  # type: ignore[misc]
     return text
 
 
@@ -232,7 +159,7 @@ def _named(text: str, speaker: str, language: Language) -> str:
     """``text`` opened with "<speaker> says that" when it does not name the speaker."""
     if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", text):
         return text
-    says = _SAYS.get(language.code, _SAYS["en"]).format(speaker)
+    says = language.says.format(speaker)
     return f"{says} {text[:1].lower()}{text[1:]}" if _common_opening(text) else f"{says} {text}"
 
 
@@ -249,12 +176,11 @@ def _common_opening(text: str) -> bool:
 
 
 def _answering(asked: str, listener: str, speaker: str, language: Language, said_on: date) -> str:
-    """ "in answer to: What does Odile do?": the question retold, or in French quoted as it
-    was asked, where retelling its inverted pronouns ("préférez-vous") would garble it."""
-    if language.code == "fr":
-        return f"en réponse à « {resolve_dates(asked.strip(), said_on)} »"
-    question = resolve_dates(retell_speaker(asked, listener, speaker, language), said_on)
-    return _ANSWERING.format(question.strip())
+    """ "in answer to: What does Odile do?": the question retold, or quoted as it was asked
+    where the language's tables say retelling would garble it (`Language.retell_questions`)."""
+    if language.retell_questions:
+        asked = retell_speaker(asked, listener, speaker, language)
+    return language.answering.format(resolve_dates(asked, said_on).strip())
 
 
 def question_of(content: str) -> str | None:

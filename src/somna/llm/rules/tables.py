@@ -9,6 +9,10 @@ is retold, what a standing instruction is) is data. A table file holds:
 - ``[patterns]``: the patterns of `Language` by field name (``lead``, ``hedges``…);
 - ``[company]``: who "we" is, a pattern per group;
 - ``[[spoken]]``: rewrites of spoken forms, each a ``replace`` template or a ``call``;
+- ``[[persons]]``: "I", "my", "you"… in what one person tells another, retold by name, each
+  a ``replace`` template of ``{me}``, ``{you}`` and the match's groups, or a ``call``;
+- ``[[seeds]]``: the seed's business categories, each a ``says`` template of ``{who}`` and
+  the match's groups, or a ``call``;
 - ``[[rules]]`` and ``[[slots]]``: what makes a fact, and the one-value attributes.
 
 In a pattern, ``{NAME}`` stands for a fragment, or for a word list as an alternation
@@ -26,7 +30,17 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from somna.llm.rules.language import SUBJECT, Language, Replacement, Rule, Slot, Speaker
+from somna.llm.rules.language import (
+    SUBJECT,
+    Language,
+    Replacement,
+    Retold,
+    Rule,
+    Seed,
+    Slot,
+    Speaker,
+    Told,
+)
 from somna.llm.rules.text import regex
 from somna.model import FactType
 
@@ -96,16 +110,42 @@ def _spoken(
     return tables.pattern(entry["pattern"]), replacement
 
 
+def _person(entry: Mapping[str, Any], calls: Mapping[str, Retold]) -> Retold:
+    if "call" in entry:
+        return calls[entry["call"]]
+    template, cased = entry["replace"], entry.get("cased", False)
+
+    def retold(match: re.Match[str], me: str, you: str) -> str:
+        text: str = template.format(**match.groupdict(), me=me, you=you)
+        return text[:1].upper() + text[1:] if cased and match[0][:1].isupper() else text
+
+    return retold
+
+
+def _seed(tables: Tables, entry: Mapping[str, Any], calls: Mapping[str, Told]) -> Seed:
+    if "call" in entry:
+        tell = calls[entry["call"]]
+    else:
+        template = entry["says"]
+
+        def tell(match: re.Match[str], who: str) -> str:
+            return str(template.format(**match.groupdict(), who=who))
+
+    return Seed(entry["category"], tables.pattern(entry["pattern"]), tell)
+
+
 def load_language(
     name: str,
     third_person: Callable[[str, Speaker], str | None],
     instruction: Callable[[str, Speaker], str | None],
-    calls: Mapping[str, Replacement] | None = None,
+    spoken: Mapping[str, Replacement] | None = None,
+    persons: Mapping[str, Retold] | None = None,
+    seeds: Mapping[str, Told] | None = None,
 ) -> Language:
     """The `Language` of ``<name>.toml``, with the functions its tables cannot hold.
 
-    ``calls`` are the rewrites of spoken forms that a template cannot write, by the name
-    a ``[[spoken]]`` entry calls them.
+    ``spoken``, ``persons`` and ``seeds`` are what a template cannot write, by the name an
+    entry of ``[[spoken]]``, ``[[persons]]`` or ``[[seeds]]`` calls it.
     """
     tables = read_tables(name)
     data = tables.data
@@ -119,7 +159,7 @@ def load_language(
         segment_break=tables.pattern(patterns["segment_break"]),
         clause_break=tables.pattern(patterns["clause_break"]),
         together=tables.pattern(patterns["together"]),
-        spoken=tuple(_spoken(tables, entry, calls or {}) for entry in data.get("spoken", [])),
+        spoken=tuple(_spoken(tables, entry, spoken or {}) for entry in data.get("spoken", [])),
         interrogative=tables.pattern(patterns["interrogative"]),
         hedges=tables.patterns(patterns["hedges"]),
         personal=tables.pattern(patterns["personal"]),
@@ -140,4 +180,13 @@ def load_language(
         hypothetical=tables.pattern(patterns["hypothetical"]),
         plain_user=data["plain_user"],
         plain_assistant=data["plain_assistant"],
+        letters=tables.pattern(patterns["letters"]) if "letters" in patterns else None,
+        persons=tuple(
+            (tables.pattern(entry["pattern"]), _person(entry, persons or {}))
+            for entry in data["persons"]
+        ),
+        says=data["says"],
+        answering=data["answering"],
+        retell_questions=data["retell_questions"],
+        seeds=tuple(_seed(tables, entry, seeds or {}) for entry in data.get("seeds", [])),
     )
