@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Self
 
+from somna.config import Settings, variable_of
 from somna.errors import ConfigurationError, InvalidInputError
 from somna.llm.backoff import SharedBackoff
 from somna.llm.base import InT, LLMCallError, OutT, Reply, Task
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
 
 __all__ = [
+    "BUDGET_SETTINGS",
     "DEFAULT_MAX_TOKENS",
     "MODES",
     "OPENAI_BASE_URL",
@@ -67,14 +69,19 @@ __all__ = [
     "OpenAILLM",
 ]
 
-DEFAULT_MAX_TOKENS: dict[str, int] = {
-    "extract": 2048,
-    "judge": 512,
-    "rewrite": 128,
-    "rephrase": 128,
+BUDGET_SETTINGS = {
+    "extract": "llm_max_tokens_extract",
+    "judge": "llm_max_tokens_judge",
+    "rewrite": "llm_max_tokens_rewrite",
+    "rephrase": "llm_max_tokens_rewrite",
 }
-"""Completion budget per task; the others (thread summaries, the `llm check` probe) get 512.
-A rewrite and rephrasings run while a user waits: a short budget bounds a model that rambles."""
+"""The setting that holds each task's completion budget; a rephrasing has a rewrite's."""
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    task: Settings.model_fields[name].default for task, name in BUDGET_SETTINGS.items()
+}
+"""Completion budget per task, the settings' defaults; the others (thread summaries, the
+`llm check` probe) get 512. A rewrite and rephrasings run while a user waits: a short budget
+bounds a model that rambles."""
 _OTHER_TASK_TOKENS = 512
 FoldSystem = Literal["auto", "always", "never"]
 
@@ -304,8 +311,8 @@ class OpenAILLM:
                 task, self._complete(task, messages, mode, 2 * budget, tally), tally
             )
             if cut:
-                setting = f"SOMNA_LLM_MAX_TOKENS_{task.name.upper()}"
-                remedy = f"raise {setting} or " if task.name in DEFAULT_MAX_TOKENS else ""
+                setting = BUDGET_SETTINGS.get(task.name)
+                remedy = f"raise {variable_of(setting)} or " if setting else ""
                 raise self._error(
                     task,
                     tally,
