@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from somna.llm.rules.english_grammar import PRESENT, third_person
+from somna.llm.rules.english_grammar import ENGLISH_GRAMMAR, PRESENT
 from somna.llm.rules.english_instruction import instruction
 from somna.llm.rules.tables import load_language
 
@@ -46,7 +46,7 @@ def _decided(match: re.Match[str], who: str) -> str:
 
 ENGLISH = load_language(
     "english",
-    third_person=third_person,
+    third_person=ENGLISH_GRAMMAR.third_person,
     instruction=instruction,
     spoken={
         "article": lambda match: f"{_article(match['adjective'])} ",

@@ -19,23 +19,12 @@ from __future__ import annotations
 
 import re
 
+from somna.llm.rules.grammar import Grammar, Unsure
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.tables import read_tables
 from somna.llm.rules.text import words as _words
 
-__all__ = [
-    "ADVERBS",
-    "AUXILIARIES",
-    "PARTICIPLES",
-    "PAST",
-    "PRESENT",
-    "Unsure",
-    "nominative",
-    "possessive",
-    "retell",
-    "retell_pronouns",
-    "third_person",
-]
+__all__ = ["ENGLISH_GRAMMAR", "PRESENT", "nominative", "possessive", "retell_pronouns"]
 
 _I = re.IGNORECASE
 
@@ -144,14 +133,8 @@ _PLURAL = {
 _GROUPS = {"family": "their family", "friends": "their friends"}
 
 
-class Unsure(Exception):
-    """The clause uses a form this grammar does not retell with confidence."""
-
-
 def nominative(who: Speaker, initial: bool) -> str:
-    if who.is_user:
-        return "The user" if initial else "the user"
-    return who.name
+    return ENGLISH_GRAMMAR.name(who, initial)
 
 
 def possessive(who: Speaker, initial: bool) -> str:
@@ -250,43 +233,37 @@ def _retell_object(clause: str, who: Speaker, initial: bool) -> str:
     return text[:1].upper() + text[1:] if initial else text
 
 
-def retell(
-    clause: str, who: Speaker, initial: bool, instruction: bool = False, objects: bool = True
-) -> str | None:
-    """``clause`` told about ``who`` in the third person, or None when unsure.
+def _retell_possessed(
+    possessed: re.Match[str], who: Speaker, initial: bool, instruction: bool
+) -> str:
+    """ "my son's ok": "Odile's son is ok"."""
+    rest = retell_pronouns(_plain_is(possessed["rest"]), who, instruction)
+    return f"{possessive(who, initial)} {rest}"
 
-    ``objects``: whether a clause with the speaker as object only ("Art calms me") is
-    retold too; the rules that let such a clause through say what it must be.
-    """
-    try:
-        together = _WE_HEAD.match(clause)
-        if together:
-            return _retell_we(together, who, initial)
-        possessed = _POSSESSIVE_HEAD.match(clause)
-        if possessed:
-            rest = retell_pronouns(_plain_is(possessed["rest"]), who, instruction)
-            return f"{possessive(who, initial)} {rest}"
-        first = _FIRST_TIME.match(clause)
-        if first:
-            rest = retell_pronouns(first["rest"], who, instruction)
-            return f"{'It' if initial else 'it'} was {possessive(who, False)} first time {rest}"
-        head = _HEAD.match(clause)
-        if head is None:
-            return _retell_object(clause, who, initial) if objects else None
-        contraction = (head["contraction"] or "").casefold()
-        words = head["rest"].split()
-        if contraction == "'d":
-            return None
-        if contraction:
-            verb_phrase = [_CONTRACTIONS[contraction]]
-        else:
-            verb_phrase = _verb_phrase(words, plural=False)
-        rest = retell_pronouns(" ".join(words), who, instruction)
-        return " ".join([nominative(who, initial), *verb_phrase, rest]).strip()
-    except Unsure:
+
+def _retell_first_time(first: re.Match[str], who: Speaker, initial: bool, instruction: bool) -> str:
+    rest = retell_pronouns(first["rest"], who, instruction)
+    return f"{'It' if initial else 'it'} was {possessive(who, False)} first time {rest}"
+
+
+def _retell_head(head: re.Match[str], who: Speaker, initial: bool, instruction: bool) -> str | None:
+    """ "I love hiking": "Odile loves hiking"; "I'd …" is a wish, never retold."""
+    contraction = (head["contraction"] or "").casefold()
+    words = head["rest"].split()
+    if contraction == "'d":
         return None
+    agreed = [_CONTRACTIONS[contraction]] if contraction else _verb_phrase(words, plural=False)
+    rest = retell_pronouns(" ".join(words), who, instruction)
+    return " ".join([nominative(who, initial), *agreed, rest]).strip()
 
 
-def third_person(clause: str, who: Speaker) -> str | None:
-    """ "I love hiking" said by Odile: "Odile loves hiking"; None when unsure."""
-    return retell(clause, who, initial=True)
+ENGLISH_GRAMMAR = Grammar(
+    plain_user=read_tables("english").data["plain_user"],
+    shapes=(
+        (_WE_HEAD, lambda match, who, initial, _: _retell_we(match, who, initial)),
+        (_POSSESSIVE_HEAD, _retell_possessed),
+        (_FIRST_TIME, _retell_first_time),
+        (_HEAD, _retell_head),
+    ),
+    about_object=_retell_object,
+)

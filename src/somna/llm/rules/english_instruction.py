@@ -7,7 +7,8 @@ when what is to be remembered is about the speaker ("Remember that I'm vegetaria
 
 from __future__ import annotations
 
-from somna.llm.rules.english_grammar import Unsure, nominative, retell, retell_pronouns
+from somna.llm.rules.english_grammar import ENGLISH_GRAMMAR, nominative, retell_pronouns
+from somna.llm.rules.grammar import Unsure
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.text import regex as _re
 from somna.llm.rules.text import trim_clause
@@ -88,7 +89,7 @@ def instruction(sentence: str, who: Speaker) -> str | None:
                 return f"{subject} wants the assistant to {rest} from now on"
         remember = _REMEMBER.match(clause)
         if remember and _ABOUT_ME.match(remember["rest"]):
-            body = retell(remember["rest"], who, initial=False, objects=False)
+            body = ENGLISH_GRAMMAR.retell(remember["rest"], who, initial=False, objects=False)
             if body:
                 return f"{subject} wants the assistant to remember that {body}"
     except Unsure:

@@ -19,19 +19,12 @@ from __future__ import annotations
 
 import re
 
+from somna.llm.rules.grammar import Grammar, Unsure
 from somna.llm.rules.language import Speaker
+from somna.llm.rules.tables import read_tables
 from somna.llm.rules.text import words as _words
 
-__all__ = [
-    "IRREGULAR",
-    "Unsure",
-    "genitive",
-    "nominative",
-    "retell",
-    "retell_pronouns",
-    "starts_with_vowel",
-    "third_person",
-]
+__all__ = ["FRENCH_GRAMMAR", "nominative", "starts_with_vowel"]
 
 _I = re.IGNORECASE
 _VOWEL = "aeiouyhéèêëàâîïôûù"
@@ -144,18 +137,12 @@ _REFLEXIVE_INFINITIVE = re.compile(r"(?<![\w'])(?:me\s+|m')(?=[^\W\d_]+(?:er|ir|
 _GROUPS = {"family": "sa famille", "friends": "ses amis"}
 
 
-class Unsure(Exception):
-    """The clause uses a form this grammar does not retell with confidence."""
-
-
 def starts_with_vowel(word: str) -> bool:
     return bool(word) and word[0].casefold() in _VOWEL
 
 
 def nominative(who: Speaker, initial: bool) -> str:
-    if who.is_user:
-        return "L'utilisateur" if initial else "l'utilisateur"
-    return who.name
+    return FRENCH_GRAMMAR.name(who, initial)
 
 
 def genitive(who: Speaker) -> str:
@@ -287,32 +274,24 @@ def _retell_object(clause: str, who: Speaker, initial: bool) -> str:
     return text[:1].upper() + text[1:] if initial else text
 
 
-def retell(clause: str, who: Speaker, initial: bool, objects: bool = True) -> str | None:
-    """``clause`` told about ``who`` in the third person, or None when unsure."""
-    try:
-        together = _WE_HEAD.match(clause)
-        if together:
-            return _retell_we(together, who, initial)
-        possessed = _POSSESSIVE_HEAD.match(clause)
-        if possessed:
-            return _retell_possessed(possessed, who, initial)
-        first = _FIRST_TIME.match(clause)
-        if first:
-            inner = _HEAD.match(first["clause"])
-            if inner is None:
-                return None
-            told = _retell_head(inner, who, initial=False)
-            que = "qu'" if starts_with_vowel(told) else "que "
-            head = first["head"]
-            return f"{head[:1].upper() if initial else head[:1]}{head[1:]}{que}{told}"
-        head_match = _HEAD.match(clause)
-        if head_match is None:
-            return _retell_object(clause, who, initial) if objects else None
-        return _retell_head(head_match, who, initial)
-    except Unsure:
+def _retell_first_time(first: re.Match[str], who: Speaker, initial: bool) -> str | None:
+    """ "C'était la première fois que je …": the inner clause retold."""
+    inner = _HEAD.match(first["clause"])
+    if inner is None:
         return None
+    told = _retell_head(inner, who, initial=False)
+    que = "qu'" if starts_with_vowel(told) else "que "
+    head = first["head"]
+    return f"{head[:1].upper() if initial else head[:1]}{head[1:]}{que}{told}"
 
 
-def third_person(clause: str, who: Speaker) -> str | None:
-    """ "J'aime la randonnée" said by the user: "L'utilisateur aime la randonnée"."""
-    return retell(clause, who, initial=True)
+FRENCH_GRAMMAR = Grammar(
+    plain_user=read_tables("french").data["plain_user"],
+    shapes=(
+        (_WE_HEAD, lambda match, who, initial, _: _retell_we(match, who, initial)),
+        (_POSSESSIVE_HEAD, lambda match, who, initial, _: _retell_possessed(match, who, initial)),
+        (_FIRST_TIME, lambda match, who, initial, _: _retell_first_time(match, who, initial)),
+        (_HEAD, lambda match, who, initial, _: _retell_head(match, who, initial)),
+    ),
+    about_object=_retell_object,
+)

@@ -8,7 +8,7 @@ végétarienne").
 
 from __future__ import annotations
 
-from somna.llm.rules.french_grammar import Unsure, nominative, retell, starts_with_vowel
+from somna.llm.rules.french_grammar import FRENCH_GRAMMAR, nominative, starts_with_vowel
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.text import regex as _re
 from somna.llm.rules.text import trim_clause
@@ -51,10 +51,7 @@ def instruction(sentence: str, who: Speaker) -> str | None:
     if remember:
         if not _ABOUT_ME.match(remember["rest"]):
             return None
-        try:
-            body = retell(remember["rest"], who, initial=False, objects=False)
-        except Unsure:
-            body = None
+        body = FRENCH_GRAMMAR.retell(remember["rest"], who, initial=False, objects=False)
         if not body:
             return None
         que = "qu'" if starts_with_vowel(body) else "que "
