@@ -22,10 +22,11 @@ from somna.consolidate.wording import (
     ONE_OFF,
     changed_values,
     diet_clashes,
+    judge_request,
     same_wording,
     updated_numbers,
 )
-from somna.llm.tasks import JUDGE, JudgePair, JudgeRequest
+from somna.llm.tasks import JUDGE
 from somna.model import Fact, Profile, Run, Verdict
 from somna.store import Eligibility, Reader
 
@@ -129,17 +130,7 @@ def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
 
 def _ask(means: Means, pairs: list[_Pair], run: Run, job: Job, deadline: Deadline) -> None:
     """One judge call for the session's pairs, ahead of any extraction waiting."""
-    request = JudgeRequest(
-        pairs=[
-            JudgePair(
-                pair_id=i,
-                new=c.fact.text,
-                existing=n.text,
-                existing_since=n.valid_from.date().isoformat(),
-            )
-            for i, (c, n) in enumerate(pairs)
-        ]
-    )
+    request = judge_request([(candidate.fact, neighbor) for candidate, neighbor in pairs])
     ask = partial(
         deadline.timed, lambda: counted(run, lambda: means.llm.structured(JUDGE, request))
     )

@@ -124,6 +124,13 @@ class Consolidator:
             budget=limit,
             should_stop=should_stop or (lambda: False),
         )
+        self._go(job, runners, profiles, record)
+        return run
+
+    def _go(self, job: Job, runners: CallPool, profiles: list[str], record: bool) -> None:
+        """Run the profiles side by side, each on a thread of `runners`; the run's status
+        says how they ended."""
+        run = job.run
         try:
             wait_all([runners.submit(partial(self._profile_alone, p, job)) for p in profiles])
             partial_run = run.sessions_failed or job.erased or run.failures
@@ -136,7 +143,6 @@ class Consolidator:
             raise
         finally:
             self._end(job, runners, record)
-        return run
 
     def _end(self, job: Job, runners: CallPool, record: bool) -> None:
         """Stop the threads, give back the leases still held, and record the run (a dry

@@ -21,11 +21,11 @@ from datetime import datetime
 
 import numpy as np
 
-from somna.consolidate.wording import ONE_OFF, changed_values, same_wording
+from somna.consolidate.wording import ONE_OFF, changed_values, judge_request, may_take, same_wording
 from somna.embed import Embedder
 from somna.errors import LLMError
-from somna.llm.tasks import Judgements, JudgePair, JudgeRequest
-from somna.model import ACTIVE_STATUSES, Fact, FactStatus, Run, Verdict, lifecycle
+from somna.llm.tasks import Judgements, JudgeRequest
+from somna.model import Fact, FactStatus, Run, Verdict, lifecycle
 from somna.model.lifecycle import Change
 from somna.store import Eligibility, FactFilter, Reader, Store, Writer
 
@@ -117,18 +117,7 @@ def _verdicts(
             asked.append((fact, older))
     for start in range(0, len(asked), _PAIRS_PER_CALL):
         batch = asked[start : start + _PAIRS_PER_CALL]
-        request = JudgeRequest(
-            pairs=[
-                JudgePair(
-                    pair_id=i,
-                    new=fact.text,
-                    existing=older.text,
-                    existing_since=older.valid_from.date().isoformat(),
-                )
-                for i, (fact, older) in enumerate(batch)
-            ]
-        )
-        for verdict in judge(request).verdicts:
+        for verdict in judge(judge_request(batch)).verdicts:
             if 0 <= verdict.pair_id < len(batch):
                 verdicts[batch[verdict.pair_id][0].id] = Verdict(verdict.verdict)
     return verdicts
@@ -146,8 +135,7 @@ def _apply(
 ) -> None:
     """One verdict, on the two facts as they are now (either may have moved meanwhile)."""
     new, old = tx.get_fact(new_fact), tx.get_fact(old_fact)
-    allowed = ACTIVE_STATUSES | ({FactStatus.DISPUTED} if verdict is Verdict.CONTRADICTS else set())
-    if new is None or old is None or not new.is_active or old.status not in allowed:
+    if new is None or old is None or not new.is_active or not may_take(verdict, old):
         return
     change: Change
     if verdict is Verdict.DUPLICATE:

@@ -23,8 +23,8 @@ from datetime import datetime
 from somna.consolidate.job import ACTOR
 from somna.consolidate.plan import Candidate
 from somna.consolidate.restoring import restore_said_again
+from somna.consolidate.wording import may_take
 from somna.model import (
-    ACTIVE_STATUSES,
     Fact,
     FactStatus,
     FactType,
@@ -147,9 +147,6 @@ def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, Fact | Non
             if verdict is not wanted:
                 continue
             neighbor = tx.get_fact(neighbor_id)
-            allowed = ACTIVE_STATUSES | (
-                {FactStatus.DISPUTED} if wanted is Verdict.CONTRADICTS else set()
-            )
-            if neighbor is not None and neighbor.status in allowed:
+            if neighbor is not None and may_take(verdict, neighbor):
                 return verdict, neighbor
     return Verdict.DISTINCT, None

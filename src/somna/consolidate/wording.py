@@ -1,4 +1,4 @@
-"""The cheap part of judging two facts, before any model is asked.
+"""The cheap part of judging two facts, before any model is asked, and what the model is asked.
 
 Shared by the pipeline (a candidate against its neighbor) and the nightly re-check
 (a fact added through the API against its neighbor), so both decide alike.
@@ -6,14 +6,32 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import number_updated, value_changed
-from somna.model import Fact, normalize_text, word_overlap
+from somna.llm.tasks import JudgePair, JudgeRequest
+from somna.model import (
+    ACTIVE_STATUSES,
+    Fact,
+    FactStatus,
+    Verdict,
+    normalize_text,
+    word_overlap,
+)
 from somna.ranking import keywords
 from somna.store import Eligibility, Reader
 
-__all__ = ["ONE_OFF", "changed_values", "diet_clashes", "same_wording", "updated_numbers"]
+__all__ = [
+    "ONE_OFF",
+    "changed_values",
+    "diet_clashes",
+    "judge_request",
+    "may_take",
+    "same_wording",
+    "updated_numbers",
+]
 
 _FRAME_CANDIDATES = 20
 """Facts sharing words with a text, by full-text rank, looked at for the same frame."""
@@ -94,3 +112,25 @@ def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
         and other.subject.casefold() == subject
         and (breaks_diet(other.text, fact.text) or breaks_diet(fact.text, other.text))
     ]
+
+
+def may_take(verdict: Verdict, older: Fact) -> bool:
+    """Whether `verdict` may still apply to `older` as it is now: an active fact, or for a
+    contradiction one already disputed too."""
+    allowed = ACTIVE_STATUSES | ({FactStatus.DISPUTED} if verdict is Verdict.CONTRADICTS else set())
+    return older.status in allowed
+
+
+def judge_request(pairs: Sequence[tuple[Fact, Fact]]) -> JudgeRequest:
+    """The judge call for (new, existing) pairs, each named by its place in `pairs`."""
+    return JudgeRequest(
+        pairs=[
+            JudgePair(
+                pair_id=i,
+                new=new.text,
+                existing=existing.text,
+                existing_since=existing.valid_from.date().isoformat(),
+            )
+            for i, (new, existing) in enumerate(pairs)
+        ]
+    )
