@@ -31,6 +31,7 @@ __all__ = [
     "conflict_values",
     "fact_from_row",
     "fact_values",
+    "instant",
     "session_from_row",
 ]
 
@@ -147,12 +148,12 @@ def candidate_from_row(row: Row) -> Candidate:
         row["text"],
         row["confidence"],
         row["strength"],
-        _instant(row["valid_from"]),
-        _instant(row["recorded_at"]),
+        instant(row["valid_from"]),
+        instant(row["recorded_at"]),
     )
 
 
-def _instant(value: datetime | str) -> datetime:
+def instant(value: datetime | str) -> datetime:
     """A time as Postgres returns it, or as SQLite keeps it (ISO text), in UTC."""
     return utc(value if isinstance(value, datetime) else datetime.fromisoformat(value))
 

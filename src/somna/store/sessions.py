@@ -96,6 +96,18 @@ class SessionQueries(Statements):
         )
         return [self._message(row) for row in rows]
 
+    def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
+        if not message_ids:
+            return []
+        where, params = self._one_of("id", "id", list(message_ids))
+        rows = self._all(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE profile_id = :profile AND {where} "
+            f"UNION ALL SELECT {MESSAGE_COLUMNS} FROM archived_messages "
+            f"WHERE profile_id = :profile AND {where}",
+            {"profile": self._profile_id, **params},
+        )
+        return [self._message(row) for row in rows]
+
     def _message(self, row: Row) -> Message:
         return Message.model_validate(
             {**{name: row[name] for name in MESSAGE_FIELDS}, "meta": self._json(row["meta"])}

@@ -10,7 +10,7 @@ ISO text, Postgres as timestamptz) and `Json` marks a value stored as JSON.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,3 +49,10 @@ class Statements(ABC):
     @abstractmethod
     def _json(self, value: Any) -> Any:
         """A JSON column's value as read, as Python data."""
+
+    @abstractmethod
+    def _one_of(
+        self, column: str, name: str, values: Sequence[object]
+    ) -> tuple[str, dict[str, object]]:
+        """`column` equal to one of `values`: the SQL, with named parameters that begin
+        with `name`, and those parameters (a list on SQLite, an array on Postgres)."""

@@ -6,6 +6,7 @@ each backend keeps those; what reads the same is here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from somna.model import Summary, SummaryKind
@@ -37,6 +38,17 @@ class SummaryQueries(Statements):
         sql += " ORDER BY coalesce(period_start, created_at) DESC, created_at DESC LIMIT :limit"
         rows = self._all(sql, params)
         return [self._summary(row) for row in rows]
+
+    def get_summaries(self, summary_ids: Sequence[str]) -> list[Summary]:
+        if not summary_ids:
+            return []
+        where, params = self._one_of("id", "id", list(summary_ids))
+        rows = self._all(
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE profile_id = :profile AND {where}",
+            {"profile": self._profile_id, **params},
+        )
+        found = {row["id"]: self._summary(row) for row in rows}
+        return [found[i] for i in summary_ids if i in found]
 
     def _summary(self, row: Row) -> Summary:
         return Summary.model_validate(

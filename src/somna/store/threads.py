@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from somna.errors import ConflictStateError, NotFoundError
 from somna.model import Session, SessionStatus
 from somna.store.base import ThreadState
-from somna.store.columns import session_from_row
+from somna.store.columns import instant, session_from_row
 from somna.store.sessions import LIVE
 from somna.store.sql import Statements
 
@@ -24,6 +24,18 @@ class ThreadQueries(Statements):
     """Mixed into a backend's scope: the live threads of one profile."""
 
     _profile_id: str
+
+    def thread_state(self, session_id: str) -> ThreadState | None:
+        row = self._one(
+            "SELECT session_id, folded_seq, summary, updated_at FROM session_threads "
+            "WHERE profile_id = :profile AND session_id = :session",
+            {"profile": self._profile_id, "session": session_id},
+        )
+        if row is None:
+            return None
+        return ThreadState(
+            row["session_id"], row["folded_seq"], row["summary"], instant(row["updated_at"])
+        )
 
     def save_thread_state(self, state: ThreadState) -> None:
         self._live(state.session_id)

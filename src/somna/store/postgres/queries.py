@@ -14,7 +14,6 @@ from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from psycopg.types.json import Jsonb
 
-from somna.store.base import Eligibility
 from somna.store.sql import Json, Params
 
 __all__ = [
@@ -22,7 +21,6 @@ __all__ = [
     "Float4ArrayDumper",
     "Float4ArrayLoader",
     "bind",
-    "eligibility_sql",
     "named",
     "query_words",
     "text_match_sql",
@@ -91,22 +89,6 @@ def text_match_sql(alias: str) -> tuple[str, str]:
         "to_tsquery(%(config)s::regconfig, %(wide)s) AS w (query)",
         f"ts_rank_cd({alias}.tsv, e.query) + ts_rank_cd({alias}.tsv, w.query)",
     )
-
-
-def eligibility_sql(eligible: Eligibility, alias: str = "f") -> tuple[str, dict[str, Any]]:
-    """The WHERE clause (named parameters `el_*`) of the facts a search may return."""
-    sql = (
-        f"{alias}.status = ANY(%(el_statuses)s) AND {alias}.valid_from <= %(el_at)s "
-        f"AND ({alias}.valid_to IS NULL OR {alias}.valid_to > %(el_at)s)"
-    )
-    params: dict[str, Any] = {
-        "el_statuses": sorted(s.value for s in eligible.statuses),
-        "el_at": eligible.at,
-    }
-    if not eligible.include_superseded:
-        sql += f" AND ({alias}.expires_at IS NULL OR {alias}.expires_at > %(el_now)s)"
-        params["el_now"] = eligible.now
-    return sql, params
 
 
 class Float4ArrayDumper(Dumper):

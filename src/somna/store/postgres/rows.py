@@ -8,16 +8,12 @@ from psycopg.types.json import Jsonb
 
 from somna.model import (
     ApiKey,
-    Evidence,
-    FactEvent,
     Profile,
 )
 from somna.store.base import SourceCursor
 
 __all__ = [
     "cursor_from_row",
-    "event_from_row",
-    "evidence_from_row",
     "jsonb",
     "key_from_row",
     "profile_from_row",
@@ -26,20 +22,6 @@ __all__ = [
 
 def jsonb(value: dict[str, Any] | list[Any] | None) -> Jsonb | None:
     return None if value is None else Jsonb(value)
-
-
-def evidence_from_row(row: dict[str, Any]) -> Evidence:
-    data = dict(row)
-    data.pop("profile_id", None)
-    data.pop("seq", None)
-    return Evidence.model_validate(data)
-
-
-def event_from_row(row: dict[str, Any]) -> FactEvent:
-    data = dict(row)
-    data.pop("profile_id", None)
-    data.pop("seq", None)
-    return FactEvent.model_validate(data)
 
 
 def profile_from_row(row: dict[str, Any]) -> Profile:

@@ -7,7 +7,6 @@ the only text put into SQL is this module's own column names.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,24 +14,12 @@ from psycopg import Cursor
 
 from somna.errors import InvalidInputError, StoreError
 from somna.model import (
-    ACTIVE_STATUSES,
-    Conflict,
-    ConflictStatus,
-    Evidence,
     Fact,
-    FactEvent,
     FactStatus,
-    utc,
 )
-from somna.store.base import Candidate, Eligibility, FactFilter
+from somna.store.base import Eligibility
 from somna.store.columns import (
-    CANDIDATE_COLUMNS,
-    CONFLICT_COLUMNS,
-    FACT_COLUMNS,
     FACT_FIELDS,
-    candidate_from_row,
-    conflict_from_row,
-    fact_from_row,
     fact_values,
 )
 from somna.store.facts import UPDATE_FACT, FactQueries
@@ -42,15 +29,10 @@ from somna.store.postgres.queries import (
     FLOAT4_ARRAY_OID,
     Float4ArrayLoader,
     bind,
-    eligibility_sql,
     named,
     query_words,
     text_match_sql,
     tsquery_of,
-)
-from somna.store.postgres.rows import (
-    event_from_row,
-    evidence_from_row,
 )
 from somna.store.postgres.sessions import PostgresSessions
 from somna.store.postgres.summaries import PostgresSummaries
@@ -136,117 +118,10 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
             return None
         return self._revision, self._revision_after
 
-    def _facts(self, where: str, params: dict[str, Any], tail: str = "") -> list[Fact]:
-        rows = self._cur.execute(
-            f"SELECT {FACT_COLUMNS} FROM facts f WHERE f.profile_id = %(profile)s "
-            f"AND {where} {tail}",
-            {"profile": self._profile_id, **params},
-        ).fetchall()
-        return [fact_from_row(row) for row in rows]
-
-    # -- facts --------------------------------------------------------------------------
-
-    def get_fact(self, fact_id: str) -> Fact | None:
-        found = self._facts("f.id = %(id)s", {"id": fact_id})
-        return found[0] if found else None
-
-    def get_facts(self, fact_ids: Sequence[str]) -> list[Fact]:
-        if not fact_ids:
-            return []
-        found = {f.id: f for f in self._facts("f.id = ANY(%(ids)s)", {"ids": list(fact_ids)})}
-        return [found[i] for i in fact_ids if i in found]
-
-    def candidates(self, fact_ids: Sequence[str]) -> list[Candidate]:
-        if not fact_ids:
-            return []
-        rows = self._cur.execute(
-            f"SELECT {CANDIDATE_COLUMNS} FROM facts f WHERE f.profile_id = %(profile)s "
-            "AND f.id = ANY(%(ids)s)",
-            {"profile": self._profile_id, "ids": list(fact_ids)},
-        ).fetchall()
-        found = {c.id: c for c in map(candidate_from_row, rows)}
-        return [found[i] for i in fact_ids if i in found]
-
-    def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
-        where, params = self._filtered(flt, now)
-        params.update(limit=flt.limit, offset=flt.offset)
-        return self._facts(
-            where,
-            params,
-            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id "
-            "LIMIT %(limit)s OFFSET %(offset)s",
-        )
-
-    def count_facts(self, flt: FactFilter, now: datetime) -> int:
-        where, params = self._filtered(flt, now)
-        row = self._cur.execute(
-            f"SELECT count(*) AS n FROM facts f WHERE f.profile_id = %(profile)s AND {where}",
-            {"profile": self._profile_id, **params},
-        ).fetchone()
-        return int(row["n"]) if row else 0
-
-    def _filtered(self, flt: FactFilter, now: datetime) -> tuple[str, dict[str, Any]]:
-        clauses: list[str] = []
-        params: dict[str, Any] = {}
-        if flt.as_of is not None and flt.statuses is None:
-            eligible = Eligibility(at=utc(flt.as_of), now=now, include_superseded=True)
-            sql, extra = eligibility_sql(eligible)
-            clauses.append(sql)
-            params.update(extra)
-        else:
-            clauses.append("f.status = ANY(%(statuses)s)")
-            params["statuses"] = sorted(s.value for s in (flt.statuses or ACTIVE_STATUSES))
-            if flt.as_of is not None:
-                clauses.append(
-                    "f.valid_from <= %(as_of)s AND (f.valid_to IS NULL OR f.valid_to > %(as_of)s)"
-                )
-                params["as_of"] = utc(flt.as_of)
-        if flt.types:
-            clauses.append("f.type = ANY(%(types)s)")
-            params["types"] = [t.value for t in flt.types]
-        if flt.category is not None:
-            clauses.append("f.category = %(category)s")
-            params["category"] = flt.category
-        if flt.subject is not None:
-            clauses.append("f.subject = %(subject)s")
-            params["subject"] = flt.subject
-        if flt.text:
-            clauses.append("strpos(lower(f.text), lower(%(text)s)) > 0")
-            params["text"] = flt.text
-        return " AND ".join(clauses), params
-
-    def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
-        if not fact_ids:
-            return []
-        rows = self._cur.execute(
-            "SELECT id, fact_id, session_id, message_id, quote, observed_at FROM evidence "
-            "WHERE profile_id = %s AND fact_id = ANY(%s) ORDER BY observed_at, seq",
-            (self._profile_id, list(fact_ids)),
-        ).fetchall()
-        return [evidence_from_row(row) for row in rows]
-
-    def events(self, fact_ids: Sequence[str]) -> list[FactEvent]:
-        if not fact_ids:
-            return []
-        rows = self._cur.execute(
-            "SELECT id, fact_id, at, action, actor, before, after FROM fact_events "
-            "WHERE profile_id = %s AND fact_id = ANY(%s) ORDER BY at, seq",
-            (self._profile_id, list(fact_ids)),
-        ).fetchall()
-        return [event_from_row(row) for row in rows]
-
-    # -- conflicts ----------------------------------------------------------------------
-
-    def list_conflicts(
-        self, statuses: Sequence[ConflictStatus], fact_id: str | None = None
-    ) -> list[Conflict]:
-        sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE profile_id = %s AND status = ANY(%s)"
-        params: list[object] = [self._profile_id, [s.value for s in statuses]]
-        if fact_id is not None:
-            sql += " AND (fact_a_id = %s OR fact_b_id = %s)"
-            params.extend([fact_id, fact_id])
-        rows = self._cur.execute(sql + " ORDER BY created_at, id", params).fetchall()
-        return [conflict_from_row(row) for row in rows]
+    def _one_of(
+        self, column: str, name: str, values: Sequence[object]
+    ) -> tuple[str, dict[str, object]]:
+        return f"{column} = ANY(:{name})", {name: list(values)}
 
     # -- search -------------------------------------------------------------------------
 
@@ -269,7 +144,7 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         exact, wide = tsquery_of(kept)
         if not exact:
             return []
-        where, params = eligibility_sql(eligible)
+        where, params = self._where(eligible)
         match_from, rank = text_match_sql("f")
         rows = self._cur.execute(
             f"SELECT f.id, {rank} AS rank FROM facts f, {match_from} "
@@ -293,7 +168,7 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         kept = self._store.term_counts.selective(folded, total, self._french_holding, "french")
         if not kept:
             return []
-        where, params = eligibility_sql(eligible)
+        where, params = self._where(eligible)
         rows = self._cur.execute(
             "SELECT f.id, ts_rank_cd(f.tsv_french, q.query) AS rank "
             "FROM facts f, to_tsquery('french', %(words)s) AS q (query) "
@@ -370,13 +245,18 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         rows = self._cur.execute(f"EXPLAIN (COSTS OFF) {sql}", params).fetchall()
         return "\n".join(row["QUERY PLAN"] for row in rows)
 
+    def _where(self, eligible: Eligibility) -> tuple[str, dict[str, object]]:
+        """`_eligible` in psycopg's style, for this module's own statements."""
+        where, params = self._eligible(eligible)
+        return named(where), params
+
     def _uses_hnsw(self) -> bool:
         return self._hnsw_valid and self._store._hnsw_searches
 
     def _vector_query(
         self, query: np.ndarray, eligible: Eligibility, limit: int, *, hnsw: bool
     ) -> tuple[str, dict[str, Any]]:
-        where, params = eligibility_sql(eligible)
+        where, params = self._where(eligible)
         params.update(vector=query, profile=self._profile_id, limit=limit)
         if hnsw:
             assert self._store._hnsw is not None and self._dim is not None
@@ -442,13 +322,6 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         return index
 
     # -- writes -------------------------------------------------------------------------
-
-    def _known_facts(self, fact_ids: Sequence[str]) -> Iterable[str]:
-        found = self._cur.execute(
-            "SELECT id FROM facts WHERE profile_id = %s AND id = ANY(%s)",
-            (self._profile_id, list(fact_ids)),
-        ).fetchall()
-        return [row["id"] for row in found]
 
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
         """A fact given with its vector is a new one (`lifecycle.create`): inserted at once,

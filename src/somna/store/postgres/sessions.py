@@ -2,39 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
 from psycopg import Cursor
 
-from somna.model import Message
 from somna.store.base import SourceCursor
-from somna.store.columns import MESSAGE_COLUMNS
 from somna.store.sessions import SessionQueries
 
 __all__ = ["PostgresSessions"]
 
 
 class PostgresSessions(SessionQueries):
-    """Mixed into `PostgresScope`: messages by id, the archive's move, a new cursor."""
+    """Mixed into `PostgresScope`: the archive's move, a new cursor."""
 
     _cur: Cursor[dict[str, Any]]
     _profile_id: str
     # A session another worker is leasing right now is left to it.
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
-
-    def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
-        if not message_ids:
-            return []
-        rows = self._cur.execute(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE profile_id = %(profile)s "
-            f"AND id = ANY(%(ids)s) UNION ALL SELECT {MESSAGE_COLUMNS} FROM archived_messages "
-            "WHERE profile_id = %(profile)s AND id = ANY(%(ids)s)",
-            {"profile": self._profile_id, "ids": list(message_ids)},
-        ).fetchall()
-        return [self._message(row) for row in rows]
 
     def _archive_messages(
         self, session_id: str, through_seq: int, at: datetime, purge_after: datetime

@@ -11,7 +11,6 @@ from psycopg import Cursor
 
 from somna.errors import InvalidInputError
 from somna.model import Summary, SummaryKind
-from somna.store.columns import SUMMARY_COLUMNS
 from somna.store.postgres.queries import (
     FLOAT4_ARRAY_OID,
     Float4ArrayLoader,
@@ -40,16 +39,6 @@ class PostgresSummaries(SummaryQueries):
     _text_config: str
     _summaries_rev: int
     _summaries_dirty: bool
-
-    def get_summaries(self, summary_ids: Sequence[str]) -> list[Summary]:
-        if not summary_ids:
-            return []
-        rows = self._cur.execute(
-            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE profile_id = %s AND id = ANY(%s)",
-            (self._profile_id, list(summary_ids)),
-        ).fetchall()
-        found = {row["id"]: self._summary(row) for row in rows}
-        return [found[i] for i in summary_ids if i in found]
 
     def summary_text_search(
         self, query: str, kinds: Sequence[SummaryKind], at: datetime, limit: int

@@ -7,7 +7,6 @@ from typing import Any
 
 from psycopg import Cursor
 
-from somna.store.base import ThreadState
 from somna.store.threads import ThreadQueries
 
 __all__ = ["PostgresThreads"]
@@ -18,14 +17,6 @@ class PostgresThreads(ThreadQueries):
 
     _cur: Cursor[dict[str, Any]]
     _profile_id: str
-
-    def thread_state(self, session_id: str) -> ThreadState | None:
-        row = self._cur.execute(
-            "SELECT session_id, folded_seq, summary, updated_at FROM session_threads "
-            "WHERE profile_id = %s AND session_id = %s",
-            (self._profile_id, session_id),
-        ).fetchone()
-        return None if row is None else ThreadState(**row)
 
     def _renumber_into(
         self, into_id: str, other_id: str, other_key: str, ordered: Sequence[str]

@@ -10,13 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from somna.errors import StoreError
-from somna.store.base import Eligibility
 from somna.store.sql import Json, Params
 from somna.store.sqlite.rows import ts
 
 __all__ = [
     "bind",
-    "eligibility_sql",
     "fts_match",
     "fts_query",
     "fts_words",
@@ -58,19 +56,6 @@ def fts_match(words: Sequence[str]) -> str:
 def fts_query(text: str) -> str:
     """A user's words as an FTS5 query that matches any of them."""
     return fts_match(fts_words(text))
-
-
-def eligibility_sql(eligible: Eligibility, alias: str = "f") -> tuple[str, list[object]]:
-    statuses = sorted(s.value for s in eligible.statuses)
-    sql = (
-        f"{alias}.status IN ({placeholders(statuses)}) AND {alias}.valid_from <= ? "
-        f"AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)"
-    )
-    params: list[object] = [*statuses, ts(eligible.at), ts(eligible.at)]
-    if not eligible.include_superseded:
-        sql += f" AND ({alias}.expires_at IS NULL OR {alias}.expires_at > ?)"
-        params.append(ts(eligible.now))
-    return sql, params
 
 
 def parse_ts(value: str | None) -> datetime | None:

@@ -8,8 +8,6 @@ from datetime import datetime
 
 from somna.model import (
     ApiKey,
-    Evidence,
-    FactEvent,
     Profile,
     utc,
 )
@@ -17,8 +15,6 @@ from somna.store.base import SourceCursor
 
 __all__ = [
     "cursor_from_row",
-    "event_from_row",
-    "evidence_from_row",
     "key_from_row",
     "profile_from_row",
     "ts",
@@ -28,20 +24,6 @@ __all__ = [
 def ts(value: datetime | None) -> str | None:
     """A timestamp as stored: ISO 8601 in UTC with microseconds, so text order is time order."""
     return None if value is None else utc(value).isoformat(timespec="microseconds")
-
-
-def evidence_from_row(row: sqlite3.Row) -> Evidence:
-    data = dict(row)
-    data.pop("profile_id", None)
-    return Evidence.model_validate(data)
-
-
-def event_from_row(row: sqlite3.Row) -> FactEvent:
-    data = dict(row)
-    data.pop("profile_id", None)
-    for name in ("before", "after"):
-        data[name] = json.loads(data[name]) if data[name] else None
-    return FactEvent.model_validate(data)
 
 
 def profile_from_row(row: sqlite3.Row) -> Profile:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -13,21 +12,10 @@ import numpy as np
 
 from somna.errors import InvalidInputError, StoreError
 from somna.model import (
-    ACTIVE_STATUSES,
-    Conflict,
-    ConflictStatus,
-    Evidence,
     Fact,
-    FactEvent,
-    utc,
 )
-from somna.store.base import Candidate, Eligibility, FactFilter
+from somna.store.base import Eligibility
 from somna.store.columns import (
-    CANDIDATE_COLUMNS,
-    FACT_COLUMNS,
-    candidate_from_row,
-    conflict_from_row,
-    fact_from_row,
     fact_values,
 )
 from somna.store.facts import UPDATE_FACT, FactQueries
@@ -35,15 +23,8 @@ from somna.store.french import french_terms
 from somna.store.sql import Params
 from somna.store.sqlite.queries import (
     bind,
-    eligibility_sql,
     fts_match,
     fts_words,
-    placeholders,
-)
-from somna.store.sqlite.rows import (
-    event_from_row,
-    evidence_from_row,
-    ts,
 )
 from somna.store.sqlite.sessions import SQLiteSessions
 from somna.store.sqlite.summaries import SQLiteSummaries
@@ -57,6 +38,10 @@ __all__ = ["SQLiteScope"]
 
 class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     """Reads and writes of one profile inside one transaction (a `Reader` and a `Writer`)."""
+
+    _profile_by_id = "+f.profile_id"
+    _position = "instr"
+    _insertion_order = "rowid"
 
     def __init__(
         self, store: SQLiteStore, conn: sqlite3.Connection, profile_id: str, facts_rev: int
@@ -90,119 +75,11 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def _json(self, value: Any) -> Any:
         return None if value is None else json.loads(value)
 
-    def _facts(
-        self, where: str, params: Sequence[object], tail: str = "", *, by_id: bool = False
-    ) -> list[Fact]:
-        # Looking up by id, the unary plus keeps the planner off the profile indexes,
-        # which would scan every fact of the profile instead of using the primary key.
-        profile = "+f.profile_id" if by_id else "f.profile_id"
-        rows = self._conn.execute(
-            f"SELECT {FACT_COLUMNS} FROM facts f WHERE {profile} = ? AND {where} {tail}",
-            (self._profile_id, *params),
-        ).fetchall()
-        return [fact_from_row(row) for row in rows]
-
-    # -- facts --------------------------------------------------------------------------
-
-    def get_fact(self, fact_id: str) -> Fact | None:
-        found = self._facts("f.id = ?", (fact_id,), by_id=True)
-        return found[0] if found else None
-
-    def get_facts(self, fact_ids: Sequence[str]) -> list[Fact]:
-        if not fact_ids:
-            return []
-        rows = self._facts(f"f.id IN ({placeholders(fact_ids)})", fact_ids, by_id=True)
-        found = {f.id: f for f in rows}
-        return [found[i] for i in fact_ids if i in found]
-
-    def candidates(self, fact_ids: Sequence[str]) -> list[Candidate]:
-        if not fact_ids:
-            return []
-        rows = self._conn.execute(
-            f"SELECT {CANDIDATE_COLUMNS} FROM facts f WHERE +f.profile_id = ? "
-            f"AND f.id IN ({placeholders(fact_ids)})",
-            (self._profile_id, *fact_ids),
-        ).fetchall()
-        found = {c.id: c for c in map(candidate_from_row, rows)}
-        return [found[i] for i in fact_ids if i in found]
-
-    def list_facts(self, flt: FactFilter, now: datetime) -> list[Fact]:
-        where, params = self._filtered(flt, now)
-        return self._facts(
-            where,
-            [*params, flt.limit, flt.offset],
-            "ORDER BY f.valid_from DESC, f.recorded_at DESC, f.id LIMIT ? OFFSET ?",
-        )
-
-    def count_facts(self, flt: FactFilter, now: datetime) -> int:
-        where, params = self._filtered(flt, now)
-        row = self._conn.execute(
-            f"SELECT count(*) FROM facts f WHERE f.profile_id = ? AND {where}",
-            (self._profile_id, *params),
-        ).fetchone()
-        return int(row[0])
-
-    def _filtered(self, flt: FactFilter, now: datetime) -> tuple[str, list[object]]:
-        clauses: list[str] = []
-        params: list[object] = []
-        if flt.as_of is not None and flt.statuses is None:
-            eligible = Eligibility(at=utc(flt.as_of), now=now, include_superseded=True)
-            sql, extra = eligibility_sql(eligible)
-            clauses.append(sql)
-            params.extend(extra)
-        else:
-            statuses = sorted(s.value for s in (flt.statuses or ACTIVE_STATUSES))
-            clauses.append(f"f.status IN ({placeholders(statuses)})")
-            params.extend(statuses)
-            if flt.as_of is not None:
-                clauses.append("f.valid_from <= ? AND (f.valid_to IS NULL OR f.valid_to > ?)")
-                params.extend([ts(flt.as_of), ts(flt.as_of)])
-        if flt.types:
-            clauses.append(f"f.type IN ({placeholders(flt.types)})")
-            params.extend(t.value for t in flt.types)
-        for column in ("category", "subject"):
-            value = getattr(flt, column)
-            if value is not None:
-                clauses.append(f"f.{column} = ?")
-                params.append(value)
-        if flt.text:
-            clauses.append("instr(lower(f.text), lower(?)) > 0")
-            params.append(flt.text)
-        return " AND ".join(clauses), params
-
-    def evidence(self, fact_ids: Sequence[str]) -> list[Evidence]:
-        if not fact_ids:
-            return []
-        rows = self._conn.execute(
-            f"SELECT * FROM evidence WHERE profile_id = ? AND fact_id IN "
-            f"({placeholders(fact_ids)}) ORDER BY observed_at, rowid",
-            (self._profile_id, *fact_ids),
-        ).fetchall()
-        return [evidence_from_row(row) for row in rows]
-
-    def events(self, fact_ids: Sequence[str]) -> list[FactEvent]:
-        if not fact_ids:
-            return []
-        rows = self._conn.execute(
-            f"SELECT * FROM fact_events WHERE profile_id = ? AND fact_id IN "
-            f"({placeholders(fact_ids)}) ORDER BY at, rowid",
-            (self._profile_id, *fact_ids),
-        ).fetchall()
-        return [event_from_row(row) for row in rows]
-
-    # -- conflicts ----------------------------------------------------------------------
-
-    def list_conflicts(
-        self, statuses: Sequence[ConflictStatus], fact_id: str | None = None
-    ) -> list[Conflict]:
-        values = [s.value for s in statuses]
-        sql = f"SELECT * FROM conflicts WHERE profile_id = ? AND status IN ({placeholders(values)})"
-        params: list[object] = [self._profile_id, *values]
-        if fact_id is not None:
-            sql += " AND (fact_a_id = ? OR fact_b_id = ?)"
-            params.extend([fact_id, fact_id])
-        rows = self._conn.execute(sql + " ORDER BY created_at, id", params).fetchall()
-        return [conflict_from_row(row) for row in rows]
+    def _one_of(
+        self, column: str, name: str, values: Sequence[object]
+    ) -> tuple[str, dict[str, object]]:
+        params = {f"{name}{i}": value for i, value in enumerate(values)}
+        return f"{column} IN ({', '.join(':' + p for p in params)})", params
 
     # -- search -------------------------------------------------------------------------
 
@@ -227,14 +104,14 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     ) -> list[tuple[str, float]]:
         if not words:
             return []
-        where, params = eligibility_sql(eligible)
-        rows = self._conn.execute(
+        where, params = self._eligible(eligible)
+        rows = self._all(
             f"SELECT f.id, bm25({index}) AS rank FROM {index} "
             f"JOIN facts f ON f.rowid = {index}.rowid "
-            f"WHERE {index} MATCH ? AND f.profile_id = ? AND {where} "
-            "ORDER BY rank LIMIT ?",
-            (fts_match(words), self._profile_id, *params, limit),
-        ).fetchall()
+            f"WHERE {index} MATCH :match AND f.profile_id = :profile AND {where} "
+            "ORDER BY rank LIMIT :limit",
+            {"match": fts_match(words), "profile": self._profile_id, "limit": limit, **params},
+        )
         return [(row["id"], -float(row["rank"])) for row in rows]
 
     def _facts_holding(self, index: str, word: str, cap: int) -> int:
@@ -262,13 +139,6 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         return index.search(vector, eligible, limit)
 
     # -- writes -------------------------------------------------------------------------
-
-    def _known_facts(self, fact_ids: Sequence[str]) -> Iterable[str]:
-        found = self._conn.execute(
-            f"SELECT id FROM facts WHERE profile_id = ? AND id IN ({placeholders(fact_ids)})",
-            (self._profile_id, *fact_ids),
-        )
-        return [row[0] for row in found]
 
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
         """A fact given with its vector is a new one (`lifecycle.create`): inserted at once;

@@ -3,37 +3,22 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
 
-from somna.model import Message
 from somna.store.base import SourceCursor
-from somna.store.columns import MESSAGE_COLUMNS
 from somna.store.sessions import SessionQueries
-from somna.store.sqlite.queries import bind, placeholders
+from somna.store.sqlite.queries import bind
 from somna.store.sqlite.rows import ts
 
 __all__ = ["SQLiteSessions"]
 
 
 class SQLiteSessions(SessionQueries):
-    """Mixed into `SQLiteScope`: messages by id, the archive's move, a new cursor."""
+    """Mixed into `SQLiteScope`: the archive's move, a new cursor."""
 
     _conn: sqlite3.Connection
     _profile_id: str
-
-    def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
-        if not message_ids:
-            return []
-        marks = placeholders(message_ids)
-        rows = self._conn.execute(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE profile_id = ? AND id IN ({marks}) "
-            f"UNION ALL SELECT {MESSAGE_COLUMNS} FROM archived_messages "
-            f"WHERE profile_id = ? AND id IN ({marks})",
-            (self._profile_id, *message_ids, self._profile_id, *message_ids),
-        ).fetchall()
-        return [self._message(row) for row in rows]
 
     def _archive_messages(
         self, session_id: str, through_seq: int, at: datetime, purge_after: datetime

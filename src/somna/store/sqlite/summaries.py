@@ -12,7 +12,6 @@ import numpy as np
 
 from somna.errors import InvalidInputError
 from somna.model import Summary, SummaryKind
-from somna.store.columns import SUMMARY_COLUMNS
 from somna.store.sqlite.queries import fts_query, placeholders
 from somna.store.sqlite.rows import ts
 from somna.store.summaries import SummaryQueries
@@ -29,17 +28,6 @@ class SQLiteSummaries(SummaryQueries):
     _conn: sqlite3.Connection
     _profile_id: str
     _store: SQLiteStore
-
-    def get_summaries(self, summary_ids: Sequence[str]) -> list[Summary]:
-        if not summary_ids:
-            return []
-        rows = self._conn.execute(
-            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE profile_id = ? "
-            f"AND id IN ({placeholders(summary_ids)})",
-            (self._profile_id, *summary_ids),
-        ).fetchall()
-        found = {row["id"]: self._summary(row) for row in rows}
-        return [found[i] for i in summary_ids if i in found]
 
     def summary_text_search(
         self, query: str, kinds: Sequence[SummaryKind], at: datetime, limit: int

@@ -5,9 +5,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from somna.model import utc
-from somna.store.base import ThreadState
-from somna.store.sqlite.queries import parse_ts
 from somna.store.threads import ThreadQueries
 
 __all__ = ["SQLiteThreads"]
@@ -18,18 +15,6 @@ class SQLiteThreads(ThreadQueries):
 
     _conn: sqlite3.Connection
     _profile_id: str
-
-    def thread_state(self, session_id: str) -> ThreadState | None:
-        row = self._conn.execute(
-            "SELECT session_id, folded_seq, summary, updated_at FROM session_threads "
-            "WHERE profile_id = ? AND session_id = ?",
-            (self._profile_id, session_id),
-        ).fetchone()
-        if row is None:
-            return None
-        updated = parse_ts(row["updated_at"])
-        assert updated is not None  # the column is NOT NULL
-        return ThreadState(row["session_id"], row["folded_seq"], row["summary"], utc(updated))
 
     def _renumber_into(
         self, into_id: str, other_id: str, other_key: str, ordered: Sequence[str]
