@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from somna.config import Settings
 from somna.embed import BundledEmbedder
-from somna.interfaces.cli.app import app
+from somna.interfaces.cli import app
 from somna.llm.check import check_llm
 from tests.interfaces.api.live import live_server
 from tests.llm.local_servers import SmallLocalModel

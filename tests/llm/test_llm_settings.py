@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from somna.config import Settings
 from somna.embed import BundledEmbedder, OpenAIEmbedder
 from somna.errors import ConfigurationError, EmbeddingError
-from somna.interfaces.cli.app import app
+from somna.interfaces.cli import app
 from somna.llm import EXTRACT, OpenAILLM, llm_from_settings
 from somna.memory import Memory
 from somna.redact import redact, redact_url

@@ -18,8 +18,8 @@ from typing import Any
 import typer
 
 from somna.config import Settings
-from somna.interfaces.cli.app import app as somna_app
-from somna.interfaces.cli.app import root
+from somna.interfaces.cli.commands import app as somna_app
+from somna.interfaces.cli.commands import root
 from somna.interfaces.cli.ingest import ingest_app
 from somna.interfaces.cli.options import CliState
 from somna.interfaces.cli.worker import worker

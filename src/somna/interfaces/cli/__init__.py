@@ -3,9 +3,41 @@
 Every command opens the memory, calls one `Memory` method and prints the
 result as a table, or as JSON with `--json`. Domain errors exit with one line
 on stderr: code 2 for bad input, a missing object or a refused state change,
-1 for database, embedder or configuration failures.
+1 for database, embedder or configuration failures. Ctrl-C and SIGTERM, at any
+moment, exit 130 and 143 with one line.
+
+`app` is imported when first asked for, not with this package: `main` sets its
+signal handlers before the commands' imports, which take about a second.
 """
 
-from somna.interfaces.cli.app import app, main
+import sys
+import typing
+
+from somna.interfaces.cli.signals import exit_code, guard_signals, stopped_line
+
+if typing.TYPE_CHECKING:
+    from somna.interfaces.cli.commands import app
 
 __all__ = ["app", "main"]
+
+
+def __getattr__(name: str) -> typing.Any:
+    if name == "app":
+        from somna.interfaces.cli.commands import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def main() -> None:
+    """The `somna` console script (and `python -m somna`)."""
+    done = guard_signals()
+    try:
+        from somna.interfaces.cli.commands import app
+
+        app(prog_name="somna")
+    except KeyboardInterrupt as stop:
+        print(stopped_line(stop), file=sys.stderr)
+        sys.exit(exit_code(stop))
+    finally:
+        done()

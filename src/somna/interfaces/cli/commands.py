@@ -1,4 +1,7 @@
-"""The root `somna` app: the global `--db`, `init`, `search`, and the other commands and groups."""
+"""The root `somna` app: the global `--db`, `init`, `search`, and the other commands and groups.
+
+Imported by `main` once its signal handlers are set (`somna.interfaces.cli`).
+"""
 
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ from somna.interfaces.cli.serve import mcp, serve
 from somna.interfaces.cli.sessions import metrics, sessions
 from somna.interfaces.cli.worker import worker
 
-__all__ = ["app", "main"]
+__all__ = ["app"]
 
 _ORDER = (
     "init",
@@ -136,7 +139,9 @@ class _Root(TyperGroup):
             if type(error).__name__ != "NoArgsIsHelpError":  # that one has printed the help
                 typer.echo(usage_error_line(error), err=True)
             sys.exit(error.exit_code)
-        except typer.Abort:
+        except typer.Abort as error:
+            if isinstance(error.__context__, KeyboardInterrupt):  # a signal: `main` says so
+                raise error.__context__ from None
             typer.echo("Aborted.", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
@@ -264,8 +269,3 @@ def search(
         render.show(render.search_table(hits))
     else:
         render.say("Nothing found.", style="dim")
-
-
-def main() -> None:
-    """The `somna` console script."""
-    app(prog_name="somna")

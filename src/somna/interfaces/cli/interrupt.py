@@ -3,7 +3,7 @@
 `Memory.consolidate` releases the leases it holds, waits (briefly) for its
 threads and records the run as interrupted when `KeyboardInterrupt` reaches
 it. `signals_interrupt` makes SIGINT and SIGTERM (a service manager's stop)
-raise `Interrupted`, a `KeyboardInterrupt` that knows its signal, once: a
+raise `Interrupted` (`somna.interfaces.cli.signals`), once: a
 second signal while the run is giving its sessions back is only noted, so the
 clean-up is never cut short. The command then exits 130 (SIGINT) or 143
 (SIGTERM), as shells expect, with one line and no traceback.
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from types import FrameType
-from typing import Annotated, Any
+from typing import Annotated
 
 from somna.interfaces.cli.options import setting_option
+from somna.interfaces.cli.signals import Interrupted, exit_code, set_handlers
 
 __all__ = [
     "ConcurrencyOption",
-    "Interrupted",
     "exit_code",
     "interrupted_line",
     "signals_interrupt",
@@ -37,22 +37,6 @@ ConcurrencyOption = Annotated[
     ),
 ]
 
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-class Interrupted(KeyboardInterrupt):
-    """A signal asked the command to stop; `signum` says which."""
-
-    def __init__(self, signum: int = signal.SIGINT) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-def exit_code(stop: KeyboardInterrupt) -> int:
-    """128 + the signal's number: 130 for Ctrl-C (and a bare `KeyboardInterrupt`), 143 for
-    SIGTERM."""
-    return 128 + (stop.signum if isinstance(stop, Interrupted) else signal.SIGINT)
-
 
 @contextmanager
 def signals_interrupt() -> Iterator[None]:
@@ -66,11 +50,7 @@ def signals_interrupt() -> Iterator[None]:
             raised.append(signum)
             raise Interrupted(signum)
 
-    previous: dict[int, Any] = {}
-    with suppress(ValueError):  # signal handlers belong to the main thread
-        for number in _SIGNALS:
-            if signal.getsignal(number) is not signal.SIG_IGN:  # a script's background job
-                previous[number] = signal.signal(number, interrupt)
+    previous = set_handlers(interrupt)
     try:
         yield
     finally:
