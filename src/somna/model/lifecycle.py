@@ -91,6 +91,23 @@ def transition(
     return updated, event
 
 
+def _changed(
+    fact: Fact,
+    action: EventAction,
+    *,
+    at: datetime,
+    actor: str,
+    note: dict[str, Any] | None = None,
+    evidence: list[Evidence] = (),  # type: ignore[assignment]
+    **changes: Any,
+) -> Change:
+    """`transition` as a `Change` of one fact, its event noting `note` besides what moved."""
+    updated, event = transition(fact, action, at=at, actor=actor, **changes)
+    if note:
+        event.after = {**(event.after or {}), **note}
+    return Change(facts=[updated], evidence=list(evidence), events=[event])
+
+
 def create(
     fact: Fact,
     *,
@@ -118,17 +135,16 @@ def reinforce(
 ) -> Change:
     """The fact was observed again: more confident, fresher, stronger."""
     confidence = round(fact.confidence + (1.0 - fact.confidence) * _REINFORCE_GAIN, 6)
-    updated, event = transition(
+    return _changed(
         fact,
         EventAction.REINFORCED,
         at=at,
         actor=actor,
+        evidence=[ev.model_copy(update={"fact_id": fact.id}) for ev in evidence],
         confidence=confidence,
         last_verified_at=at,
         strength=1.0,
     )
-    moved = [ev.model_copy(update={"fact_id": fact.id}) for ev in evidence]
-    return Change(facts=[updated], evidence=moved, events=[event])
 
 
 def absorb(
@@ -143,7 +159,7 @@ def absorb(
 
 def supersede(old: Fact, new: Fact, *, at: datetime, actor: str) -> Change:
     """`new` replaces `old` in the world from `new.valid_from` on (DESIGN invariant 8)."""
-    updated, event = transition(
+    return _changed(
         old,
         EventAction.SUPERSEDED,
         at=at,
@@ -153,7 +169,6 @@ def supersede(old: Fact, new: Fact, *, at: datetime, actor: str) -> Change:
         superseded_at=at,
         superseded_by=new.id,
     )
-    return Change(facts=[updated], events=[event])
 
 
 def correct(old: Fact, new: Fact, *, vector: list[float], at: datetime, actor: str) -> Change:
@@ -163,7 +178,7 @@ def correct(old: Fact, new: Fact, *, vector: list[float], at: datetime, actor: s
     question about the past gets the corrected text.
     """
     new = new.model_copy(update={"valid_from": old.valid_from})
-    updated, event = transition(
+    replaced = _changed(
         old,
         EventAction.UPDATED,
         at=at,
@@ -173,25 +188,31 @@ def correct(old: Fact, new: Fact, *, vector: list[float], at: datetime, actor: s
         superseded_at=at,
         superseded_by=new.id,
     )
-    created = create(new, vector=vector, actor=actor, note={"corrects": old.id})
-    return Change(facts=[updated], events=[event]).merge(created)
+    return replaced.merge(create(new, vector=vector, actor=actor, note={"corrects": old.id}))
 
 
 def retire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
-    updated, event = transition(
-        fact, EventAction.RETIRED, at=at, actor=actor, status=FactStatus.RETIRED, retired_at=at
+    return _changed(
+        fact,
+        EventAction.RETIRED,
+        at=at,
+        actor=actor,
+        note={"reason": reason},
+        status=FactStatus.RETIRED,
+        retired_at=at,
     )
-    event.after = {**(event.after or {}), "reason": reason}
-    return Change(facts=[updated], events=[event])
 
 
 def expire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
     """A fact outlived its time to live: it leaves recall, and stays in history."""
-    updated, event = transition(
-        fact, EventAction.EXPIRED, at=at, actor=actor, status=FactStatus.EXPIRED
+    return _changed(
+        fact,
+        EventAction.EXPIRED,
+        at=at,
+        actor=actor,
+        note={"reason": reason},
+        status=FactStatus.EXPIRED,
     )
-    event.after = {**(event.after or {}), "reason": reason}
-    return Change(facts=[updated], events=[event])
 
 
 def restore(
@@ -206,19 +227,19 @@ def restore(
     It is active again (unverified: saying it again is not confirming it), seen now, with
     a fresh strength and no expiry; the new evidence joins the old.
     """
-    updated, event = transition(
+    return _changed(
         fact,
         EventAction.RESTORED,
         at=at,
         actor=actor,
+        note={"was": fact.status.value},
+        evidence=evidence,
         status=FactStatus.UNVERIFIED,
         retired_at=None,
         expires_at=None,
         last_verified_at=at,
         strength=1.0,
     )
-    event.after = {**(event.after or {}), "was": fact.status.value}
-    return Change(facts=[updated], evidence=list(evidence), events=[event])
 
 
 def dispute(new: Fact, existing: Fact, *, at: datetime, actor: str) -> Change:
@@ -230,11 +251,11 @@ def dispute(new: Fact, existing: Fact, *, at: datetime, actor: str) -> Change:
     for fact in (existing, new):
         if fact.status is FactStatus.DISPUTED:
             continue
-        updated, event = transition(
-            fact, EventAction.DISPUTED, at=at, actor=actor, status=FactStatus.DISPUTED
+        note = {"conflict": conflict.id}
+        disputed = _changed(
+            fact, EventAction.DISPUTED, at=at, actor=actor, note=note, status=FactStatus.DISPUTED
         )
-        event.after = {**(event.after or {}), "conflict": conflict.id}
-        change = change.merge(Change(facts=[updated], events=[event]))
+        change = change.merge(disputed)
     return change
 
 
@@ -242,7 +263,7 @@ def restore_if_settled(fact: Fact, *, unsettled: int, at: datetime, actor: str) 
     """A disputed fact that won its conflict comes back, verified, once no other pair holds it."""
     if fact.status is not FactStatus.DISPUTED or unsettled:
         return Change()
-    updated, event = transition(
+    return _changed(
         fact,
         EventAction.RESOLVED,
         at=at,
@@ -250,7 +271,6 @@ def restore_if_settled(fact: Fact, *, unsettled: int, at: datetime, actor: str) 
         status=FactStatus.VERIFIED,
         last_verified_at=at,
     )
-    return Change(facts=[updated], events=[event])
 
 
 def settle(
