@@ -10,23 +10,22 @@ batches, each batch written in one transaction with its cursor.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from somna.store.sql import Params
+
 __all__ = [
-    "CLAIM",
     "FINISH",
-    "PENDING_FACTS",
-    "PENDING_SUMMARIES",
-    "REMAINING",
     "STATE",
-    "TOTAL",
     "EmbedderLedger",
     "EmbedderRecord",
     "EmbedderState",
+    "LedgerReads",
     "PendingText",
     "start_sql",
     "state_from_row",
@@ -141,3 +140,35 @@ def state_from_row(row: Any) -> EmbedderState | None:
         current=None if name is None else EmbedderRecord(str(name), int(dim)),
         target=None if target_name is None else EmbedderRecord(str(target_name), int(target_dim)),
     )
+
+
+class LedgerReads(ABC):
+    """The steps of an `EmbedderLedger` that read the same on both backends, each statement
+    run on its own; a backend adds the transactions of `start`, `save` and `finish`."""
+
+    @abstractmethod
+    def _rows(self, sql: str, params: Params | None = None) -> list[Any]:
+        """The rows of one statement (`:name` parameters), none for a write."""
+
+    def state(self) -> EmbedderState | None:
+        rows = self._rows(STATE)
+        return state_from_row(rows[0] if rows else None)
+
+    def claim(self, record: EmbedderRecord) -> EmbedderState:
+        self._rows(CLAIM, {"name": record.name, "dim": record.dim})
+        state = self.state()
+        assert state is not None
+        return state
+
+    def pending(self, limit: int) -> list[PendingText]:
+        facts = self._rows(PENDING_FACTS, {"limit": limit})
+        found = [PendingText("fact", row[0], row[1]) for row in facts]
+        if len(found) < limit:
+            summaries = self._rows(PENDING_SUMMARIES, {"limit": limit - len(found)})
+            found += [PendingText("summary", row[0], row[1]) for row in summaries]
+        return found
+
+    def counts(self) -> tuple[int, int]:
+        total = int(self._rows(TOTAL)[0][0])
+        remaining = int(self._rows(REMAINING)[0][0])
+        return total - remaining, total

@@ -10,43 +10,34 @@ import numpy as np
 from psycopg import Connection
 
 from somna.store.embedders import (
-    CLAIM,
     FINISH,
-    PENDING_FACTS,
-    PENDING_SUMMARIES,
-    REMAINING,
     STATE,
-    TOTAL,
     EmbedderRecord,
     EmbedderState,
+    LedgerReads,
     PendingText,
     start_sql,
     state_from_row,
 )
 from somna.store.postgres.queries import named
+from somna.store.sql import Params
 
 __all__ = ["PostgresLedger"]
 
 Connect = Callable[[], AbstractContextManager[Connection[Any]]]
 
 
-class PostgresLedger:
+class PostgresLedger(LedgerReads):
     """Runs on pooled connections; `forget` drops the store's caches of these profiles."""
 
     def __init__(self, connect: Connect, forget: Callable[[list[str]], None]) -> None:
         self._connect = connect
         self._forget = forget
 
-    def state(self) -> EmbedderState | None:
+    def _rows(self, sql: str, params: Params | None = None) -> list[Any]:
         with self._connect() as conn:
-            return state_from_row(conn.execute(STATE).fetchone())
-
-    def claim(self, record: EmbedderRecord) -> EmbedderState:
-        with self._connect() as conn:
-            conn.execute(named(CLAIM), {"name": record.name, "dim": record.dim})
-            state = state_from_row(conn.execute(STATE).fetchone())
-        assert state is not None
-        return state
+            cursor = conn.execute(named(sql), params)
+            return cursor.fetchall() if cursor.description else []
 
     def start(self, target: EmbedderRecord) -> EmbedderState:
         with self._connect() as conn, conn.transaction():
@@ -56,23 +47,6 @@ class PostgresLedger:
             state = state_from_row(conn.execute(STATE).fetchone())
         assert state is not None
         return state
-
-    def pending(self, limit: int) -> list[PendingText]:
-        with self._connect() as conn:
-            facts = conn.execute(named(PENDING_FACTS), {"limit": limit}).fetchall()
-            found = [PendingText("fact", row[0], row[1]) for row in facts]
-            if len(found) < limit:
-                summaries = conn.execute(
-                    named(PENDING_SUMMARIES), {"limit": limit - len(found)}
-                ).fetchall()
-                found += [PendingText("summary", row[0], row[1]) for row in summaries]
-        return found
-
-    def counts(self) -> tuple[int, int]:
-        with self._connect() as conn:
-            total = int(conn.execute(TOTAL).fetchone()[0])  # type: ignore[index]
-            remaining = int(conn.execute(REMAINING).fetchone()[0])  # type: ignore[index]
-        return total - remaining, total
 
     def save(self, rows: Sequence[tuple[PendingText, np.ndarray]]) -> None:
         if not rows:

@@ -5,28 +5,24 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from somna.store.embedders import (
-    CLAIM,
     FINISH,
-    PENDING_FACTS,
-    PENDING_SUMMARIES,
-    REMAINING,
-    STATE,
-    TOTAL,
     EmbedderRecord,
     EmbedderState,
+    LedgerReads,
     PendingText,
     start_sql,
-    state_from_row,
 )
+from somna.store.sql import Params
 
 __all__ = ["SQLiteLedger"]
 
 
-class SQLiteLedger:
+class SQLiteLedger(LedgerReads):
     """Runs on the store's connection under its lock; `forget` drops its vector caches."""
 
     def __init__(
@@ -36,16 +32,9 @@ class SQLiteLedger:
         self._lock = lock
         self._forget = forget
 
-    def state(self) -> EmbedderState | None:
+    def _rows(self, sql: str, params: Params | None = None) -> list[Any]:
         with self._lock:
-            return state_from_row(self._conn.execute(STATE).fetchone())
-
-    def claim(self, record: EmbedderRecord) -> EmbedderState:
-        with self._lock:
-            self._conn.execute(CLAIM, {"name": record.name, "dim": record.dim})
-            state = self.state()
-        assert state is not None
-        return state
+            return self._conn.execute(sql, params or {}).fetchall()
 
     def start(self, target: EmbedderRecord) -> EmbedderState:
         with self._lock:
@@ -55,23 +44,6 @@ class SQLiteLedger:
             state = self.state()
         assert state is not None
         return state
-
-    def pending(self, limit: int) -> list[PendingText]:
-        with self._lock:
-            facts = self._conn.execute(PENDING_FACTS, {"limit": limit}).fetchall()
-            found = [PendingText("fact", row[0], row[1]) for row in facts]
-            if len(found) < limit:
-                summaries = self._conn.execute(
-                    PENDING_SUMMARIES, {"limit": limit - len(found)}
-                ).fetchall()
-                found += [PendingText("summary", row[0], row[1]) for row in summaries]
-        return found
-
-    def counts(self) -> tuple[int, int]:
-        with self._lock:
-            total = int(self._conn.execute(TOTAL).fetchone()[0])
-            remaining = int(self._conn.execute(REMAINING).fetchone()[0])
-        return total - remaining, total
 
     def save(self, rows: Sequence[tuple[PendingText, np.ndarray]]) -> None:
         if not rows:
