@@ -1,6 +1,7 @@
 """English retelling: a first-person clause said by Odile, told about Odile.
 
-Five shapes are retold; anything else gives None, since a missed fact costs less than a
+The shapes of `grammar.Grammar` for English; their patterns and the words they agree
+are in `english.toml` (``[grammar.*]``). Five shapes are retold; anything else gives None, since a missed fact costs less than a
 wrong one:
 
 - "I …": the subject named, the verb agreed ("I love" → "Odile loves", "I'm" → "is");
@@ -22,20 +23,11 @@ import re
 from somna.llm.rules.grammar import Grammar, Unsure
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.tables import read_tables
-from somna.llm.rules.text import words as _words
 
 __all__ = ["ENGLISH_GRAMMAR", "PRESENT", "nominative", "possessive", "retell_pronouns"]
 
-_I = re.IGNORECASE
-
-_PRESENT_VERBS = _words(
-    """love like enjoy prefer hate adore dislike detest work live study teach speak own
-    plan intend aim need want eat drink play use volunteer practice practise miss cook
-    read write watch drive ride swim travel run collect paint sing dance visit go do
-    have hope value cherish appreciate treasure admire believe care mentor draw bake
-    knit garden hike climb surf ski skate attend train coach make create keep take try
-    support help spend find stay roast camp bond celebrate look sing"""
-)
+_TABLES = read_tables("english")
+_GRAMMAR = _TABLES.data["grammar"]
 
 
 def _third_singular(verb: str) -> str:
@@ -49,88 +41,14 @@ def _third_singular(verb: str) -> str:
     return verb + "s"
 
 
-PRESENT = {verb: _third_singular(verb) for verb in sorted(_PRESENT_VERBS)}
-PAST = read_tables("english").words("PAST")
-PARTICIPLES = read_tables("english").words("PARTICIPLES")
-AUXILIARIES = {
-    "am": "is",
-    "was": "was",
-    "have": "has",
-    "had": "had",
-    "will": "will",
-    "do": "does",
-    "did": "did",
-    "don't": "does not",
-    "didn't": "did not",
-    "can": "can",
-    "can't": "cannot",
-    "cannot": "cannot",
-    "won't": "will not",
-    "haven't": "has not",
-    "wasn't": "was not",
-    "must": "must",
-}
-_PLURAL_AUXILIARIES = {
-    "are": "are",
-    "were": "were",
-    "have": "have",
-    "had": "had",
-    "will": "will",
-    "did": "did",
-    "didn't": "did not",
-    "haven't": "have not",
-    "weren't": "were not",
-}
-_CONTRACTIONS = {"'m": "is", "'ve": "has", "'ll": "will", "'re": "are"}
-_PLURAL_CONTRACTIONS = {"'re": "are", "'ve": "have", "'ll": "will"}
-ADVERBS = _words(
-    """really also absolutely just still totally truly usually always never often sometimes
-    recently finally already actually currently now even definitely mostly generally
-    especially genuinely officially both all"""
+PRESENT = {verb: _third_singular(verb) for verb in sorted(_TABLES.words("PRESENT"))}
+PAST = _TABLES.words("PAST")
+ADVERBS = _TABLES.words("ADVERBS")
+_MAPS = _TABLES.maps("grammar")
+_HEAD, _WE_HEAD, _POSSESSIVE_HEAD, _FIRST_TIME, _PRONOUNS, _IS = (
+    _TABLES.pattern(_GRAMMAR["patterns"][name])
+    for name in ("head", "we", "possessed", "first_time", "pronouns", "is")
 )
-_HEAD = re.compile(r"^i(?P<contraction>'m|'ve|'ll|'d)?\s+(?P<rest>.+)$", _I)
-_WE_HEAD = re.compile(
-    r"^(?:we|my\s+(?P<with>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+and\s+i)"
-    r"(?P<contraction>'re|'ve|'ll|'d)?\s+(?P<rest>.+)$",
-    _I,
-)
-_POSSESSIVE_HEAD = re.compile(r"^my\s+(?P<rest>.+)$", _I)
-_FIRST_TIME = re.compile(r"^it\s+was\s+my\s+first\s+time\s+(?P<rest>.+)$", _I)
-_PRONOUNS = re.compile(
-    r"(?<![\w-])(?:i\s+am|i'm|i\s+was|i've|i'll|i'd|i|me|my|mine|myself|we're|we've|we'll|"
-    r"we'd|we|us|our|ours|ourselves|you|your|yours|yourself|yourselves|ya|y'all|yall|u)(?![\w-])",
-    _I,
-)
-_IS = re.compile(
-    r"(?<=\w)'s\s+(?:(?P<has>(?=(?:been|allowed|helped|made|given|brought|taught|shown|"
-    r"inspired|changed|become)\b))|(?=(?:a|an|my|the|so|really|definitely|such|always|totally|"
-    r"super|very|mostly|also|just|truly|like|one|important|special|ok|okay|fine|doing|getting|"
-    r"going|open|finally|now|still)\b))",
-    _I,
-)
-_SINGULAR = {
-    "i am": "they are",
-    "i'm": "they are",
-    "i was": "they were",
-    "i've": "they have",
-    "i'll": "they will",
-    "i": "they",
-    "me": "them",
-    "my": "their",
-    "mine": "theirs",
-    "myself": "themselves",
-}
-_PLURAL = {
-    "we're": "they are",
-    "we've": "they have",
-    "we'll": "they will",
-    "we": "they",
-    "us": "them",
-    "our": "their",
-    "ours": "theirs",
-    "ourselves": "themselves",
-}
-_GROUPS = {"family": "their family", "friends": "their friends"}
 
 
 def nominative(who: Speaker, initial: bool) -> str:
@@ -162,10 +80,10 @@ def retell_pronouns(text: str, who: Speaker, instruction: bool, plural: bool = F
                 return "itself"
         if word == "me":
             return nominative(who, initial=False)
-        if word in _SINGULAR:
-            return _SINGULAR[word]
-        if plural and word in _PLURAL:
-            return _PLURAL[word]
+        if word in _MAPS["singular"]:
+            return _MAPS["singular"][word]
+        if plural and word in _MAPS["plural"]:
+            return _MAPS["plural"][word]
         raise Unsure(word)
 
     return _PRONOUNS.sub(swap, text)
@@ -179,7 +97,7 @@ def _verb_phrase(words: list[str], plural: bool) -> list[str]:
     if not words:
         raise Unsure("no verb")
     verb = words.pop(0).casefold()
-    auxiliaries = _PLURAL_AUXILIARIES if plural else AUXILIARIES
+    auxiliaries = _MAPS["plural_auxiliaries"] if plural else _MAPS["auxiliaries"]
     if verb in auxiliaries:
         phrase.append(auxiliaries[verb])
     elif verb in PRESENT:
@@ -192,7 +110,7 @@ def _verb_phrase(words: list[str], plural: bool) -> list[str]:
 
 
 def _retell_we(head: re.Match[str], who: Speaker, initial: bool) -> str | None:
-    companions = f"their {head['with']}" if head["with"] else _GROUPS.get(who.group or "")
+    companions = f"their {head['with']}" if head["with"] else _MAPS["groups"].get(who.group or "")
     if companions is None or _PRONOUNS.search(companions[len("their ") :]):
         return None
     contraction = (head["contraction"] or "").casefold()
@@ -200,7 +118,7 @@ def _retell_we(head: re.Match[str], who: Speaker, initial: bool) -> str | None:
         return None
     words = head["rest"].split()
     if contraction:
-        verb_phrase = [_PLURAL_CONTRACTIONS[contraction]]
+        verb_phrase = [_MAPS["plural_contractions"][contraction]]
     else:
         verb_phrase = _verb_phrase(words, plural=True)
     rest = retell_pronouns(" ".join(words), who, instruction=False, plural=True)
@@ -225,8 +143,8 @@ def _retell_object(clause: str, who: Speaker, initial: bool) -> str:
             if word == "my":
                 return possessive(who, initial=False)
             return nominative(who, initial=False)
-        if word in _SINGULAR:
-            return _SINGULAR[word]
+        if word in _MAPS["singular"]:
+            return _MAPS["singular"][word]
         raise Unsure(word)
 
     text = _PRONOUNS.sub(swap, _plain_is(clause))
@@ -252,7 +170,10 @@ def _retell_head(head: re.Match[str], who: Speaker, initial: bool, instruction: 
     words = head["rest"].split()
     if contraction == "'d":
         return None
-    agreed = [_CONTRACTIONS[contraction]] if contraction else _verb_phrase(words, plural=False)
+    if contraction:
+        agreed = [_MAPS["contractions"][contraction]]
+    else:
+        agreed = _verb_phrase(words, plural=False)
     rest = retell_pronouns(" ".join(words), who, instruction)
     return " ".join([nominative(who, initial), *agreed, rest]).strip()
 

@@ -1,5 +1,8 @@
 """French retelling: a first-person clause said by Camille, told about Camille.
 
+The shapes of `grammar.Grammar` for French; their patterns and the verb and pronoun tables
+are in `french.toml` (``[grammar.*]``).
+
 French helps: a first-group verb has the same form for "je" and "il" ("j'aime", "il
 aime"), and "mon/ma/mes" become "son/sa/ses" whatever the speaker's gender. The shapes
 retold, as in English:
@@ -22,119 +25,42 @@ import re
 from somna.llm.rules.grammar import Grammar, Unsure
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.tables import read_tables
-from somna.llm.rules.text import words as _words
 
 __all__ = ["FRENCH_GRAMMAR", "nominative", "starts_with_vowel"]
 
-_I = re.IGNORECASE
 _VOWEL = "aeiouyhéèêëàâîïôûù"
 
-IRREGULAR = {
-    "suis": "est",
-    "ai": "a",
-    "vais": "va",
-    "fais": "fait",
-    "peux": "peut",
-    "veux": "veut",
-    "dois": "doit",
-    "sais": "sait",
-    "vis": "vit",
-    "pars": "part",
-    "sors": "sort",
-    "dors": "dort",
-    "viens": "vient",
-    "deviens": "devient",
-    "reviens": "revient",
-    "prends": "prend",
-    "apprends": "apprend",
-    "comprends": "comprend",
-    "bois": "boit",
-    "écris": "écrit",
-    "lis": "lit",
-    "connais": "connaît",
-    "mets": "met",
-    "cours": "court",
-    "conduis": "conduit",
-    "reçois": "reçoit",
-    "vois": "voit",
-    "finis": "finit",
-    "choisis": "choisit",
-    "réussis": "réussit",
-    "prévois": "prévoit",
-    "vends": "vend",
-    "attends": "attend",
-    "rejoins": "rejoint",
-    "peins": "peint",
-    "construis": "construit",
-    "sens": "sent",
-}
-_NOUS = {
-    "sommes": "sont",
-    "avons": "ont",
-    "allons": "vont",
-    "faisons": "font",
-    "étions": "étaient",
-    "avions": "avaient",
-}
-_ON = {
-    "est": "sont",
-    "a": "ont",
-    "va": "vont",
-    "fait": "font",
-    "était": "étaient",
-    "avait": "avaient",
-}
-HEDGING_VERBS = _words(
-    """crois pense suppose imagine trouve espère voudrais aimerais pourrais devrais hésite"""
-)
-_PLANNING = {
-    "pense": re.compile(r"\s+à\s+[\w']+(?:er|ir|re)\b", _I),
-    "espère": re.compile(r"\s+[\w']+(?:er|ir|re)\b", _I),
-}
+_TABLES = read_tables("french")
+_GRAMMAR = _TABLES.data["grammar"]
+_MAPS = _TABLES.maps("grammar")
+HEDGING_VERBS = _TABLES.words("HEDGING_VERBS")
+_INDIRECT = _TABLES.words("INDIRECT")
+_PLANNING = {verb: _TABLES.pattern(p) for verb, p in _MAPS["planning"].items()}
 """A hedging verb that states a plan when an infinitive follows: "je pense à partir"."""
-_HEAD = re.compile(
-    r"^(?:je\s+|j')(?P<neg>ne\s+|n')?(?P<reflexive>me\s+|m')?(?P<verb>[^\W\d_]+)(?P<rest>.*)$", _I
+(
+    _HEAD,
+    _WE_HEAD,
+    _POSSESSIVE_HEAD,
+    _FIRST_TIME,
+    _FOR_ME,
+    _ME_OBJECT,
+    _PRONOUNS,
+    _FIRST_POSSESSIVE,
+    _REFLEXIVE_INFINITIVE,
+) = (
+    _TABLES.pattern(_GRAMMAR["patterns"][name])
+    for name in (
+        "head",
+        "we",
+        "possessed",
+        "first_time",
+        "for_me",
+        "me_object",
+        "pronouns",
+        "first_possessive",
+        "reflexive_infinitive",
+    )
 )
-_WE_HEAD = re.compile(
-    r"^(?:(?P<pronoun>nous|on)|(?P<det>mes|mon|ma)\s+(?P<with>[\w'-]+(?:\s+[\w'-]+)?)\s+et\s+moi"
-    r"(?:\s*,\s*(?P<again>nous|on))?)\s+(?P<neg>ne\s+|n')?(?P<verb>[^\W\d_]+)(?P<rest>.*)$",
-    _I,
-)
-_VERB3 = (
-    r"(?:est|sont|était|étaient|s'appelle|s'appellent|habite|habitent|vit|vivent|travaille|"
-    r"travaillent|a|ont|avait|avaient|adore|adorent|aime|aiment|vient|viennent|va|vont|fait|font|"
-    r"commence|commencent|part|partent|joue|jouent|étudie|étudient|arrive|arrivent|préfère|"
-    r"préfèrent|vient|viennent|reste|restent|devient|deviennent)"
-)
-_POSSESSIVE_HEAD = re.compile(
-    rf"^(?P<det>mon|ma|mes)\s+(?P<noun>[^,]+?)"
-    rf"(?:\s*,\s*(?P<name>(?-i:[A-Z])[\w-]+)\s*,|\s+(?P<bare>(?-i:[A-Z])[\w-]+))?"
-    rf"\s+(?P<verb>{_VERB3})(?P<rest>(?:\s.*)?)$",
-    _I,
-)
-_FIRST_TIME = re.compile(
-    r"^(?P<head>c'(?:était|est)\s+(?:la|ma)\s+première\s+fois\s+)que\s+(?P<clause>(?:je\s|j').+)$",
-    _I,
-)
-_FOR_ME = re.compile(r"^pour\s+moi\s*,\s*(?P<rest>.+)$", _I)
-_ME_OBJECT = re.compile(
-    r"^(?P<subject>.+?)\s+(?:me\s+|m')(?P<verb>aide|aident|aidé|détend|détendent|calme|calment|"
-    r"inspire|inspirent|motive|motivent|rend|rendent|passionne|passionnent|apporte|apportent|"
-    r"donne|donnent|permet|permettent|rappelle|rappellent|tient|tiennent)\b(?P<rest>.*)$",
-    _I,
-)
-_INDIRECT = _words("apporte apportent donne donnent permet permettent rappelle rappellent")
-_ARTICLE = {"mon": "le", "ma": "la", "mes": "les"}
-_OWN = {"mon": "son", "ma": "sa", "mes": "ses"}
-_OURS = {"notre": "leur", "nos": "leurs", "nous": "eux"}
-_PRONOUNS = re.compile(
-    r"(?<![\w'])(?:(?P<elided>[jmt])'|(?P<word>mon|ma|mes|je|me|moi|nous|notre|nos|vous|votre|"
-    r"vos|tu|te|toi|ton|ta|tes|mien|mienne|miens|miennes|on)\b)",
-    _I,
-)
-_FIRST_POSSESSIVE = re.compile(r"(?<![\w'])(?P<det>mon|ma|mes)\s+(?P<noun>[\w-]+)", _I)
-_REFLEXIVE_INFINITIVE = re.compile(r"(?<![\w'])(?:me\s+|m')(?=[^\W\d_]+(?:er|ir|re)\b)", _I)
-_GROUPS = {"family": "sa famille", "friends": "ses amis"}
 
 
 def starts_with_vowel(word: str) -> bool:
@@ -161,8 +87,8 @@ def _third_singular(verb: str, rest: str) -> str:
     folded = verb.casefold()
     if folded in HEDGING_VERBS and not (folded in _PLANNING and _PLANNING[folded].match(rest)):
         raise Unsure(verb)
-    if folded in IRREGULAR:
-        return IRREGULAR[folded]
+    if folded in _MAPS["irregular"]:
+        return _MAPS["irregular"][folded]
     if folded.endswith(("rais", "rait")):
         raise Unsure(verb)  # conditional: a hypothetical
     if folded.endswith("rai"):
@@ -177,7 +103,7 @@ def _third_singular(verb: str, rest: str) -> str:
 def _third_plural(verb: str, pronoun_on: bool) -> str:
     """ "nous sommes" / "on est" → "sont", "nous aimons" / "on aime" → "aiment"."""
     folded = verb.casefold()
-    table = _ON if pronoun_on else _NOUS
+    table = _MAPS["on"] if pronoun_on else _MAPS["nous"]
     if folded in table:
         return table[folded]
     if folded.endswith("ons") and not pronoun_on:
@@ -196,10 +122,10 @@ def retell_pronouns(text: str, plural: bool = False) -> str:
 
     def swap(match: re.Match[str]) -> str:
         word = (match["word"] or "").casefold()
-        if word in _OWN:
-            replacement = _OWN[word]
-        elif plural and word in _OURS:
-            replacement = _OURS[word]
+        if word in _MAPS["own"]:
+            replacement = _MAPS["own"][word]
+        elif plural and word in _MAPS["ours"]:
+            replacement = _MAPS["ours"][word]
         else:
             raise Unsure(match.group())
         return replacement.capitalize() if match.group()[0].isupper() else replacement
@@ -211,7 +137,7 @@ def _retell_possessed(possessed: re.Match[str], who: Speaker, initial: bool) -> 
     det = possessed["det"].casefold()
     noun = possessed["noun"]
     elided = det != "mes" and starts_with_vowel(noun)
-    head = f"l'{noun}" if elided else f"{_ARTICLE[det]} {noun}"
+    head = f"l'{noun}" if elided else f"{_MAPS['articles'][det]} {noun}"
     name = possessed["name"] or possessed["bare"]
     named = f", {name}," if name else ""
     rest = retell_pronouns(possessed["rest"])
@@ -233,9 +159,9 @@ def _retell_head(head: re.Match[str], who: Speaker, initial: bool) -> str:
 
 def _retell_we(head: re.Match[str], who: Speaker, initial: bool) -> str | None:
     if head["with"]:
-        companions = f"{_OWN[head['det'].casefold()]} {head['with']}"
+        companions = f"{_MAPS['own'][head['det'].casefold()]} {head['with']}"
     else:
-        companions = _GROUPS.get(who.group or "", "")
+        companions = _MAPS["groups"].get(who.group or "", "")
     if not companions:
         return None
     pronoun = (head["pronoun"] or head["again"] or "").casefold()
@@ -268,7 +194,8 @@ def _retell_object(clause: str, who: Speaker, initial: bool) -> str:
         if first:
             det = first["det"].casefold()
             noun = first["noun"]
-            article = "l'" if det != "mes" and starts_with_vowel(noun) else f"{_ARTICLE[det]} "
+            elided = det != "mes" and starts_with_vowel(noun)
+            article = "l'" if elided else f"{_MAPS['articles'][det]} "
             text = f"{text[: first.start()]}{article}{noun} {genitive(who)}{text[first.end() :]}"
     text = retell_pronouns(text)
     return text[:1].upper() + text[1:] if initial else text

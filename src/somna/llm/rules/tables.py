@@ -75,6 +75,10 @@ class Tables:
     def patterns(self, patterns: list[Pattern]) -> tuple[re.Pattern[str], ...]:
         return tuple(self.pattern(pattern) for pattern in patterns)
 
+    def maps(self, section: str) -> dict[str, dict[str, str]]:
+        """The word-for-word tables of ``[section.*]``: all of the section but its patterns."""
+        return {name: table for name, table in self.data[section].items() if name != "patterns"}
+
     def _fill(self, match: re.Match[str]) -> str:
         name = match["name"]
         if match["not_after"]:
