@@ -1,8 +1,8 @@
 """English retelling: a first-person clause said by Odile, told about Odile.
 
 The shapes of `grammar.Grammar` for English; their patterns and the words they agree
-are in `english.toml` (``[grammar.*]``). Five shapes are retold; anything else gives None, since a missed fact costs less than a
-wrong one:
+are in `english.toml` (``[grammar.*]``). Five shapes are retold; anything else gives
+None, since a missed fact costs less than a wrong one:
 
 - "I …": the subject named, the verb agreed ("I love" → "Odile loves", "I'm" → "is");
 - "my …": "Odile's …";
