@@ -34,6 +34,7 @@ class _Sent(BaseModel):
     ttl: str = ""
 
     def numbers(self) -> dict[str, str]:
+        """The text of each number box, as typed ("" when left empty or not sent)."""
         extra = self.model_extra or {}
         return {name: str(extra.get(name, "")) for name in _NUMBERS}
 
