@@ -92,7 +92,8 @@ class _Recent(Generic[V]):
 
 
 class Keys:
-    """The API keys of one store, as `Memory.keys`: create, authenticate, list, revoke.
+    """The API keys of one store, as `Memory.keys`: create, authenticate, list, revoke; and
+    the dashboard logins they open, ended.
 
     >>> key, secret = memory.keys.create(profiles=["alice"], name="agent")  # doctest: +SKIP
     >>> memory.keys.authenticate(secret).can_reach("alice")  # doctest: +SKIP
@@ -174,6 +175,17 @@ class Keys:
                 self._found.drop(lambda _, found: found.id == key_id)
                 return revoked
         raise NotFoundError(f"There is no API key with id {key_id!r}.")
+
+    def end_login(self, nonce: str, until: datetime) -> None:
+        """Log a dashboard login out for good: its cookie, copied or not, is refused by every
+        server process from now on. Only a hash of the login's `nonce` is kept, until the
+        login would have expired anyway (`until`)."""
+        self._store.end_login(_hash_secret(nonce), until, self._now())
+
+    def login_ended(self, nonce: str) -> bool:
+        """Whether the dashboard login of `nonce` was logged out (the store is read each time:
+        a logout in another process counts at once)."""
+        return self._store.login_ended(_hash_secret(nonce))
 
     def must_open(self, key: ApiKey, profile: str) -> bool:
         """Whether a request of `key` for `profile` should call `open_profile` first: the key

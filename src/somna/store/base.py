@@ -421,6 +421,16 @@ class Store(Protocol):
         """Admit the profile again: its rows may be imported."""
         ...
 
+    def end_login(self, login_hash: str, until: datetime, now: datetime) -> None:
+        """Refuse from now on, in every process, the dashboard login whose nonce hashes to
+        `login_hash`, until it would have expired anyway (`until`); logouts of logins
+        expired before `now` are forgotten."""
+        ...
+
+    def login_ended(self, login_hash: str) -> bool:
+        """Whether the dashboard login whose nonce hashes to `login_hash` was logged out."""
+        ...
+
     def embedders(self) -> EmbedderLedger:
         """The embedder the database's vectors come from, and re-embedding to another."""
         ...

@@ -1,4 +1,5 @@
-"""A dashboard login holds whichever server process answers (`somna serve --workers 2`)."""
+"""A dashboard login holds whichever server process answers (`somna serve --workers 2`), and
+its logout ends it in all of them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -38,22 +41,8 @@ def test_a_login_and_its_forms_hold_on_every_worker_until_the_key_is_revoked(
         memory.create_profile("alice")
         facts = [memory.add_fact("alice", f"Plays instrument number {n}.").fact for n in range(6)]
         key, secret = memory.keys.create(profiles=["alice"], name="laptop")
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "somna.interfaces.api", "--port", str(port), "--workers", "2"],
-        env={**os.environ, "PYTHONPATH": SRC, "SOMNA_DB": str(db)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        _answering(url, server)
-        _workers(server, 2)
-        with httpx.Client(base_url=url, timeout=30) as browser:
-            form = browser.get("/ui/login")
-            browser.post("/ui/login", data={"csrf": _csrf(form.text), "key": secret})
-            cookies = browser.cookies
+    with _two_workers(db) as url:
+        cookies = _logged_in(url, secret)
         pages = []
         for _ in range(30):  # a new connection each time: the kernel picks the process
             with httpx.Client(base_url=url, timeout=30, cookies=cookies) as fresh:
@@ -76,9 +65,59 @@ def test_a_login_and_its_forms_hold_on_every_worker_until_the_key_is_revoked(
             with httpx.Client(base_url=url, timeout=30, cookies=cookies) as fresh:
                 out = fresh.get("/ui/profiles/alice/facts", follow_redirects=False)
             assert (out.status_code, out.headers["location"]) == (303, "/ui/login")
+
+
+@pytest.mark.slow  # server processes
+def test_a_logout_ends_the_login_on_every_worker_even_for_a_copy_of_its_cookie(
+    tmp_path: Path, embedder: BundledEmbedder
+) -> None:
+    db = tmp_path / "x.db"
+    with Memory(settings=Settings(db=str(db)), embedder=embedder) as memory:
+        memory.create_profile("alice")
+        _, secret = memory.keys.create(profiles=["alice"], name="laptop")
+    with _two_workers(db) as url:
+        copied = _logged_in(url, secret)
+        other = _logged_in(url, secret)  # another browser, with the same key
+        with httpx.Client(base_url=url, timeout=30, cookies=copied) as browser:
+            page = browser.get("/ui/profiles/alice/facts")
+            assert page.status_code == 200
+            out = browser.post("/ui/logout", data={"csrf": _csrf(page.text)})
+            assert (out.status_code, out.headers["location"]) == (303, "/ui/login")
+        for _ in range(10):  # a new connection each time: the kernel picks the process
+            with httpx.Client(base_url=url, timeout=30, cookies=copied) as thief:
+                refused = thief.get("/ui/profiles/alice/facts", follow_redirects=False)
+            assert (refused.status_code, refused.headers["location"]) == (303, "/ui/login")
+            with httpx.Client(base_url=url, timeout=30, cookies=other) as fresh:
+                assert fresh.get("/ui/profiles/alice/facts").status_code == 200
+
+
+@contextmanager
+def _two_workers(db: Path) -> Iterator[str]:
+    """`somna serve --workers 2` on `db`; its URL, until the block ends."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "somna.interfaces.api", "--port", str(port), "--workers", "2"],
+        env={**os.environ, "PYTHONPATH": SRC, "SOMNA_DB": str(db)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _answering(url, server)
+        _workers(server, 2)
+        yield url
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=60)
+
+
+def _logged_in(url: str, secret: str) -> httpx.Cookies:
+    """The cookies of a browser that has just logged in with `secret`."""
+    with httpx.Client(base_url=url, timeout=30) as browser:
+        form = browser.get("/ui/login")
+        browser.post("/ui/login", data={"csrf": _csrf(form.text), "key": secret})
+        return browser.cookies
 
 
 def test_a_forged_or_altered_login_cookie_is_refused(

@@ -159,11 +159,12 @@ class Viewer:
 
 
 def viewer(request: Request) -> Viewer:
-    """The logged-in viewer; the key is read from the store again, so a revoked one is out."""
+    """The logged-in viewer; the key and the logouts are read from the store again, so a
+    revoked key or a login logged out (in any process) is out."""
     memory: Memory = request.app.state.memory
     keys = memory.keys.all() if request.app.state.auth else None
     login = read_login(request.cookies.get(COOKIE), keys, time.time())
-    if login is None:
+    if login is None or memory.keys.login_ended(login.csrf):
         raise LoginRequired
     found = Viewer(memory, login, Access(login.key), request)
     request.state.viewer = found

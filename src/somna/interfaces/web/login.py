@@ -128,7 +128,9 @@ def login(
 
 @router.post("/logout")
 def logout(viewer: ViewerDep, csrf: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Ends the login for every server process, not only this browser's cookie."""
     viewer.check(csrf)
+    viewer.memory.keys.end_login(viewer.login.csrf, viewer.login.until)
     response = back(f"{PREFIX}/login")
     response.delete_cookie(COOKIE, path=PREFIX)
     return response

@@ -6,8 +6,10 @@ SameSite=Strict) carries the key's id, when the login began and a random
 nonce, signed with HMAC-SHA256 under the key's stored hash, which never leaves
 the server. Every request reads the key from the database again: revoking it
 (`somna keys revoke`, from any process) ends its logins at once, and a login
-ends by itself after `LOGIN_DAYS`. The nonce is also the CSRF token every form
-sends back: a page of another site can neither read it nor guess it.
+ends by itself after `LOGIN_DAYS`. Logging out stores a hash of the nonce
+(`Memory.keys.end_login`), which every process reads on every request: a copy
+of the cookie taken before is refused too. The nonce is also the CSRF token
+every form sends back: a page of another site can neither read it nor guess it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from somna.model import ApiKey
 
@@ -58,6 +61,11 @@ class Login:
 
     def csrf_ok(self, sent: str | None) -> bool:
         return sent is not None and hmac.compare_digest(sent, self.csrf)
+
+    @property
+    def until(self) -> datetime:
+        """When the login ends by itself, logged out or not."""
+        return datetime.fromtimestamp(self.issued + LOGIN_DAYS * 86_400, UTC)
 
 
 def _signature(secret_hash: str, payload: str) -> str:

@@ -40,6 +40,7 @@ from somna.model import ApiKey, Profile, Run
 from somna.store.base import SourceCursor
 from somna.store.fulltext import TermCounts
 from somna.store.keys import SAVE_KEY, key_values
+from somna.store.logouts import END_LOGIN, FORGET_OLD_LOGOUTS, LOGIN_ENDED
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
 from somna.store.postgres.embedders import PostgresLedger
@@ -362,6 +363,18 @@ class PostgresStore:
     def remove_tombstone(self, profile_hash: str) -> None:
         with self._connection() as conn:
             conn.execute("DELETE FROM tombstones WHERE profile_hash = %s", (profile_hash,))
+
+    # -- dashboard logouts ------------------------------------------------------------
+
+    def end_login(self, login_hash: str, until: datetime, now: datetime) -> None:
+        with self._connection() as conn:
+            conn.execute(named(FORGET_OLD_LOGOUTS), {"now": now})
+            conn.execute(named(END_LOGIN), {"login_hash": login_hash, "until": until})
+
+    def login_ended(self, login_hash: str) -> bool:
+        with self._connection() as conn:
+            row = conn.execute(named(LOGIN_ENDED), {"login_hash": login_hash}).fetchone()
+        return row is not None
 
     # -- embedder -----------------------------------------------------------------------
 

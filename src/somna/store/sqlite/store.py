@@ -37,6 +37,7 @@ from somna.store.base import SourceCursor
 from somna.store.french import french_text
 from somna.store.fulltext import TermCounts
 from somna.store.keys import SAVE_KEY, key_values
+from somna.store.logouts import END_LOGIN, FORGET_OLD_LOGOUTS, LOGIN_ENDED
 from somna.store.migrations import load_migrations
 from somna.store.sessions import SOURCE_CURSORS
 from somna.store.sqlite import erasure, runs
@@ -243,6 +244,18 @@ class SQLiteStore:
     def remove_tombstone(self, profile_hash: str) -> None:
         with self._lock:
             self._conn.execute("DELETE FROM tombstones WHERE profile_hash = ?", (profile_hash,))
+
+    # -- dashboard logouts ------------------------------------------------------------
+
+    def end_login(self, login_hash: str, until: datetime, now: datetime) -> None:
+        with self._lock:
+            self._conn.execute(FORGET_OLD_LOGOUTS, bind({"now": now}))
+            self._conn.execute(END_LOGIN, bind({"login_hash": login_hash, "until": until}))
+
+    def login_ended(self, login_hash: str) -> bool:
+        with self._lock:
+            row = self._conn.execute(LOGIN_ENDED, {"login_hash": login_hash}).fetchone()
+        return row is not None
 
     # -- embedder -----------------------------------------------------------------------
 
