@@ -18,7 +18,6 @@ the facts it shows, so both profiles are asked in the same order and
 
 from __future__ import annotations
 
-import json
 import re
 import textwrap
 import time
@@ -29,7 +28,7 @@ from somna.errors import InvalidInputError
 from somna.evaluation.locomo import CONSOLIDATE_AFTER
 from somna.evaluation.metrics import block_facts
 from somna.evaluation.report import ConsolidationFigures
-from somna.evaluation.scenarios_format import Scenario
+from somna.evaluation.scenarios_format import Scenario, read_json
 from somna.evaluation.scenarios_report import (
     Asked,
     AskIn,
@@ -54,12 +53,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?\u2026])\s+")
 
 def read_translations(path: Path) -> dict[str, str]:
     """A translation table, a JSON object `{question: translation}`, checked."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidInputError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"{path} is not a JSON file: {exc}.") from exc
+    data = read_json(path)
     if not isinstance(data, dict) or not all(
         isinstance(v, str) and v.strip() for v in data.values()
     ):

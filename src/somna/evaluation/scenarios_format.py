@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AwareDatetime,
@@ -38,6 +38,7 @@ __all__ = [
     "ScenarioQuestion",
     "ScenarioSession",
     "matches",
+    "read_json",
     "read_scenarios",
 ]
 
@@ -168,13 +169,18 @@ def read_scenarios(paths: Sequence[Path]) -> list[Scenario]:
     return list(scenarios.values())
 
 
-def _read(path: Path) -> Scenario:
+def read_json(path: Path) -> Any:
+    """The JSON data of a file; one that cannot be read or parsed is refused, named."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise InvalidInputError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidInputError(f"{path} is not a JSON file: {exc}.") from exc
+
+
+def _read(path: Path) -> Scenario:
+    data = read_json(path)
     if not isinstance(data, dict):
         raise InvalidInputError(f"{path} is not a scenario: it should hold one JSON object.")
     try:

@@ -46,32 +46,6 @@ class Row(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
-FACT_FIELDS = (
-    "id",
-    "profile_id",
-    "type",
-    "category",
-    "subject",
-    "predicate",
-    "object",
-    "text",
-    "status",
-    "confidence",
-    "valid_from",
-    "valid_to",
-    "recorded_at",
-    "superseded_at",
-    "superseded_by",
-    "retired_at",
-    "first_observed_at",
-    "last_verified_at",
-    "expires_at",
-    "last_recalled_at",
-    "recall_count",
-    "strength",
-    "judged_at",
-)
-
 MUTABLE_FACT_COLUMNS = (
     "status",
     "confidence",
@@ -88,6 +62,21 @@ MUTABLE_FACT_COLUMNS = (
     "judged_at",
 )
 """Columns a fact may change in place; a change of wording or meaning is a new version."""
+
+FACT_FIELDS = (
+    "id",
+    "profile_id",
+    "type",
+    "category",
+    "subject",
+    "predicate",
+    "object",
+    "text",
+    "recorded_at",
+    "first_observed_at",
+    *MUTABLE_FACT_COLUMNS,
+)
+"""A fact's columns: what it says and when it was first known, then what may change."""
 
 CONFLICT_FIELDS = (
     "id",
