@@ -41,7 +41,7 @@ __all__ = [
 
 ACTOR = "consolidation"
 """Who the events the run writes name."""
-POLL_S = 0.5
+_POLL_S = 0.5
 """How often a wait for a model call looks at its deadline and at stop requests."""
 _WIND_DOWN_S = 1.0
 """How long a stopped run waits for its threads to finish a model call: no longer, as its
@@ -157,7 +157,7 @@ def await_call(pending: Future[Any], deadline: Deadline, job: Job) -> Any:
                 f"The model took more than {deadline.seconds:g} s over this session "
                 "(session_deadline_s); it is left for a later run."
             )
-        timeout = POLL_S if left is None else min(POLL_S, left)
+        timeout = _POLL_S if left is None else min(_POLL_S, left)
         done, _ = wait([pending], timeout=timeout)
         if done:
             return pending.result()
@@ -169,7 +169,7 @@ def wait_all(futures: list[Future[None]]) -> None:
     """Wait for the profiles; on the first failure, stop the others and raise it."""
     pending = set(futures)
     while pending:
-        done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_EXCEPTION)
+        done, pending = wait(pending, timeout=_POLL_S, return_when=FIRST_EXCEPTION)
         for future in done:
             if future.exception() is not None:
                 raise future.exception()  # type: ignore[misc]

@@ -21,6 +21,7 @@ from somna.errors import ConflictStateError
 from somna.model import Message, Run, RunStatus, Session, utc
 
 __all__ = [
+    "Leased",
     "abandon_dead_runs",
     "give_back",
     "give_back_failed",
