@@ -2,19 +2,23 @@
 
 An observation is read long after it was said, when "last week" no longer means
 anything; the phrase is kept as said and its date added after it in parentheses, so a
-quote stays verbatim and the fact says when. English and French.
+quote stays verbatim and the fact says when. Each language says its phrases in its
+tables (``[dates]``, `Language.dates`): what each kind of phrase means is written here once.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from calendar import monthrange
 from collections.abc import Callable
 from datetime import date, timedelta
 
+from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.text import regex
+
 __all__ = ["resolve_dates"]
 
-_I = re.IGNORECASE
 _MONTHS = (
     "January",
     "February",
@@ -29,33 +33,10 @@ _MONTHS = (
     "November",
     "December",
 )
-_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_JOURS = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "a couple of": 2,
-    "a couple": 2,
-    "un": 1,
-    "une": 1,
-    "deux": 2,
-    "trois": 3,
-    "quatre": 4,
-    "cinq": 5,
-    "sept": 7,
-    "huit": 8,
-    "dix": 10,
-}
+_WEEKDAYS = {k: v for language in LANGUAGES for k, v in language.dates.weekdays.items()}
+_NUMBERS = {k: v for language in LANGUAGES for k, v in language.dates.numbers.items()}
+_UNITS = {k: v for language in LANGUAGES for k, v in language.dates.units.items()}
+_WEEKS_ON = {k: v for language in LANGUAGES for k, v in language.dates.weeks_on.items()}
 
 
 def _day(d: date) -> str:
@@ -78,7 +59,7 @@ def _shift_months(d: date, months: int) -> date:
 
 def _weekday(d: date, name: str, direction: int) -> date:
     """The last (-1) or next (+1) named weekday strictly before or after ``d``."""
-    target = (_DAYS + _JOURS).index(name.casefold()) % 7
+    target = _WEEKDAYS[name.casefold()]
     step = timedelta(days=direction)
     d += step
     while d.weekday() != target:
@@ -91,31 +72,24 @@ def _ago(amount: str, unit: str, d: date, sign: int) -> str:
     n = int(amount) if n is None and amount.isdigit() else n
     if n is None:
         return ""
-    unit = unit.casefold()
-    if unit.startswith(("day", "jour")):
+    unit = _UNITS[unit.casefold()]
+    if unit == "day":
         return _day(d + timedelta(days=sign * n))
-    if unit.startswith(("week", "semaine")):
+    if unit == "week":
         return _week(d + timedelta(weeks=sign * n))
-    if unit.startswith(("month", "mois")):
+    if unit == "month":
         return _month(_shift_months(d, sign * n))
     return str(d.year + sign * n)
 
 
-_Resolve = Callable[[re.Match[str], date], str]
-_NUMBER = r"(?P<n>\d+|a couple(?: of)?|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
-_NOMBRE = r"(?P<n>\d+|une?|deux|trois|quatre|cinq|six|sept|huit|dix)"
-_DAY_NAMES = "|".join(_DAYS)
-_JOUR_NAMES = "|".join(_JOURS)
-_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4}
-_SHORT |= {"sat": 5, "sun": 6}
-_ANY_DAY = rf"(?P<day>{_DAY_NAMES}|{'|'.join(_SHORT)})"
-"""A weekday, in full or cut short ("wed", "thurs")."""
+_Groups = Callable[[str], str]
+"""A match's group by name, in whichever language's phrase it matched."""
+_Resolve = Callable[[_Groups, date], str]
 
 
 def _coming(d: date, name: str, weeks_later: int = 0) -> date:
     """The named weekday strictly after ``d``, ``weeks_later`` weeks on."""
-    folded = name.casefold()
-    target = _SHORT[folded] if folded in _SHORT else (_DAYS + _JOURS).index(folded) % 7
+    target = _WEEKDAYS[name.casefold()]
     ahead = (target - d.weekday() - 1) % 7 + 1
     return d + timedelta(days=ahead, weeks=weeks_later)
 
@@ -130,78 +104,64 @@ def _day_of_month(d: date, day: str) -> str:
     return ""
 
 
-_RULES: tuple[tuple[re.Pattern[str], _Resolve], ...] = tuple(
-    (re.compile(pattern, _I), resolve)
-    for pattern, resolve in (
-        (r"\bthe day before yesterday\b|\bavant-hier\b", lambda m, d: _day(d - timedelta(2))),
-        (r"\bthe day after tomorrow\b|\bapr[eè]s-demain\b", lambda m, d: _day(d + timedelta(2))),
-        (r"\b(?:yesterday|last night|hier(?: soir)?)\b", lambda m, d: _day(d - timedelta(1))),
-        (
-            r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b"
-            r"|\baujourd'hui\b|\bce (?:matin|soir)\b",
-            lambda m, d: _day(d),
-        ),
-        (r"\b(?:tomorrow|demain)\b", lambda m, d: _day(d + timedelta(1))),
-        (
-            r"\b(?:last|this past) week(?:end)?\b|\b(?:la semaine|le week-end) derni(?:er|ère)\b",
-            lambda m, d: _week(d - timedelta(weeks=1)),
-        ),
-        (r"\bthis week(?:end)?\b|\bcette semaine\b|\bce week-end\b", lambda m, d: _week(d)),
-        (
-            r"\bnext week(?:end)?\b|\b(?:la semaine|le week-end) prochaine?\b",
-            lambda m, d: _week(d + timedelta(weeks=1)),
-        ),
-        (r"\blast month\b|\ble mois dernier\b", lambda m, d: _month(_shift_months(d, -1))),
-        (r"\bthis month\b|\bce mois-ci\b", lambda m, d: _month(d)),
-        (r"\bnext month\b|\ble mois prochain\b", lambda m, d: _month(_shift_months(d, 1))),
-        (r"\blast year\b|\bl'ann[ée]e derni[èe]re\b", lambda m, d: str(d.year - 1)),
-        (r"\bthis year\b|\bcette ann[ée]e\b", lambda m, d: str(d.year)),
-        (r"\bnext year\b|\bl'ann[ée]e prochaine\b", lambda m, d: str(d.year + 1)),
-        (
-            rf"\b(?:last|this past) (?P<day>{_DAY_NAMES})\b|\b(?P<jour>{_JOUR_NAMES}) dernier\b",
-            lambda m, d: _day(_weekday(d, m["day"] or m["jour"], -1)),
-        ),
-        (
-            rf"\b{_ANY_DAY} after next\b|\ba week on {_ANY_DAY.replace('day>', 'on>')}\b",
-            lambda m, d: _day(_coming(d, m["day"] or m["on"], weeks_later=1)),
-        ),
-        (
-            rf"\b(?P<jour>{_JOUR_NAMES}) en (?P<later>huit|quinze)\b",
-            lambda m, d: _day(_coming(d, m["jour"], 1 if m["later"].casefold() == "huit" else 2)),
-        ),
-        (
-            rf"\bnext {_ANY_DAY}\b|\b(?P<jour>{_JOUR_NAMES}) prochain\b",
-            lambda m, d: _day(_coming(d, m["day"] or m["jour"])),
-        ),
-        (
-            rf"\b(?:this|on|by|until|till) {_ANY_DAY}\b(?!s)|"
-            rf"(?<!\ble )(?<!\bles )(?<!\btous les )(?<!\bchaque )\b(?P<jour>{_JOUR_NAMES})\b(?!s)",
-            lambda m, d: _day(_coming(d, m["day"] or m["jour"])),
-        ),
-        (
-            r"\b(?:on |by |until |the )*the (?P<n>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
-            r"(?! of| (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
-            r"|\ble (?P<le>[1-9]|[12]\d|3[01])\b(?! ?(?:\d|%|€|h\b|ans?\b|jan|f[ée]v|mars|avr|mai|"
-            r"juin|juil|ao[uû]|sept|oct|nov|d[ée]c|personnes|euros|€))",
-            lambda m, d: _day_of_month(d, m["n"] or m["le"]),
-        ),
-        (
-            rf"\b{_NUMBER} (?P<unit>days?|weeks?|months?|years?) ago\b",
-            lambda m, d: _ago(m["n"], m["unit"], d, -1),
-        ),
-        (
-            rf"\bil y a {_NOMBRE} (?P<unit>jours?|semaines?|mois|ans?)\b",
-            lambda m, d: _ago(m["n"], m["unit"], d, -1),
-        ),
-        (
-            rf"\bin {_NUMBER} (?P<unit>days?|weeks?|months?|years?)\b",
-            lambda m, d: _ago(m["n"], m["unit"], d, 1),
-        ),
-        (
-            rf"\bdans {_NOMBRE} (?P<unit>jours?|semaines?|mois|ans?)\b",
-            lambda m, d: _ago(m["n"], m["unit"], d, 1),
-        ),
-    )
+_KINDS: tuple[tuple[str, _Resolve], ...] = (
+    ("two_days_ago", lambda g, d: _day(d - timedelta(2))),
+    ("in_two_days", lambda g, d: _day(d + timedelta(2))),
+    ("yesterday", lambda g, d: _day(d - timedelta(1))),
+    ("today", lambda g, d: _day(d)),
+    ("tomorrow", lambda g, d: _day(d + timedelta(1))),
+    ("last_week", lambda g, d: _week(d - timedelta(weeks=1))),
+    ("this_week", lambda g, d: _week(d)),
+    ("next_week", lambda g, d: _week(d + timedelta(weeks=1))),
+    ("last_month", lambda g, d: _month(_shift_months(d, -1))),
+    ("this_month", lambda g, d: _month(d)),
+    ("next_month", lambda g, d: _month(_shift_months(d, 1))),
+    ("last_year", lambda g, d: str(d.year - 1)),
+    ("this_year", lambda g, d: str(d.year)),
+    ("next_year", lambda g, d: str(d.year + 1)),
+    ("last_weekday", lambda g, d: _day(_weekday(d, g("day"), -1))),
+    ("weekday_after_next", lambda g, d: _day(_coming(d, g("day"), weeks_later=1))),
+    (
+        "weekday_weeks_on",
+        lambda g, d: _day(_coming(d, g("day"), _WEEKS_ON[g("later").casefold()])),
+    ),
+    ("next_weekday", lambda g, d: _day(_coming(d, g("day")))),
+    ("weekday", lambda g, d: _day(_coming(d, g("day")))),
+    ("day_of_month", lambda g, d: _day_of_month(d, g("n"))),
+    ("ago", lambda g, d: _ago(g("n"), g("unit"), d, -1)),
+    ("in", lambda g, d: _ago(g("n"), g("unit"), d, 1)),
+)
+"""The kinds of phrase, in the order they are looked for: a phrase inside a longer one
+already found ("the day before yesterday") is not read again."""
+_GROUP = re.compile(r"\(\?P<(?P<name>\w+)>")
+
+
+def _phrases(kind: str) -> re.Pattern[str] | None:
+    """One pattern of every language's phrases of ``kind``, each group numbered apart."""
+    said = [
+        f"(?:{language.dates.phrases[kind]})"
+        for language in LANGUAGES
+        if kind in language.dates.phrases
+    ]
+    if not said:
+        return None
+    number = itertools.count()
+    return regex(_GROUP.sub(lambda m: f"(?P<{m['name']}__{next(number)}>", "|".join(said)))
+
+
+def _groups(match: re.Match[str]) -> _Groups:
+    def group(name: str) -> str:
+        return next(
+            value
+            for key, value in match.groupdict().items()
+            if value is not None and key.partition("__")[0] == name
+        )
+
+    return group
+
+
+_RULES = tuple(
+    (pattern, resolve) for kind, resolve in _KINDS if (pattern := _phrases(kind)) is not None
 )
 
 
@@ -219,7 +179,7 @@ def resolve_dates(text: str, said_on: date) -> str:
         for match in pattern.finditer(text):
             start, end = match.span()
             if all(end <= s or start >= e for s, e, _ in found):
-                told = resolve(match, said_on)
+                told = resolve(_groups(match), said_on)
                 if told:
                     found.append((start, end, told))
     for _, end, told in sorted(found, reverse=True):

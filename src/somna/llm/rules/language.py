@@ -17,6 +17,7 @@ from somna.model import DEFAULT_SUBJECT, FactType
 
 __all__ = [
     "SUBJECT",
+    "DateWords",
     "Language",
     "Replacement",
     "Retold",
@@ -93,6 +94,24 @@ class Seed:
     category: str
     pattern: re.Pattern[str]
     tell: Told
+
+
+@dataclass(frozen=True)
+class DateWords:
+    """How a language says a date relative to the day it is said in (see `dates`)."""
+
+    phrases: Mapping[str, str]
+    """Pattern texts by what they say (``yesterday``, ``last_weekday``, ``ago``…), with the
+    groups ``day`` (a weekday), ``n`` (a count, or a day of the month), ``unit`` (what is
+    counted) and ``later`` (how many weeks on)."""
+    weekdays: Mapping[str, int]
+    """A weekday's names, in full and cut short, by its number (Monday 0)."""
+    numbers: Mapping[str, int]
+    """Counts written out ("two", "a couple of")."""
+    units: Mapping[str, str]
+    """Words of ``unit``, as ``day``, ``week``, ``month`` or ``year``."""
+    weeks_on: Mapping[str, int]
+    """Words of ``later``, as a number of weeks ("en huit": 1)."""
 
 
 SUBJECT = r"^(?P<subject>.+?)"
@@ -181,6 +200,7 @@ class Language:
     """Whether that question is retold by name (`persons`), or quoted as it was asked."""
     seeds: tuple[Seed, ...]
     """The seed's business categories, tried before the rules."""
+    dates: DateWords
 
     def rule_name(self, number: int) -> str:
         """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""

@@ -13,7 +13,9 @@ is retold, what a standing instruction is) is data. A table file holds:
   a ``replace`` template of ``{me}``, ``{you}`` and the match's groups, or a ``call``;
 - ``[[seeds]]``: the seed's business categories, each a ``says`` template of ``{who}`` and
   the match's groups, or a ``call``;
-- ``[[rules]]`` and ``[[slots]]``: what makes a fact, and the one-value attributes.
+- ``[[rules]]`` and ``[[slots]]``: what makes a fact, and the one-value attributes;
+- ``[grammar.*]``: the shapes and words of retelling, read by the language's grammar;
+- ``[dates]``: relative dates, with the weekdays, counts and units they name.
 
 In a pattern, ``{NAME}`` stands for a fragment, or for a word list as an alternation
 (longest word first); ``{!NAME}`` for "not right after a word of the list". A pattern is
@@ -32,6 +34,7 @@ from typing import Any
 
 from somna.llm.rules.language import (
     SUBJECT,
+    DateWords,
     Language,
     Replacement,
     Retold,
@@ -193,4 +196,17 @@ def load_language(
         answering=data["answering"],
         retell_questions=data["retell_questions"],
         seeds=tuple(_seed(tables, entry, seeds or {}) for entry in data.get("seeds", [])),
+        dates=_dates(tables),
+    )
+
+
+def _dates(tables: Tables) -> DateWords:
+    dates = tables.data["dates"]
+    weekdays = {name: number for number, name in enumerate(dates["weekdays"])}
+    return DateWords(
+        phrases={kind: tables.text(phrase) for kind, phrase in dates["phrases"].items()},
+        weekdays=weekdays | dates.get("short_weekdays", {}),
+        numbers=dates["numbers"],
+        units=dates["units"],
+        weeks_on=dates.get("weeks_on", {}),
     )
