@@ -16,23 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from somna.llm.rules.text import words
+from somna.llm.rules.languages import LANGUAGES
 from somna.model import normalize_text
 
 __all__ = ["MAX_VALUE_WORDS", "changed_value"]
 
 MAX_VALUE_WORDS = 4
 """The longest stretch of words taken for a value: longer, and the texts say other things."""
-VALUE_WORDS = words(
-    """email mail phone call calls text sms whatsapp post letter video visio téléphone appel
-    daily weekly fortnightly monthly quarterly yearly annual annually biannual hebdomadaire
-    mensuel mensuelle annuel annuelle trimestriel trimestrielle quotidien quotidienne
-    morning mornings afternoon afternoons evening evenings night matin matins après midi
-    soir soirs monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi
-    jeudi vendredi samedi dimanche basic standard premium pro plus starter business
-    enterprise essentials team gold silver bronze"""
-)
-"""Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
+VALUE_WORDS = frozenset().union(*(language.value_words for language in LANGUAGES))
+"""Lower-case words that name a value, in every language: channels, frequencies, days…"""
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][\w'-]*")
 
 

@@ -19,20 +19,17 @@ from dataclasses import dataclass
 from somna.llm.rules.frames import changed_value
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES
-from somna.llm.rules.text import fold, trim_clause, words
+from somna.llm.rules.text import fold, trim_clause
 from somna.llm.tasks import Judgements, JudgePair, JudgeRequest, JudgeVerdict
 from somna.model import Verdict, normalize_text
 
 __all__ = ["DUPLICATE_JACCARD", "judge_pair", "judge_pairs", "number_updated", "value_changed"]
 
 DUPLICATE_JACCARD = 0.8
-_ARTICLES = re.compile(r"^(?:the|a|an|le|la|les|l|un|une|des|du|de|d)\s+")
+_ARTICLES = re.compile(r"^(?:" + "|".join(language.articles for language in LANGUAGES) + r")\s+")
 _EVOLVING = frozenset({"age"})
 """Slots whose value changes by itself: a newer value replaces the older one."""
-_FLOATING = words(
-    """says said tells told mentions that dit explique que now still currently actually
-    finally instead maintenant désormais dorénavant finalement plutôt toujours"""
-)
+_FLOATING = frozenset().union(*(language.floating for language in LANGUAGES))
 """Words of a retold statement ("The user says that…") and time adverbs ("now") that are
 no part of a sentence's frame."""
 
@@ -142,11 +139,7 @@ def _digits(number: str) -> str:
     return "".join(ch for ch in number if ch.isdigit())
 
 
-_NOT_TOPICS = words(
-    """user says that answer with from this they them their there have will would could
-    should about what which when where utilisateur assistant dit que réponse avec pour dans
-    nous vous sont était"""
-)
+_NOT_TOPICS = frozenset().union(*(language.not_topics for language in LANGUAGES))
 """Words two statements share without being about the same thing."""
 
 

@@ -201,6 +201,21 @@ class Language:
     seeds: tuple[Seed, ...]
     """The seed's business categories, tried before the rules."""
     dates: DateWords
+    first_person: str
+    """First-person words, as alternatives of a pattern: a sentence with one is about its
+    speaker (with those of every language, in `observe`)."""
+    reaction: str
+    """How a reaction to the other person opens ("that's so…", "bravo"), as alternatives."""
+    instead: str
+    """What a correction puts before the number it replaces ("not", "pas"), as alternatives."""
+    articles: str
+    """Articles before a value ("the", "le"), as alternatives."""
+    floating: frozenset[str]
+    """Words of a retold statement and time adverbs: no part of a sentence's frame."""
+    not_topics: frozenset[str]
+    """Words two statements share without being about the same thing."""
+    value_words: frozenset[str]
+    """Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
 
     def rule_name(self, number: int) -> str:
         """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""

@@ -22,6 +22,7 @@ from datetime import date
 
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.language import Language, Speaker
+from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, check_fact_text
@@ -72,10 +73,18 @@ class Observation:
 
 
 _I = re.IGNORECASE
+
+
+def _every(alternatives: Callable[[Language], str]) -> str:
+    """The alternatives every language gives of one table, as one alternation."""
+    return "|".join(alternatives(language) for language in LANGUAGES)
+
+
 _COMMA = re.compile(r"\s*[,;]\s+|\s+-\s+")
 _OLD_NUMBER = re.compile(
-    r"(?<=\d)(?P<unit>(?:\s*[^\W\d_]+){0,3})\s*,?\s+(?:not|rather\s+than|instead\s+of|plutôt\s+que|"
-    r"au\s+lieu\s+de|et\s+non|pas)\s+[£€$]?\d[\d,.\u202f\u00a0]*\s*[kK€£$]?(?=[\s.,;!)]|$)",
+    r"(?<=\d)(?P<unit>(?:\s*[^\W\d_]+){0,3})\s*,?\s+"
+    rf"(?:{_every(lambda language: language.instead)})"
+    r"\s+[£€$]?\d[\d,.\u202f\u00a0]*\s*[kK€£$]?(?=[\s.,;!)]|$)",
     _I,
 )
 """The number a correction replaces ("15 seats not 12", "52, pas 45"): the old value is
@@ -84,18 +93,8 @@ _CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
 """What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
 of what the speaker said."""
 _WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+")
-_FIRST = re.compile(
-    r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|us|"
-    r"je|j'|moi|mon|ma|mes|nous|notre|nos)(?=\W|$)",
-    _I,
-)
-_REACTION = re.compile(
-    r"(?:(?:that|this|it|which)(?:'s| is| was| sounds| looks| must| seems)|sounds|looks|"
-    r"what an?|how|congrats|congratulations|good luck|glad|so glad|so happy|happy for|"
-    r"proud of|keep it up|you(?:'re|'ve|'d|'ll| are| have| were| must| should| did| look)?|"
-    r"your|c'est|ça|quel(?:le)?s?|bravo|félicitations|tu|vous|ton|ta|tes|votre|vos)(?=\W|$)",
-    _I,
-)
+_FIRST = re.compile(rf"\b(?:{_every(lambda language: language.first_person)})(?=\W|$)", _I)
+_REACTION = re.compile(rf"(?:{_every(lambda language: language.reaction)})(?=\W|$)", _I)
 """How a reaction to the other person opens: praise, surprise, wishes, remarks on "you"."""
 
 

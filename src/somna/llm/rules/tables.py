@@ -197,6 +197,13 @@ def load_language(
         retell_questions=data["retell_questions"],
         seeds=tuple(_seed(tables, entry, seeds or {}) for entry in data.get("seeds", [])),
         dates=_dates(tables),
+        first_person=tables.text(patterns["first_person"]),
+        reaction=tables.text(patterns["reaction"]),
+        instead=tables.text(patterns["instead"]),
+        articles=tables.text(patterns["articles"]),
+        floating=tables.words("FLOATING"),
+        not_topics=tables.words("NOT_TOPICS"),
+        value_words=tables.words("VALUE_WORDS"),
     )
 
 
