@@ -59,16 +59,10 @@ def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     """
     if fact.category in ONE_OFF:
         return []
-    words = " ".join(keywords(fact.text))
-    ids = [i for i, _ in tx.text_search(words, eligible, _FRAME_CANDIDATES) if i != fact.id]
-    subject = fact.subject.casefold()
     return [
         other
-        for other in tx.get_facts(ids)
-        if other.is_active
-        and other.subject.casefold() == subject
-        and other.category not in ONE_OFF
-        and value_changed(other.text, fact.text)
+        for other in _by_words(tx, fact, " ".join(keywords(fact.text)), eligible)
+        if other.category not in ONE_OFF and value_changed(other.text, fact.text)
     ]
 
 
@@ -78,15 +72,10 @@ def updated_numbers(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]
     observations no judge compares, found by the words they share."""
     if fact.category not in ONE_OFF:
         return []
-    words = " ".join(keywords(fact.text))
-    ids = [i for i, _ in tx.text_search(words, eligible, _FRAME_CANDIDATES) if i != fact.id]
-    subject = fact.subject.casefold()
     return [
         other
-        for other in tx.get_facts(ids)
-        if other.is_active
-        and other.subject.casefold() == subject
-        and other.category in ONE_OFF
+        for other in _by_words(tx, fact, " ".join(keywords(fact.text)), eligible)
+        if other.category in ONE_OFF
         and other.valid_from < fact.valid_from
         and number_updated(other.text, fact.text)
     ]
@@ -103,14 +92,22 @@ def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     words = " ".join(keywords(" ".join(sorted(searched))))
     if not words:
         return []
+    return [
+        other
+        for other in _by_words(tx, fact, words, eligible)
+        if breaks_diet(other.text, fact.text) or breaks_diet(fact.text, other.text)
+    ]
+
+
+def _by_words(tx: Reader, fact: Fact, words: str, eligible: Eligibility) -> list[Fact]:
+    """The other active facts of `fact`'s subject that a full-text search for `words` finds,
+    what a cosine would miss when one value changed."""
     ids = [i for i, _ in tx.text_search(words, eligible, _FRAME_CANDIDATES) if i != fact.id]
     subject = fact.subject.casefold()
     return [
         other
         for other in tx.get_facts(ids)
-        if other.is_active
-        and other.subject.casefold() == subject
-        and (breaks_diet(other.text, fact.text) or breaks_diet(fact.text, other.text))
+        if other.is_active and other.subject.casefold() == subject
     ]
 
 
