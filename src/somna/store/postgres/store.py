@@ -19,7 +19,6 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -36,21 +35,15 @@ from somna.errors import (
     ProfileNotFoundError,
     StoreError,
 )
-from somna.model import ApiKey, Profile, Run
-from somna.store.base import SourceCursor
+from somna.model import Profile, Run
 from somna.store.fulltext import TermCounts
-from somna.store.keys import SAVE_KEY, key_values
-from somna.store.logouts import END_LOGIN, FORGET_OLD_LOGOUTS, LOGIN_ENDED
 from somna.store.postgres import erasure, runs
 from somna.store.postgres.caches import IndexCache
 from somna.store.postgres.embedders import PostgresLedger
 from somna.store.postgres.hnsw import HnswIndexes, index_name, index_prefix
 from somna.store.postgres.queries import Float4ArrayDumper, bind, named
 from somna.store.postgres.rows import (
-    cursor_from_row,
     jsonb,
-    key_from_row,
-    profile_from_row,
 )
 from somna.store.postgres.scope import PostgresScope
 from somna.store.postgres.server import (
@@ -63,7 +56,8 @@ from somna.store.postgres.server import (
     migrate,
     translate,
 )
-from somna.store.sessions import SOURCE_CURSORS
+from somna.store.sql import Params
+from somna.store.tables import StoreTables
 
 __all__ = ["PostgresStore", "VectorMode"]
 
@@ -72,7 +66,7 @@ _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _BEGIN_WRITE = "BEGIN"
 
 
-class PostgresStore:
+class PostgresStore(StoreTables):
     """The shared store: one PostgreSQL database, any number of processes.
 
     >>> store = PostgresStore("postgresql://somna@db.internal/somna")  # doctest: +SKIP
@@ -254,35 +248,6 @@ class PostgresStore:
             raise ConflictStateError(f"A profile named {profile.id!r} already exists.")
         return profile
 
-    def get_profile(self, profile_id: str) -> Profile | None:
-        with self._connection() as conn:
-            row = (
-                conn.cursor(row_factory=dict_row)
-                .execute(
-                    "SELECT id, name, settings, created_at FROM profiles WHERE id = %s",
-                    (profile_id,),
-                )
-                .fetchone()
-            )
-        return profile_from_row(row) if row else None
-
-    def list_profiles(self) -> list[Profile]:
-        with self._connection() as conn:
-            rows = (
-                conn.cursor(row_factory=dict_row)
-                .execute("SELECT id, name, settings, created_at FROM profiles ORDER BY id")
-                .fetchall()
-            )
-        return [profile_from_row(row) for row in rows]
-
-    def save_profile_settings(self, profile_id: str, settings: dict[str, Any]) -> None:
-        with self._connection() as conn:
-            updated = conn.execute(
-                "UPDATE profiles SET settings = %s WHERE id = %s", (jsonb(settings), profile_id)
-            ).rowcount
-        if not updated:
-            raise ProfileNotFoundError(profile_id)
-
     def erase_profile(self, profile_id: str) -> dict[str, int]:
         with self.write(profile_id) as scope:
             cursor = scope.cursor
@@ -304,29 +269,7 @@ class PostgresStore:
             erasure.vacuum(conn, [table for table, count in counts.items() if count])
         return counts
 
-    # -- API keys and runs (not scoped: they span profiles) ---------------------------
-
-    def save_key(self, key: ApiKey) -> None:
-        with self._connection() as conn:
-            conn.execute(named(SAVE_KEY), bind(key_values(key)))
-
-    def find_key(self, secret_hash: str) -> ApiKey | None:
-        with self._connection() as conn:
-            row = (
-                conn.cursor(row_factory=dict_row)
-                .execute("SELECT * FROM api_keys WHERE secret_hash = %s", (secret_hash,))
-                .fetchone()
-            )
-        return key_from_row(row) if row else None
-
-    def list_keys(self) -> list[ApiKey]:
-        with self._connection() as conn:
-            rows = (
-                conn.cursor(row_factory=dict_row)
-                .execute("SELECT * FROM api_keys ORDER BY created_at, id")
-                .fetchall()
-            )
-        return [key_from_row(row) for row in rows]
+    # -- runs (not scoped: they span profiles) ----------------------------------------
 
     def save_run(self, run: Run) -> None:
         with self._connection() as conn:
@@ -336,45 +279,15 @@ class PostgresStore:
         with self._connection() as conn:
             return runs.list_runs(conn, limit)
 
-    def source_cursors(self, source: str) -> list[SourceCursor]:
+    # -- the tables that span profiles ---------------------------------------------------
+
+    def _rows(self, sql: str, params: Params | None = None) -> list[Any]:
         with self._connection() as conn:
-            rows = (
-                conn.cursor(row_factory=dict_row)
-                .execute(named(SOURCE_CURSORS), {"source": source})
-                .fetchall()
-            )
-        return [cursor_from_row(row) for row in rows]
+            cursor = conn.cursor(row_factory=dict_row).execute(named(sql), bind(params or {}))
+            return cursor.fetchall() if cursor.description else []
 
-    # -- tombstones -------------------------------------------------------------------
-
-    def add_tombstone(self, profile_hash: str, at: datetime) -> None:
-        with self._connection() as conn:
-            conn.execute(
-                "INSERT INTO tombstones (profile_hash, forgotten_at) VALUES (%s, %s) "
-                "ON CONFLICT (profile_hash) DO UPDATE SET forgotten_at = excluded.forgotten_at",
-                (profile_hash, at),
-            )
-
-    def tombstones(self) -> set[str]:
-        with self._connection() as conn:
-            rows = conn.execute("SELECT profile_hash FROM tombstones").fetchall()
-        return {str(row[0]) for row in rows}
-
-    def remove_tombstone(self, profile_hash: str) -> None:
-        with self._connection() as conn:
-            conn.execute("DELETE FROM tombstones WHERE profile_hash = %s", (profile_hash,))
-
-    # -- dashboard logouts ------------------------------------------------------------
-
-    def end_login(self, login_hash: str, until: datetime, now: datetime) -> None:
-        with self._connection() as conn:
-            conn.execute(named(FORGET_OLD_LOGOUTS), {"now": now})
-            conn.execute(named(END_LOGIN), {"login_hash": login_hash, "until": until})
-
-    def login_ended(self, login_hash: str) -> bool:
-        with self._connection() as conn:
-            row = conn.execute(named(LOGIN_ENDED), {"login_hash": login_hash}).fetchone()
-        return row is not None
+    def _json(self, value: Any) -> Any:
+        return value  # psycopg reads jsonb as Python data
 
     # -- embedder -----------------------------------------------------------------------
 

@@ -27,19 +27,15 @@ from somna.errors import (
     StoreError,
 )
 from somna.model import (
-    ApiKey,
     Fact,
     FactStatus,
     Profile,
     Run,
 )
-from somna.store.base import SourceCursor
 from somna.store.french import french_text
 from somna.store.fulltext import TermCounts
-from somna.store.keys import SAVE_KEY, key_values
-from somna.store.logouts import END_LOGIN, FORGET_OLD_LOGOUTS, LOGIN_ENDED
 from somna.store.migrations import load_migrations
-from somna.store.sessions import SOURCE_CURSORS
+from somna.store.sql import Params
 from somna.store.sqlite import erasure, runs
 from somna.store.sqlite.embedders import SQLiteLedger
 from somna.store.sqlite.queries import (
@@ -49,18 +45,16 @@ from somna.store.sqlite.queries import (
     statements,
 )
 from somna.store.sqlite.rows import (
-    cursor_from_row,
-    key_from_row,
-    profile_from_row,
     ts,
 )
 from somna.store.sqlite.scope import SQLiteScope
+from somna.store.tables import StoreTables
 from somna.store.vectors import INDEXED_STATUSES, SummaryIndex, VectorIndex
 
 __all__ = ["SQLiteStore"]
 
 
-class SQLiteStore:
+class SQLiteStore(StoreTables):
     """The embedded default store.
 
     >>> store = SQLiteStore(":memory:")
@@ -164,27 +158,7 @@ class SQLiteStore:
                 raise ConflictStateError(f"A profile named {profile.id!r} already exists.") from exc
         return profile
 
-    def get_profile(self, profile_id: str) -> Profile | None:
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT * FROM profiles WHERE id = ?", (profile_id,)
-            ).fetchone()
-        return profile_from_row(row) if row else None
-
-    def list_profiles(self) -> list[Profile]:
-        with self._lock:
-            rows = self._conn.execute("SELECT * FROM profiles ORDER BY id").fetchall()
-        return [profile_from_row(row) for row in rows]
-
-    def save_profile_settings(self, profile_id: str, settings: dict[str, Any]) -> None:
-        with self._lock:
-            updated = self._conn.execute(
-                "UPDATE profiles SET settings = ? WHERE id = ?", (json.dumps(settings), profile_id)
-            ).rowcount
-        if not updated:
-            raise ProfileNotFoundError(profile_id)
-
-    # -- erasure and keys ---------------------------------------------------------------
+    # -- erasure ------------------------------------------------------------------------
 
     def erase_profile(self, profile_id: str) -> dict[str, int]:
         with self._transaction(profile_id, "BEGIN IMMEDIATE"):
@@ -194,22 +168,6 @@ class SQLiteStore:
         self._indexes.pop(profile_id, None)
         self._summary_indexes.pop(profile_id, None)
         return counts
-
-    def save_key(self, key: ApiKey) -> None:
-        with self._lock:
-            self._conn.execute(SAVE_KEY, bind(key_values(key)))
-
-    def find_key(self, secret_hash: str) -> ApiKey | None:
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT * FROM api_keys WHERE secret_hash = ?", (secret_hash,)
-            ).fetchone()
-        return key_from_row(row) if row else None
-
-    def list_keys(self) -> list[ApiKey]:
-        with self._lock:
-            rows = self._conn.execute("SELECT * FROM api_keys ORDER BY created_at, id").fetchall()
-        return [key_from_row(row) for row in rows]
 
     # -- runs -------------------------------------------------------------------------
 
@@ -221,41 +179,14 @@ class SQLiteStore:
         with self._lock:
             return runs.list_runs(self._conn, limit)
 
-    def source_cursors(self, source: str) -> list[SourceCursor]:
+    # -- the tables that span profiles ---------------------------------------------------
+
+    def _rows(self, sql: str, params: Params | None = None) -> list[Any]:
         with self._lock:
-            rows = self._conn.execute(SOURCE_CURSORS, {"source": source}).fetchall()
-        return [cursor_from_row(row) for row in rows]
+            return self._conn.execute(sql, bind(params or {})).fetchall()
 
-    # -- tombstones -------------------------------------------------------------------
-
-    def add_tombstone(self, profile_hash: str, at: datetime) -> None:
-        with self._lock:
-            self._conn.execute(
-                "INSERT INTO tombstones (profile_hash, forgotten_at) VALUES (?, ?) "
-                "ON CONFLICT (profile_hash) DO UPDATE SET forgotten_at = excluded.forgotten_at",
-                (profile_hash, ts(at)),
-            )
-
-    def tombstones(self) -> set[str]:
-        with self._lock:
-            rows = self._conn.execute("SELECT profile_hash FROM tombstones").fetchall()
-        return {str(row[0]) for row in rows}
-
-    def remove_tombstone(self, profile_hash: str) -> None:
-        with self._lock:
-            self._conn.execute("DELETE FROM tombstones WHERE profile_hash = ?", (profile_hash,))
-
-    # -- dashboard logouts ------------------------------------------------------------
-
-    def end_login(self, login_hash: str, until: datetime, now: datetime) -> None:
-        with self._lock:
-            self._conn.execute(FORGET_OLD_LOGOUTS, bind({"now": now}))
-            self._conn.execute(END_LOGIN, bind({"login_hash": login_hash, "until": until}))
-
-    def login_ended(self, login_hash: str) -> bool:
-        with self._lock:
-            row = self._conn.execute(LOGIN_ENDED, {"login_hash": login_hash}).fetchone()
-        return row is not None
+    def _json(self, value: Any) -> Any:
+        return None if value is None else json.loads(value)
 
     # -- embedder -----------------------------------------------------------------------
 
