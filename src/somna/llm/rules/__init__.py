@@ -1,10 +1,11 @@
 """The offline, deterministic LLM provider: patterns in English and French, no model.
 
-Per language, tables apart from the engine: what surrounds a fact in chat
-(`english_speech`, `french_speech`), what makes one (`english`, `french`), how it is
-retold in the third person (`english_grammar`, `french_grammar`) and what a standing
-instruction is (`english_instruction`, `french_instruction`). The engine (`extract`,
-`judge`, `summary`) knows no language of its own; `RulesLLM` dispatches each task to it.
+One engine for every language: `extract` (facts), `observe` (observations), `judge`,
+`dates`, `summary` and `grammar` (retelling in the third person) are written once and read
+a `Language`. A language is data: its tables (``english.toml``, ``french.toml``: words,
+patterns, rules with their examples, pronoun maps, date phrases) and a module of the few
+functions they name (`english`, `french`, with their `*_grammar` shapes and
+`*_instruction` readers), listed in `languages`. `RulesLLM` dispatches each task.
 """
 
 from somna.llm.rules.provider import RulesLLM

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import regex
 
-__all__ = ["resolve_dates"]
+__all__ = ["PHRASE_KINDS", "resolve_dates"]
 
 _MONTHS = (
     "January",
@@ -104,7 +104,7 @@ def _day_of_month(d: date, day: str) -> str:
     return ""
 
 
-_KINDS: tuple[tuple[str, _Resolve], ...] = (
+PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
     ("two_days_ago", lambda g, d: _day(d - timedelta(2))),
     ("in_two_days", lambda g, d: _day(d + timedelta(2))),
     ("yesterday", lambda g, d: _day(d - timedelta(1))),
@@ -161,7 +161,7 @@ def _groups(match: re.Match[str]) -> _Groups:
 
 
 _RULES = tuple(
-    (pattern, resolve) for kind, resolve in _KINDS if (pattern := _phrases(kind)) is not None
+    (pattern, resolve) for kind, resolve in PHRASE_KINDS if (pattern := _phrases(kind)) is not None
 )
 
 

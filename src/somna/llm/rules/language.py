@@ -1,10 +1,11 @@
 """What the rules engine must know of a language, and which language a message is in.
 
-Each language module (`english`, `french`) fills one `Language` with tables: the words
-that tell it apart, how chat is cut and cleaned (its `*_speech` module), the sentences
-never worth a fact, the patterns that make one, and the small grammar that retells a
-first-person clause about the speaker in the third person (its `*_grammar` module). The
-engine (`extract`, `judge`, `summary`) knows no language of its own.
+Each language's tables (``english.toml``, ``french.toml``, read by `tables`) fill one
+`Language`: the words that tell it apart, how chat is cut and cleaned, the sentences never
+worth a fact, the patterns that make one, its date phrases and the words judging reads;
+its module (`english`, `french`) adds the few functions tables cannot hold, among them the
+shapes `grammar` retells a first-person clause by (`english_grammar`, `french_grammar`).
+The engine (`extract`, `observe`, `judge`, `dates`, `summary`) knows no language by name.
 """
 
 from __future__ import annotations
