@@ -94,9 +94,10 @@ def value_changed(old: str, new: str, languages: Sequence[Language] = LANGUAGES)
 _TOKEN = re.compile(r"\d[\d,.\u202f\u00a0]*\d|\d|[^\W\d_]+")
 _NEAR = 10
 """How many words on either side of a number say what it counts."""
+_ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
+_MONTHS = "|".join(language.months for language in LANGUAGES)
 _DATE = re.compile(
-    r"\b\d{1,2}(?:er)?\s+(?:jan|feb|fév|mar|apr|avr|may|mai|jun|juin|jul|juil|aug|août|sep|"
-    r"oct|nov|dec|déc)\w*\.?(?:\s+\d{4})?|\b(?:19|20)\d\d\b",
+    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?|\b(?:19|20)\d\d\b",
     re.IGNORECASE,
 )
 """Dates the retelling wrote out ("16 March 2026"): no count of anything."""

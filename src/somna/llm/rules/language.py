@@ -211,6 +211,10 @@ class Language:
     """What a correction puts before the number it replaces ("not", "pas"), as alternatives."""
     articles: str
     """Articles before a value ("the", "le"), as alternatives."""
+    months: str
+    """Months as a written-out date shortens them ("mar", "fév"), as alternatives."""
+    ordinals: str
+    """What follows a day's number in a written-out date ("1er"), as alternatives, if any."""
     floating: frozenset[str]
     """Words of a retold statement and time adverbs: no part of a sentence's frame."""
     not_topics: frozenset[str]

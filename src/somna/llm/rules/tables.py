@@ -201,6 +201,8 @@ def load_language(
         reaction=tables.text(patterns["reaction"]),
         instead=tables.text(patterns["instead"]),
         articles=tables.text(patterns["articles"]),
+        months=tables.text(patterns["months"]),
+        ordinals=tables.text(patterns.get("ordinals", "")),
         floating=tables.words("FLOATING"),
         not_topics=tables.words("NOT_TOPICS"),
         value_words=tables.words("VALUE_WORDS"),
