@@ -1,8 +1,8 @@
 """A language's tables, read from its TOML file (`english.toml`, `french.toml`) into a `Language`.
 
-The engine (`extract`, `observe`, `judge`, `summary`) knows no language of its own: all it
-knows of one is a `Language`, and all of a `Language` but its few functions (how a clause
-is retold, what a standing instruction is) is data. A table file holds:
+The engine (`extract`, `observe`, `judge`, `dates`, `summary`) knows no language of its
+own: all it knows of one is a `Language`, and all of a `Language` but its few functions
+(how a clause is retold, what a standing instruction is) is data. A table file holds:
 
 - ``[words]``: word lists, blank-separated (stopwords, filler, negators…);
 - ``[fragments]``: pieces of patterns that other patterns name as ``{NAME}``;
@@ -88,6 +88,8 @@ class Tables:
             return "".join(rf"(?<!\b{word} )" for word in sorted(self._words[name]))
         if name in self._fragments:
             return self._fragments[name]
+        if name not in self._words:
+            raise KeyError(f"{{{name}}} names neither a fragment nor a word list of the tables.")
         words = sorted(self._words[name], key=lambda w: (-len(w), w))
         return "(?:" + "|".join(words) + ")"
 
