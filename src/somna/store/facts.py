@@ -67,6 +67,8 @@ class FactQueries(Statements):
     """Mixed into a backend's scope: the facts and conflicts of one profile."""
 
     _profile_id: str
+    _revision_after: int | None
+    """The profile's `facts_rev` once this transaction changed a fact; None before."""
     _profile_by_id = "f.profile_id"
     """The profile's column in a lookup by id (SQLite keeps its planner off the profile's
     indexes with `+f.profile_id`, which would scan every fact of the profile)."""
@@ -281,6 +283,18 @@ class FactQueries(Statements):
         if change.facts:
             self._bump_revision()
 
+    def _bump_revision(self) -> None:
+        """Move the profile's `facts_rev` on, so cached vector indexes know they are stale;
+        once a transaction: the counter says that the facts changed, not how often."""
+        if self._revision_after is not None:
+            return
+        row = self._one(
+            "UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = :profile RETURNING facts_rev",
+            {"profile": self._profile_id},
+        )
+        assert row is not None
+        self._revision_after = int(row["facts_rev"])
+
     def record_usage(self, facts: Sequence[Fact]) -> None:
         # No facts_rev bump either: the vector index holds no use.
         if facts:
@@ -308,10 +322,6 @@ class FactQueries(Statements):
     def _upsert_fact(self, fact: Fact, vector: list[float] | None) -> None:
         """Update the fact's mutable columns, or insert it with its vector; an update of
         a fact the profile does not have (no vector) is refused."""
-
-    @abstractmethod
-    def _bump_revision(self) -> None:
-        """Move the profile's `facts_rev` on, so cached vector indexes know they are stale."""
 
 
 def _id_of(row: Row) -> str:

@@ -310,6 +310,12 @@ class SessionQueries(Statements):
     ) -> int:
         """Move the session's messages up to `through_seq` to the archive; how many."""
 
-    @abstractmethod
     def _insert_cursor(self, cursor: SourceCursor) -> int:
         """Add a new segment; 0 when it is there already."""
+        return self._count(
+            "INSERT INTO source_cursors (profile_id, source, key, segment, session_key, "
+            "after_row_id, last_row_id, last_change_seen_at, purged_at) VALUES "
+            "(:profile_id, :source, :key, :segment, :session_key, :after_row_id, "
+            ":last_row_id, :last_change_seen_at, :purged_at) ON CONFLICT DO NOTHING",
+            asdict(cursor),
+        )

@@ -358,14 +358,3 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
                 "or switch back."
             )
         return array
-
-    def _bump_revision(self) -> None:
-        """Once a transaction: the counter says that the facts changed, not how often."""
-        if self._revision_after is not None:
-            return
-        row = self._cur.execute(
-            "UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = %s RETURNING facts_rev",
-            (self._profile_id,),
-        ).fetchone()
-        assert row is not None
-        self._revision_after = int(row["facts_rev"])

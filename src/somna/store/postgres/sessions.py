@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
 from psycopg import Cursor
 
-from somna.store.base import SourceCursor
 from somna.store.sessions import SessionQueries
 
 __all__ = ["PostgresSessions"]
 
 
 class PostgresSessions(SessionQueries):
-    """Mixed into `PostgresScope`: the archive's move, a new cursor."""
+    """Mixed into `PostgresScope`: the archive's move."""
 
     _cur: Cursor[dict[str, Any]]
     _profile_id: str
@@ -34,13 +32,3 @@ class PostgresSessions(SessionQueries):
             (self._profile_id, session_id, through_seq, at, purge_after),
         ).rowcount
         return int(moved)
-
-    def _insert_cursor(self, cursor: SourceCursor) -> int:
-        return self._cur.execute(
-            "INSERT INTO source_cursors (profile_id, source, key, segment, session_key, "
-            "after_row_id, last_row_id, last_change_seen_at, purged_at) VALUES "
-            "(%(profile_id)s, %(source)s, %(key)s, %(segment)s, %(session_key)s, "
-            "%(after_row_id)s, %(last_row_id)s, %(last_change_seen_at)s, %(purged_at)s) "
-            "ON CONFLICT DO NOTHING",
-            asdict(cursor),
-        ).rowcount

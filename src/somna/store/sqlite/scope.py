@@ -50,8 +50,7 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
         self._conn = conn
         self._profile_id = profile_id
         self._revision_at_start = facts_rev
-        self._revision_before: int | None = None
-        self._revision_after = 0
+        self._revision_after: int | None = None
         self._patches: list[tuple[Fact, np.ndarray | None]] = []
 
     @property
@@ -125,9 +124,7 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
-        revision = (
-            self._revision_at_start if self._revision_before is None else self._revision_after
-        )
+        revision = self._revision_at_start if self._revision_after is None else self._revision_after
         index = self._store.fact_index(self._conn, self._profile_id, revision)
         if index is None:
             return []
@@ -159,20 +156,9 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
             return
         raise InvalidInputError(f"Profile {self._profile_id!r} has no fact with id {fact.id!r}.")
 
-    def _bump_revision(self) -> None:
-        """Once a transaction: the counter says that the facts changed, not how often."""
-        if self._revision_before is not None:
-            return
-        row = self._conn.execute(
-            "UPDATE profiles SET facts_rev = facts_rev + 1 WHERE id = ? RETURNING facts_rev",
-            (self._profile_id,),
-        ).fetchone()
-        self._revision_after = int(row[0])
-        self._revision_before = self._revision_after - 1
-
     def patch_index(self) -> None:
         """After commit: bring the cached vector index up to date without reloading it."""
-        if self._revision_before is not None:
+        if self._revision_after is not None:
             self._store.patch_fact_index(
-                self._profile_id, self._revision_before, self._revision_after, self._patches
+                self._profile_id, self._revision_after - 1, self._revision_after, self._patches
             )

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import asdict
 from datetime import datetime
 
-from somna.store.base import SourceCursor
 from somna.store.sessions import SessionQueries
-from somna.store.sqlite.queries import bind
 from somna.store.sqlite.rows import ts
 
 __all__ = ["SQLiteSessions"]
 
 
 class SQLiteSessions(SessionQueries):
-    """Mixed into `SQLiteScope`: the archive's move, a new cursor."""
+    """Mixed into `SQLiteScope`: the archive's move."""
 
     _conn: sqlite3.Connection
     _profile_id: str
@@ -35,12 +32,3 @@ class SQLiteSessions(SessionQueries):
             (self._profile_id, session_id, through_seq),
         )
         return int(moved)
-
-    def _insert_cursor(self, cursor: SourceCursor) -> int:
-        return self._conn.execute(
-            "INSERT OR IGNORE INTO source_cursors (profile_id, source, key, segment, "
-            "session_key, after_row_id, last_row_id, last_change_seen_at, purged_at) VALUES "
-            "(:profile_id, :source, :key, :segment, :session_key, :after_row_id, "
-            ":last_row_id, :last_change_seen_at, :purged_at)",
-            bind(asdict(cursor)),
-        ).rowcount
