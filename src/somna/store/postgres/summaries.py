@@ -55,10 +55,7 @@ class PostgresSummaries(SummaryQueries):
                 "config": self._text_config,
                 "exact": exact,
                 "wide": wide,
-                "profile": self._profile_id,
-                "kinds": [k.value for k in kinds],
-                "at": at,
-                "limit": limit,
+                **self._searched(kinds, at, limit),
             },
         ).fetchall()
         return [(row["id"], float(row["rank"])) for row in rows]
@@ -76,17 +73,19 @@ class PostgresSummaries(SummaryQueries):
                 "WHERE s.profile_id = %(profile)s AND s.embedding IS NOT NULL "
                 "AND vector_dims(s.embedding) = %(dim)s AND s.kind = ANY(%(kinds)s) "
                 f"AND {_START} <= %(at)s ORDER BY score DESC, s.id LIMIT %(limit)s",
-                {
-                    "vector": query,
-                    "dim": query.size,
-                    "profile": self._profile_id,
-                    "kinds": [k.value for k in kinds],
-                    "at": at,
-                    "limit": limit,
-                },
+                {"vector": query, "dim": query.size, **self._searched(kinds, at, limit)},
             ).fetchall()
             return [(row["id"], float(row["score"])) for row in rows]
         return self._summary_index(query.size).search(query, kinds, at, limit)
+
+    def _searched(self, kinds: Sequence[SummaryKind], at: datetime, limit: int) -> dict[str, Any]:
+        """What both searches ask: this profile's summaries of `kinds` begun by `at`, `limit`."""
+        return {
+            "profile": self._profile_id,
+            "kinds": [k.value for k in kinds],
+            "at": at,
+            "limit": limit,
+        }
 
     def _summary_index(self, dim: int) -> SummaryIndex:
         if not self._summaries_dirty:
