@@ -1,5 +1,6 @@
 """English standing instructions to the assistant: "always …", "never …", "from now on …".
 
+Its patterns and verbs are in `english.toml` (``[instruction.patterns]``, ``IMPERATIVES``).
 An instruction is kept only when its verb is one a user asks of an assistant (`IMPERATIVES`)
 and it is not a word of encouragement ("Never give up!"); "remember that …" is kept only
 when what is to be remembered is about the speaker ("Remember that I'm vegetarian").
@@ -10,46 +11,36 @@ from __future__ import annotations
 from somna.llm.rules.english_grammar import ENGLISH_GRAMMAR, nominative, retell_pronouns
 from somna.llm.rules.grammar import Unsure
 from somna.llm.rules.language import Speaker
-from somna.llm.rules.text import regex as _re
+from somna.llm.rules.tables import read_tables
 from somna.llm.rules.text import trim_clause
-from somna.llm.rules.text import words as _words
 
 __all__ = ["IMPERATIVES", "instruction"]
 
 
-IMPERATIVES = _words(
-    """answer reply respond write speak talk use call address avoid give keep be format
-    include add mention say remind tell send show ask suggest recommend start stop put
-    cite double-check check sign end begin explain summarize summarise translate list
-    make refer assume correct spell provide offer greet confirm wait let copy cc book
-    schedule round convert quote number bold use"""
+_TABLES = read_tables("english")
+IMPERATIVES = _TABLES.words("IMPERATIVES")
+(
+    _CALL_ME,
+    _ALWAYS,
+    _DONT_EVER,
+    _FROM_NOW_ON,
+    _REMEMBER,
+    _ABOUT_ME,
+    _TRAILING_PLEASE,
+    _ENCOURAGEMENT,
+) = (
+    _TABLES.pattern(_TABLES.data["instruction"]["patterns"][name])
+    for name in (
+        "call_me",
+        "always",
+        "dont_ever",
+        "from_now_on",
+        "remember",
+        "about_me",
+        "trailing_please",
+        "encouragement",
+    )
 )
-_ENCOURAGEMENT = _re(
-    r"^(?:give\s+up|stop\s+(?:believing|dreaming|trying|learning|fighting|chasing|being|"
-    r"growing|smiling|exploring|creating)|be\s+(?:afraid|scared|ashamed|discouraged|"
-    r"yourself|sorry)|lose\s+(?:hope|faith|sight)|let\s+(?:anyone|anybody|others|people|"
-    r"fear|it|them)|say\s+never|forget\s+(?:who|where|to))\b"
-)
-_PLEASE = r"(?:please\s*,?\s+)?"
-_STANDING = r"(?:from now on|going forward|in (?:the )?future|from here on)"
-_CALL_ME = _re(
-    rf"^{_PLEASE}(?:always\s+)?call\s+me\s+(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)$"
-)
-_ALWAYS = _re(rf"^{_PLEASE}(?P<adverb>always|never)\s+{_PLEASE}(?P<rest>(?P<verb>[\w-]+)\b.*)$")
-_DONT_EVER = _re(
-    rf"^{_PLEASE}(?:don't|do\s+not)\s+(?:ever\s+(?P<rest>(?P<verb>[\w-]+)\b.*)|"
-    r"(?P<rest2>(?P<verb2>[\w-]+)\b.*?)\s*,?\s+(?:anymore|any\s+more|again|from\s+now\s+on))$"
-)
-_FROM_NOW_ON = _re(
-    rf"^{_PLEASE}{_STANDING}\s*,?\s*{_PLEASE}(?P<rest>(?P<verb>[\w-]+)\b.*)$|"
-    rf"^{_PLEASE}(?P<rest2>(?P<verb2>[\w-]+)\b.*?)\s*,?\s+{_STANDING}$"
-)
-_REMEMBER = _re(
-    rf"^{_PLEASE}(?:remember|note|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|"
-    r"never\s+forget)\s*[,:]?\s*(?:that\s+)?(?P<rest>.+)$"
-)
-_ABOUT_ME = _re(r"^(?:i\b|i'|my\b)")
-_TRAILING_PLEASE = _re(r"[\s,]+please$")
 
 
 def _lower_first(text: str) -> str:
