@@ -18,6 +18,7 @@ from somna.store.embedders import (
     start_sql,
 )
 from somna.store.sql import Params
+from somna.store.sqlite.transactions import roll_back
 
 __all__ = ["SQLiteLedger"]
 
@@ -50,8 +51,8 @@ class SQLiteLedger(LedgerReads):
             return
         with self._lock:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
             try:
+                conn.execute("BEGIN IMMEDIATE")
                 for kind, table in (("fact", "facts"), ("summary", "summaries")):
                     mine = [(row, vector) for row, vector in rows if row.kind == kind]
                     if not mine:
@@ -65,20 +66,20 @@ class SQLiteLedger(LedgerReads):
                     )
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                roll_back(conn)
                 raise
 
     def finish(self) -> EmbedderState:
         with self._lock:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
             try:
+                conn.execute("BEGIN IMMEDIATE")
                 conn.execute(FINISH)
                 # Every process's cached vector index of every profile is now stale.
                 conn.execute("UPDATE profiles SET facts_rev = facts_rev + 1")
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                roll_back(conn)
                 raise
             self._forget()
             state = self.state()

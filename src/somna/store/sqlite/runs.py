@@ -9,6 +9,7 @@ from typing import Any
 from somna.model import Run
 from somna.store.runs import counters, entries, with_entries
 from somna.store.sqlite.rows import ts
+from somna.store.sqlite.transactions import roll_back
 
 __all__ = ["list_runs", "save_run"]
 
@@ -31,8 +32,8 @@ _SAVE_ENTRY = (
 
 def save_run(conn: sqlite3.Connection, run: Run) -> None:
     """Insert or update the run and replace its entries, in one transaction."""
-    conn.execute("BEGIN IMMEDIATE")
     try:
+        conn.execute("BEGIN IMMEDIATE")
         conn.execute(
             _SAVE,
             {
@@ -54,7 +55,7 @@ def save_run(conn: sqlite3.Connection, run: Run) -> None:
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        roll_back(conn)
         raise
 
 

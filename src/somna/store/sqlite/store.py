@@ -48,6 +48,7 @@ from somna.store.sqlite.rows import (
     ts,
 )
 from somna.store.sqlite.scope import SQLiteScope
+from somna.store.sqlite.transactions import roll_back
 from somna.store.tables import StoreTables
 from somna.store.vectors import INDEXED_STATUSES, SummaryIndex, VectorIndex
 
@@ -110,8 +111,8 @@ class SQLiteStore(StoreTables):
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
             for migration in load_migrations("somna.store.sqlite.migrations"):
-                conn.execute("BEGIN IMMEDIATE")
                 try:
+                    conn.execute("BEGIN IMMEDIATE")
                     done = conn.execute(
                         "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
                     ).fetchone()
@@ -124,7 +125,7 @@ class SQLiteStore(StoreTables):
                         )
                     conn.execute("COMMIT")
                 except BaseException:
-                    conn.execute("ROLLBACK")
+                    roll_back(conn)
                     raise
 
     @property
@@ -217,6 +218,9 @@ class SQLiteStore(StoreTables):
                 conn.execute(begin)
             except sqlite3.OperationalError as exc:
                 raise StoreError(f"The database is busy or unavailable: {exc}.") from exc
+            except BaseException:  # a signal just after BEGIN took effect
+                roll_back(conn)
+                raise
             try:
                 # The profile's facts_rev, read anyway to know the profile exists, tells a
                 # search whether the cached vector index is current.
@@ -229,7 +233,7 @@ class SQLiteStore(StoreTables):
                 yield scope
                 conn.execute("COMMIT")
             except BaseException as exc:
-                conn.execute("ROLLBACK")
+                roll_back(conn)
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise ConflictStateError(
                         f"The change was refused by the database and nothing was written: {exc}."
