@@ -27,7 +27,7 @@ from somna.llm.rules.tables import read_tables
 __all__ = ["ENGLISH_GRAMMAR", "PRESENT", "nominative", "possessive", "retell_pronouns"]
 
 _TABLES = read_tables("english")
-_GRAMMAR = _TABLES.data["grammar"]
+_SHAPES = _TABLES.section_patterns("grammar")
 
 
 def _third_singular(verb: str) -> str:
@@ -46,8 +46,7 @@ PAST = _TABLES.words("PAST")
 ADVERBS = _TABLES.words("ADVERBS")
 _MAPS = _TABLES.maps("grammar")
 _HEAD, _WE_HEAD, _POSSESSIVE_HEAD, _FIRST_TIME, _PRONOUNS, _IS = (
-    _TABLES.pattern(_GRAMMAR["patterns"][name])
-    for name in ("head", "we", "possessed", "first_time", "pronouns", "is")
+    _SHAPES[name] for name in ("head", "we", "possessed", "first_time", "pronouns", "is")
 )
 
 
@@ -179,7 +178,7 @@ def _retell_head(head: re.Match[str], who: Speaker, initial: bool, instruction: 
 
 
 ENGLISH_GRAMMAR = Grammar(
-    plain_user=read_tables("english").data["plain_user"],
+    plain_user=_TABLES.data["plain_user"],
     shapes=(
         (_WE_HEAD, lambda match, who, initial, _: _retell_we(match, who, initial)),
         (_POSSESSIVE_HEAD, _retell_possessed),

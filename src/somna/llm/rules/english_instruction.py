@@ -19,6 +19,7 @@ __all__ = ["IMPERATIVES", "instruction"]
 
 _TABLES = read_tables("english")
 IMPERATIVES = _TABLES.words("IMPERATIVES")
+_PATTERNS = _TABLES.section_patterns("instruction")
 (
     _CALL_ME,
     _ALWAYS,
@@ -29,7 +30,7 @@ IMPERATIVES = _TABLES.words("IMPERATIVES")
     _TRAILING_PLEASE,
     _ENCOURAGEMENT,
 ) = (
-    _TABLES.pattern(_TABLES.data["instruction"]["patterns"][name])
+    _PATTERNS[name]
     for name in (
         "call_me",
         "always",

@@ -31,7 +31,7 @@ __all__ = ["FRENCH_GRAMMAR", "nominative", "starts_with_vowel"]
 _VOWEL = "aeiouyhéèêëàâîïôûù"
 
 _TABLES = read_tables("french")
-_GRAMMAR = _TABLES.data["grammar"]
+_SHAPES = _TABLES.section_patterns("grammar")
 _MAPS = _TABLES.maps("grammar")
 HEDGING_VERBS = _TABLES.words("HEDGING_VERBS")
 _INDIRECT = _TABLES.words("INDIRECT")
@@ -48,7 +48,7 @@ _PLANNING = {verb: _TABLES.pattern(p) for verb, p in _MAPS["planning"].items()}
     _FIRST_POSSESSIVE,
     _REFLEXIVE_INFINITIVE,
 ) = (
-    _TABLES.pattern(_GRAMMAR["patterns"][name])
+    _SHAPES[name]
     for name in (
         "head",
         "we",
@@ -213,7 +213,7 @@ def _retell_first_time(first: re.Match[str], who: Speaker, initial: bool) -> str
 
 
 FRENCH_GRAMMAR = Grammar(
-    plain_user=read_tables("french").data["plain_user"],
+    plain_user=_TABLES.data["plain_user"],
     shapes=(
         (_WE_HEAD, lambda match, who, initial, _: _retell_we(match, who, initial)),
         (_POSSESSIVE_HEAD, lambda match, who, initial, _: _retell_possessed(match, who, initial)),

@@ -19,9 +19,9 @@ __all__ = ["IMPERATIVES", "instruction"]
 
 _TABLES = read_tables("french")
 IMPERATIVES = _TABLES.words("IMPERATIVES")
+_PATTERNS = _TABLES.section_patterns("instruction")
 _STANDING, _IMPERATIVE, _REMEMBER, _ABOUT_ME = (
-    _TABLES.pattern(_TABLES.data["instruction"]["patterns"][name])
-    for name in ("standing", "imperative", "remember", "about_me")
+    _PATTERNS[name] for name in ("standing", "imperative", "remember", "about_me")
 )
 
 

@@ -78,6 +78,10 @@ class Tables:
     def patterns(self, patterns: list[Pattern]) -> tuple[re.Pattern[str], ...]:
         return tuple(self.pattern(pattern) for pattern in patterns)
 
+    def section_patterns(self, section: str) -> dict[str, re.Pattern[str]]:
+        """The patterns of ``[section.patterns]`` by name."""
+        return {name: self.pattern(p) for name, p in self.data[section]["patterns"].items()}
+
     def maps(self, section: str) -> dict[str, dict[str, str]]:
         """The word-for-word tables of ``[section.*]``: all of the section but its patterns."""
         return {name: table for name, table in self.data[section].items() if name != "patterns"}
