@@ -13,7 +13,7 @@ signal handlers before the commands' imports, which take about a second.
 import sys
 import typing
 
-from somna.interfaces.cli.signals import exit_code, guard_signals, stopped_line
+from somna.interfaces.cli.signals import Guard, exit_code, stopped_line
 
 if typing.TYPE_CHECKING:
     from somna.interfaces.cli.commands import app
@@ -31,13 +31,14 @@ def __getattr__(name: str) -> typing.Any:
 
 def main() -> None:
     """The `somna` console script (and `python -m somna`)."""
-    done = guard_signals()
+    guard = Guard()
     try:
         from somna.interfaces.cli.commands import app
 
+        guard.started()
         app(prog_name="somna")
     except KeyboardInterrupt as stop:
         print(stopped_line(stop), file=sys.stderr)
         sys.exit(exit_code(stop))
     finally:
-        done()
+        guard.done()

@@ -4,13 +4,16 @@ moment.
 `somna` takes about a second to import its commands (numpy, the embedding
 model's runtime) before any of them runs; Python's own handlers would meet a
 Ctrl-C there with a `KeyboardInterrupt` traceback, and a SIGTERM with no word.
-`guard_signals` is the console script's first step: from then on the first
-SIGINT or SIGTERM raises `Interrupted`, which the script turns into one line
-and 128 + the signal's number, and any later one (asked twice, or while the
-process ends) ends it at once with that code. Commands that must finish
-something first (`consolidate`, `worker`) set their own handlers for their
-run. This module imports only the standard library: it is loaded before the
-commands are.
+`Guard` is the console script's first step. While the commands are imported,
+nothing has been read or written yet, so a signal ends the process at once
+with its line (an exception raised there could come out as another one:
+Python 3.11 wraps any raised inside a class's `__set_name__`). While the
+command runs, the first signal raises `Interrupted`, which the script turns
+into its line and 128 + the signal's number; any later one (asked twice, or
+while the process ends) ends it at once with that code. Commands that must
+finish something first (`consolidate`, `worker`) set their own handlers for
+their run. This module imports only the standard library: it is loaded before
+the commands are.
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ from types import FrameType
 from typing import Any
 
 __all__ = [
+    "Guard",
     "Handler",
     "Interrupted",
     "exit_code",
-    "guard_signals",
     "set_handlers",
     "stopped_line",
 ]
@@ -50,9 +53,11 @@ def exit_code(stop: KeyboardInterrupt) -> int:
     return 128 + (stop.signum if isinstance(stop, Interrupted) else signal.SIGINT)
 
 
-def stopped_line(stop: KeyboardInterrupt) -> str:
+def stopped_line(stop: KeyboardInterrupt, started: bool = True) -> str:
     """What a command stopped by a signal says, whichever command it was."""
     asked = "Ctrl-C" if exit_code(stop) == 128 + signal.SIGINT else "SIGTERM"
+    if not started:
+        return f"Interrupted: {asked} stopped somna before the command began; nothing was done."
     return f"Interrupted: {asked} stopped the command before it finished."
 
 
@@ -70,16 +75,28 @@ def set_handlers(handler: Handler) -> dict[int, Any]:
     return previous
 
 
-def guard_signals() -> Callable[[], None]:
-    """The first SIGINT or SIGTERM from now on raises `Interrupted`; any later one ends the
-    process at once with its exit code. Returns `done`: once called, every signal does."""
-    stopping: list[bool] = []
+class Guard:
+    """SIGINT and SIGTERM for the whole life of the `somna` process, from its first step:
+    while the commands are imported, then while one runs (`started`), then once it is over
+    (`done`)."""
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        if stopping:  # asked again, or the process is ending: nothing left to finish
+    def __init__(self) -> None:
+        self._stage = "importing"
+        set_handlers(self._handle)
+
+    def started(self) -> None:
+        """The commands are imported: from now on the first signal raises `Interrupted`."""
+        self._stage = "running"
+
+    def done(self) -> None:
+        """The command is over: a signal ends the process at once."""
+        self._stage = "done"
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self._stage == "importing":  # nothing read or written yet: stop here
+            os.write(2, f"{stopped_line(Interrupted(signum), started=False)}\n".encode())
             os._exit(128 + signum)
-        stopping.append(True)
-        raise Interrupted(signum)
-
-    set_handlers(stop)
-    return lambda: stopping.append(True)
+        if self._stage == "running":
+            self._stage = "stopping"
+            raise Interrupted(signum)
+        os._exit(128 + signum)  # asked again, or the process is ending: nothing to finish
