@@ -130,7 +130,10 @@ def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
 
 def _ask(means: Means, pairs: list[_Pair], run: Run, job: Job, deadline: Deadline) -> None:
     """One judge call for the session's pairs, ahead of any extraction waiting."""
-    request = judge_request([(candidate.fact, neighbor) for candidate, neighbor in pairs])
+    request = judge_request(
+        [(candidate.fact, neighbor) for candidate, neighbor in pairs],
+        {c.fact.id: c.evidence[0].quote for c, _ in pairs if c.evidence},
+    )
     ask = partial(
         deadline.timed, lambda: counted(run, lambda: means.llm.structured(JUDGE, request))
     )

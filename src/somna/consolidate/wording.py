@@ -6,7 +6,7 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
 from somna.llm.rules.extract import LANGUAGES
@@ -118,8 +118,11 @@ def may_take(verdict: Verdict, older: Fact) -> bool:
     return older.status in allowed
 
 
-def judge_request(pairs: Sequence[tuple[Fact, Fact]]) -> JudgeRequest:
-    """The judge call for (new, existing) pairs, each named by its place in `pairs`."""
+def judge_request(
+    pairs: Sequence[tuple[Fact, Fact]], said: Mapping[str, str] | None = None
+) -> JudgeRequest:
+    """The judge call for (new, existing) pairs, each named by its place in `pairs`; `said`
+    gives, by new fact id, the words it was said in, where "now" or "finally" may stand."""
     return JudgeRequest(
         pairs=[
             JudgePair(
@@ -127,6 +130,7 @@ def judge_request(pairs: Sequence[tuple[Fact, Fact]]) -> JudgeRequest:
                 new=new.text,
                 existing=existing.text,
                 existing_since=existing.valid_from.date().isoformat(),
+                new_said=(said or {}).get(new.id),
             )
             for i, (new, existing) in enumerate(pairs)
         ]

@@ -267,6 +267,9 @@ class JudgePair(_Input):
     new: str
     existing: str
     existing_since: OptionalIsoDay = None
+    new_said: str | None = None
+    """The words the new fact was said in, when a message gave it: "Now it's Rust." says it
+    changed where the fact's text alone may not."""
 
 
 class JudgeRequest(_Input):
@@ -290,7 +293,8 @@ def _render_judge(request: JudgeRequest) -> dict[str, str]:
     lines = []
     for pair in request.pairs:
         since = f" ({pair.existing_since})" if pair.existing_since else ""
-        lines.append(f"#{pair.pair_id} new: {pair.new}\n   old{since}: {pair.existing}")
+        said = f'\n   new, as said: "{pair.new_said}"' if pair.new_said else ""
+        lines.append(f"#{pair.pair_id} new: {pair.new}\n   old{since}: {pair.existing}{said}")
     return {"pairs": "\n".join(lines)}
 
 

@@ -114,3 +114,30 @@ def test_one_batch_keeps_the_pairs_and_their_order() -> None:
     assert [v.pair_id for v in judgements.verdicts] == list(range(100, 100 + len(CASES)))
     assert [v.verdict for v in judgements.verdicts] == [expected for *_, expected in CASES]
     assert judgements == RulesLLM().structured(JUDGE, request).value
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("These days my favourite board game is chess.", Verdict.SUPERSEDES),
+        ("Désormais mon jeu de société préféré est les échecs.", Verdict.SUPERSEDES),
+        ("My favourite board game is chess.", Verdict.CONTRADICTS),
+        (None, Verdict.CONTRADICTS),
+    ],
+)
+def test_the_words_a_fact_was_said_in_can_say_the_value_changed(
+    said: str | None, expected: Verdict
+) -> None:
+    """The fact's text may drop the "now" its message held: the message decides."""
+    request = JudgeRequest(
+        pairs=[
+            {
+                "pair_id": 0,
+                "new": "The user's favourite board game is chess.",
+                "existing": "The user's favourite board game is go.",
+                "new_said": said,
+            }
+        ]
+    )
+    (verdict,) = RulesLLM().structured(JUDGE, request).value.verdicts
+    assert verdict.verdict is expected, verdict.reason

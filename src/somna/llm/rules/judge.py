@@ -162,7 +162,9 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> Ju
         if new_statement.negated and new_statement.ceased:
             return verdict(Verdict.SUPERSEDES, "The new fact says this is no longer true.")
         return verdict(Verdict.CONTRADICTS, "One statement negates the other.")
-    says_changed = bool(language.change.search(fold(pair.new)))
+    says_changed = bool(language.change.search(fold(pair.new))) or any(
+        said.change.search(fold(pair.new_said)) for said in languages if pair.new_said
+    )  # the message may be in another language than the facts retelling it
     new_slot, old_slot = _slot(pair.new, language), _slot(pair.existing, language)
     if new_slot and old_slot and new_slot[:2] == old_slot[:2]:
         name = new_slot[0].replace("_", " ").replace(":", " ")
