@@ -199,6 +199,18 @@ def test_an_answer_to_the_assistant_names_the_user() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "offer", ["Welcome aboard! How can I help?", "Anything else I can do for you today?",
+              "Bonjour ! Comment puis-je vous aider ?", "Autre chose ?"]
+)  # fmt: skip
+def test_an_answer_to_an_offer_of_help_does_not_carry_it(offer: str) -> None:
+    said = "We finally finished the cedar greenhouse behind the garage."
+    digest = _extract(("assistant", None, offer), ("user", None, said))
+    assert _observations(digest) == [
+        "The user says that we finally finished the cedar greenhouse behind the garage."
+    ]
+
+
 def test_a_message_after_its_own_speaker_s_question_answers_nothing() -> None:
     said = "We finally finished the cedar greenhouse behind the garage."
     digest = _extract(

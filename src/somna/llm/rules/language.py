@@ -221,6 +221,9 @@ class Language:
     """Words two statements share without being about the same thing."""
     value_words: frozenset[str]
     """Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
+    offers: frozenset[str]
+    """Words of an offer of help ("How can I help?"): a question made of these and stopwords
+    asks for nothing in particular, and an answer does not carry it."""
 
     def rule_name(self, number: int) -> str:
         """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""

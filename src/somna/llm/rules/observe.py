@@ -182,6 +182,23 @@ def _answering(asked: str, listener: str, speaker: str, language: Language, said
     return language.answering.format(resolve_dates(asked, said_on).strip())
 
 
+def _asks_something(asked: str) -> bool:
+    """Whether a question asks for something in particular, not only offers help (in any
+    language: the assistant may offer it in another than the answer's).
+
+    >>> _asks_something("How can I help?"), _asks_something("Comment puis-je vous aider ?")
+    (False, False)
+    >>> _asks_something("What do you do for a living?")
+    True
+    """
+    return any(w not in _OFFERING for w in _TOKEN.findall(asked.casefold()))
+
+
+_OFFERING = frozenset().union(*(language.stopwords | language.offers for language in LANGUAGES))
+_TOKEN = re.compile(r"[^\W_]+")
+"""Letters and digits, apart at apostrophes and hyphens ("puis-je", "aujourd'hui")."""
+
+
 def question_of(content: str) -> str | None:
     """The last question a message asks, as written, or None."""
     folded = fold(content)
@@ -230,7 +247,7 @@ def observe(
         return None
     text = finish_sentence(_named("; ".join(parts), speaker, language))
     weight = 1.0
-    if asked:
+    if asked and _asks_something(asked):
         weight = ANSWER_WEIGHT
         answering = _answering(asked, listener, speaker, language, said_on)
         if len(text) + len(answering) + 3 <= MAX_FACT_CHARS:
