@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Embedder", "Vectors", "l2_normalize"]
+__all__ = ["Embedder", "EmbedderWrapper", "Vectors", "l2_normalize"]
 
 #: A block of embeddings: shape (n, dim), float32, one L2-normalized row per text.
 Vectors = npt.NDArray[np.float32]
@@ -36,6 +36,25 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Shape (len(texts), dim), float32, rows L2-normalized; no texts gives (0, dim)."""
         ...
+
+
+class EmbedderWrapper:
+    """An embedder around `inner` that answers to its name and dimension: a wrapper adds a
+    cache or a check, never other vectors, so the stored vectors stay `inner`'s."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self._embed_queries: Callable[[Sequence[str]], Vectors] = getattr(
+            inner, "embed_queries", inner.embed
+        )
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
 
 
 def l2_normalize(rows: npt.NDArray[np.floating]) -> Vectors:

@@ -14,37 +14,26 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future
 
 import numpy as np
 
-from somna.embed.base import Embedder, Vectors
+from somna.embed.base import Embedder, EmbedderWrapper, Vectors
 
 __all__ = ["CachedEmbedder"]
 
 
-class CachedEmbedder:
+class CachedEmbedder(EmbedderWrapper):
     """`inner`, with the vectors of the last `size` single texts kept, misses batched."""
 
     def __init__(self, inner: Embedder, size: int = 1024) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.size = size
-        self._embed_queries: Callable[[Sequence[str]], Vectors] = getattr(
-            inner, "embed_queries", inner.embed
-        )
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._waiting: list[tuple[str, Future[np.ndarray]]] = []
         self._busy = False
         self._lock = threading.Lock()
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         if len(texts) != 1 or not isinstance(texts[0], str):

@@ -19,7 +19,7 @@ import numpy as np
 
 from somna.config import Settings
 from somna.embed import Embedder, create_embedder
-from somna.embed.base import Vectors
+from somna.embed.base import EmbedderWrapper, Vectors
 from somna.errors import ConfigurationError, EmbeddingError
 from somna.store import Store, open_store
 from somna.store.embedders import EmbedderRecord, EmbedderState
@@ -55,29 +55,20 @@ def check_configured(store: Store, name: str) -> None:
         raise ConfigurationError(_refusal(state, name))
 
 
-class CheckedEmbedder:
+class CheckedEmbedder(EmbedderWrapper):
     """`inner`, whose first vectors are checked against (or recorded as) the database's."""
 
     def __init__(self, inner: Embedder, store: Store) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self._store = store
         self._checked = False
         self._lock = threading.Lock()
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         return self._checked_rows(self.inner.embed(texts))
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        embed = getattr(self.inner, "embed_queries", self.inner.embed)
-        return self._checked_rows(embed(texts))
+        return self._checked_rows(self._embed_queries(texts))
 
     def _checked_rows(self, rows: Vectors) -> Vectors:
         if not self._checked and len(rows):
