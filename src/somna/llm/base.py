@@ -27,17 +27,21 @@ class Task(Generic[InT, OutT]):
     """One kind of structured call: what goes in, what must come out, and the prompt between.
 
     ``render`` turns the inputs into the template variables of ``prompt`` (a file under
-    ``somna/llm/prompts/``); ``check``, when given, rejects an output that is well-formed
-    but does not answer these inputs (say, a verdict for a pair nobody asked about) by
-    raising ``ValueError``.
+    ``somna/llm/prompts/``, ``<name>.md`` unless given); ``check``, when given, rejects an
+    output that is well-formed but does not answer these inputs (say, a verdict for a pair
+    nobody asked about) by raising ``ValueError``.
     """
 
     name: str
-    prompt: str
     input_model: type[InT]
     output_model: type[OutT]
     render: Callable[[InT], Mapping[str, str]]
     check: Callable[[InT, OutT], None] | None = None
+    prompt: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.prompt:
+            object.__setattr__(self, "prompt", f"{self.name}.md")
 
     def coerce(self, inputs: InT | Mapping[str, object]) -> InT:
         """The inputs as the task's input model; a plain mapping is validated into one.

@@ -47,13 +47,8 @@ def _check_probe(asked: ProbeWord, answer: ProbeAnswer) -> None:
         raise ValueError(f"the model answered {answer.word!r} instead of {asked.word!r}")
 
 
-PROBE: Task[ProbeWord, ProbeAnswer] = Task(
-    name="probe",
-    prompt="probe.md",
-    input_model=ProbeWord,
-    output_model=ProbeAnswer,
-    render=lambda asked: {"word": asked.word},
-    check=_check_probe,
+PROBE = Task(
+    "probe", ProbeWord, ProbeAnswer, render=lambda asked: {"word": asked.word}, check=_check_probe
 )
 """The smallest structured call: repeat one word as ``{"word": …}``."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from somna.llm.base import Task
-from somna.llm.tasks import ChatTurn
+from somna.llm.tasks import ChatTurn, render_turns
 
 __all__ = [
     "CONVERSATION_TASKS",
@@ -38,19 +38,10 @@ class RunningSummary(BaseModel):
 
 
 def _render_fold(request: FoldRequest) -> dict[str, str]:
-    turns = "\n".join(
-        f"{turn.role.value}: {' '.join(turn.content.split())}" for turn in request.turns
-    )
-    return {"previous": request.previous or "(none yet)", "turns": turns}
+    return {"previous": request.previous or "(none yet)", "turns": render_turns(request.turns)}
 
 
-THREAD_SUMMARY: Task[FoldRequest, RunningSummary] = Task(
-    name="thread_summary",
-    prompt="thread_summary.md",
-    input_model=FoldRequest,
-    output_model=RunningSummary,
-    render=_render_fold,
-)
+THREAD_SUMMARY = Task("thread_summary", FoldRequest, RunningSummary, render=_render_fold)
 
 
 class RephraseRequest(BaseModel):
@@ -65,13 +56,11 @@ class Rephrasings(BaseModel):
     queries: list[str] = Field(min_length=1)
 
 
-REPHRASE: Task[RephraseRequest, Rephrasings] = Task(
-    name="rephrase",
-    prompt="rephrase.md",
-    input_model=RephraseRequest,
-    output_model=Rephrasings,
-    render=lambda request: {"query": " ".join(request.query.split())},
-)
+def _render_rephrase(request: RephraseRequest) -> dict[str, str]:
+    return {"query": " ".join(request.query.split())}
+
+
+REPHRASE = Task("rephrase", RephraseRequest, Rephrasings, render=_render_rephrase)
 
 CONVERSATION_TASKS = (THREAD_SUMMARY, REPHRASE)
 """The optional calls of the live conversation; each has its prompt file."""

@@ -18,6 +18,7 @@ runaway reply cannot bloat the session's and the day's summaries.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from typing import Annotated, Any
 
@@ -56,6 +57,7 @@ __all__ = [
     "SessionTranscript",
     "TranscriptMessage",
     "render_transcript",
+    "render_turns",
 ]
 
 
@@ -251,13 +253,7 @@ def _render_extract(transcript: SessionTranscript) -> dict[str, str]:
     }
 
 
-EXTRACT: Task[SessionTranscript, SessionDigest] = Task(
-    name="extract",
-    prompt="extract.md",
-    input_model=SessionTranscript,
-    output_model=SessionDigest,
-    render=_render_extract,
-)
+EXTRACT = Task("extract", SessionTranscript, SessionDigest, render=_render_extract)
 
 # --- JUDGE ----------------------------------------------------------------------------
 
@@ -313,14 +309,7 @@ def _check_judge(request: JudgeRequest, judgements: Judgements) -> None:
         raise ValueError("the verdicts do not answer the pairs asked: " + "; ".join(problems))
 
 
-JUDGE: Task[JudgeRequest, Judgements] = Task(
-    name="judge",
-    prompt="judge.md",
-    input_model=JudgeRequest,
-    output_model=Judgements,
-    render=_render_judge,
-    check=_check_judge,
-)
+JUDGE = Task("judge", JudgeRequest, Judgements, render=_render_judge, check=_check_judge)
 
 # --- REWRITE --------------------------------------------------------------------------
 
@@ -339,20 +328,17 @@ class RewrittenQuery(_Output):
     query: str = Field(min_length=1)
 
 
+def render_turns(turns: Iterable[ChatTurn]) -> str:
+    """``role: text`` a line, whitespace folded: recent turns as every prompt shows them."""
+    return "\n".join(f"{turn.role.value}: {' '.join(turn.content.split())}" for turn in turns)
+
+
 def _render_rewrite(request: RewriteRequest) -> dict[str, str]:
-    window = "\n".join(
-        f"{turn.role.value}: {' '.join(turn.content.split())}" for turn in request.window
-    )
+    window = render_turns(request.window)
     return {"window": window or "(none)", "query": " ".join(request.query.split())}
 
 
-REWRITE: Task[RewriteRequest, RewrittenQuery] = Task(
-    name="rewrite",
-    prompt="rewrite.md",
-    input_model=RewriteRequest,
-    output_model=RewrittenQuery,
-    render=_render_rewrite,
-)
+REWRITE = Task("rewrite", RewriteRequest, RewrittenQuery, render=_render_rewrite)
 
 TASKS = (EXTRACT, JUDGE, REWRITE)
 """Every task Somna asks of a model; each has its prompt file."""
