@@ -9,7 +9,7 @@ confidence and strength (`somna.ranking.weights`). Never calls a model.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
 
@@ -85,14 +85,9 @@ class _Signals:
 class _Ranked:
     """A candidate weighed: what recall sorts and caps before it loads the few it keeps."""
 
-    score: float
-    kind: RecalledKind
-    text: str
     id: str
-    signals: dict[str, float]
-    valid_from: datetime | None
-    recorded_at: datetime
-    summary: Summary | None = None
+    recalled: Recalled
+    """Without its fact and quote: those are read for the few kept, in `_loaded`."""
 
 
 class Retrieval:
@@ -186,7 +181,7 @@ class Retrieval:
                     ranked.append(
                         self._weigh_summary(summary, rrf_score, signals.of(item), eligible)
                     )
-            ranked.sort(key=lambda r: (-r.score, r.kind, r.text, r.id))
+            ranked.sort(key=lambda r: (-r.recalled.score, r.recalled.kind, r.recalled.text, r.id))
             chosen = _loaded(tx, _cap_summaries(ranked, k))
         if record:  # multi-query recall records once, what it finally returns
             self.usage.record(profile, [r.fact for r in chosen if r.fact is not None], now)
@@ -242,7 +237,10 @@ class Retrieval:
             "strength": fact.strength,
         }
         return _Ranked(
-            score, RecalledKind.FACT, fact.text, fact.id, signals, fact.valid_from, fact.recorded_at
+            fact.id,
+            Recalled(
+                RecalledKind.FACT, fact.text, score, signals, fact.valid_from, fact.recorded_at
+            ),
         )
 
     def _weigh_summary(
@@ -259,39 +257,31 @@ class Retrieval:
         )
         signals = {**found, "rrf": round(rrf_score, 6), "recency": round(recent, 4)}
         return _Ranked(
-            score,
-            RecalledKind.SUMMARY,
-            summary.text,
             summary.id,
-            signals,
-            start,
-            summary.created_at,
-            summary,
+            Recalled(
+                RecalledKind.SUMMARY,
+                summary.text,
+                score,
+                signals,
+                start,
+                summary.created_at,
+                summary=summary,
+            ),
         )
 
 
 def _loaded(tx: Reader, chosen: list[_Ranked]) -> list[Recalled]:
     """The chosen results, each fact loaded whole with its first quote: read for the few
     kept, not for every candidate."""
-    fact_ids = [r.id for r in chosen if r.kind is RecalledKind.FACT]
+    fact_ids = [r.id for r in chosen if r.recalled.kind is RecalledKind.FACT]
     facts = {f.id: f for f in tx.get_facts(fact_ids)}
     quotes: dict[str, str] = {}
     for evidence in tx.evidence(fact_ids):
         quotes.setdefault(evidence.fact_id, evidence.quote)
     return [
-        Recalled(
-            r.kind,
-            r.text,
-            r.score,
-            r.signals,
-            r.valid_from,
-            r.recorded_at,
-            fact=facts.get(r.id),
-            summary=r.summary,
-            quote=quotes.get(r.id),
-        )
+        replace(r.recalled, fact=facts.get(r.id), quote=quotes.get(r.id))
         for r in chosen
-        if r.summary is not None or r.id in facts
+        if r.recalled.summary is not None or r.id in facts
     ]
 
 
@@ -300,7 +290,7 @@ def _cap_summaries(ranked: list[_Ranked], k: int) -> list[_Ranked]:
     room = max(1, k // SUMMARY_SHARE)
     chosen: list[_Ranked] = []
     for item in ranked:
-        if item.kind is RecalledKind.SUMMARY:
+        if item.recalled.kind is RecalledKind.SUMMARY:
             if room == 0:
                 continue
             room -= 1
