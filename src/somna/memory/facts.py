@@ -26,7 +26,7 @@ from somna.memory.writes import NewFact
 from somna.model import (
     ACTIVE_STATUSES,
     DEFAULT_SUBJECT,
-    EventAction,
+    STATEMENT_FIELDS,
     Evidence,
     Fact,
     FactStatus,
@@ -35,7 +35,6 @@ from somna.model import (
     fold_text,
     lifecycle,
 )
-from somna.model.lifecycle import Change
 from somna.store import Eligibility, Reader, Store
 
 __all__ = ["FactWrites", "require"]
@@ -170,12 +169,7 @@ class FactWrites:
         kept = old.model_dump(
             include={
                 "profile_id",
-                "type",
-                "category",
-                "subject",
-                "predicate",
-                "object",
-                "text",
+                *STATEMENT_FIELDS,
                 "confidence",
                 "valid_to",
                 "first_observed_at",
@@ -215,16 +209,9 @@ class FactWrites:
             fact = fetch_fact(tx, fact_id)
             require(fact, {FactStatus.UNVERIFIED}, "verify")
             require_person(actor, (fact.type,), "approve")
-            updated, event = lifecycle.transition(
-                fact,
-                EventAction.VERIFIED,
-                at=now,
-                actor=actor,
-                status=FactStatus.VERIFIED,
-                last_verified_at=now,
-            )
-            tx.apply(Change(facts=[updated], events=[event]))
-        return updated
+            change = lifecycle.verify(fact, at=now, actor=actor)
+            tx.apply(change)
+        return change.fact(fact_id)
 
     def history(self, profile: str, fact_id: str) -> History:
         with self.store.read(profile) as tx:

@@ -33,6 +33,7 @@ __all__ = [
     "DEFAULT_SUBJECT",
     "FROM_STORE",
     "MAX_FACT_CHARS",
+    "STATEMENT_FIELDS",
     "ApiKey",
     "Conflict",
     "Evidence",
@@ -238,6 +239,11 @@ class Message(_Entity):
     created_at: AwareDatetime
     meta: dict[str, Any] = Field(default_factory=dict)
     """Where the message came from (a source's own ids), kept for tracing evidence."""
+
+
+STATEMENT_FIELDS = ("type", "category", "subject", "predicate", "object", "text")
+"""What a fact says, apart from how far it is trusted and when it holds: the store keeps
+them as written, and a correction carries over those it does not change."""
 
 
 class Fact(_Entity):

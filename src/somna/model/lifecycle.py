@@ -30,6 +30,7 @@ __all__ = [
     "settle",
     "supersede",
     "transition",
+    "verify",
 ]
 
 # How much of the remaining doubt one more observation removes.
@@ -263,13 +264,15 @@ def restore_if_settled(fact: Fact, *, unsettled: int, at: datetime, actor: str) 
     """A disputed fact that won its conflict comes back, verified, once no other pair holds it."""
     if fact.status is not FactStatus.DISPUTED or unsettled:
         return Change()
+    return verify(fact, at=at, actor=actor, action=EventAction.RESOLVED)
+
+
+def verify(
+    fact: Fact, *, at: datetime, actor: str, action: EventAction = EventAction.VERIFIED
+) -> Change:
+    """The fact is verified as of `at`: a person approved it, or it won its conflict."""
     return _changed(
-        fact,
-        EventAction.RESOLVED,
-        at=at,
-        actor=actor,
-        status=FactStatus.VERIFIED,
-        last_verified_at=at,
+        fact, action, at=at, actor=actor, status=FactStatus.VERIFIED, last_verified_at=at
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any, Protocol
 
-from somna.model import FROM_STORE, Conflict, Fact, FactType, Session, utc
+from somna.model import FROM_STORE, STATEMENT_FIELDS, Conflict, Fact, FactType, Session, utc
 from somna.store.base import Candidate
 
 __all__ = [
@@ -66,12 +66,7 @@ MUTABLE_FACT_COLUMNS = (
 FACT_FIELDS = (
     "id",
     "profile_id",
-    "type",
-    "category",
-    "subject",
-    "predicate",
-    "object",
-    "text",
+    *STATEMENT_FIELDS,
     "recorded_at",
     "first_observed_at",
     *MUTABLE_FACT_COLUMNS,
