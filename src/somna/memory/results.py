@@ -88,6 +88,9 @@ class Outcome:
 
 @dataclass(frozen=True)
 class ConflictPair:
+    """A conflict with its two facts loaded, and the fact a person wrote to settle it when
+    neither was right: what a reviewer reads to decide."""
+
     conflict: Conflict
     fact_a: Fact
     fact_b: Fact
