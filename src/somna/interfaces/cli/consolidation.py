@@ -29,6 +29,7 @@ from somna.interfaces.cli.options import (
     IdleHoursOption,
     JsonOption,
     ProfileArg,
+    ProfileFilterOption,
     open_memory,
 )
 from somna.model import Run, Session, SummaryKind
@@ -176,12 +177,7 @@ def report_run(run: Run, idle_hours: float) -> None:
 
 def consolidate(
     ctx: typer.Context,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile", metavar="NAME", help="Only this profile (default: every profile)."
-        ),
-    ] = None,
+    profile: ProfileFilterOption = None,
     dry_run: Annotated[
         bool,
         typer.Option("--dry-run", help="Call the model and count, but write nothing."),

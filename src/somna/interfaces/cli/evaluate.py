@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console, RenderableType
 from rich.text import Text
 
@@ -144,13 +145,12 @@ def locomo(
             baseline=baseline is not None,
             progress=lambda line: typer.echo(line, err=True),
         )
-    if _write_json(report.model_dump_json(indent=2), json_path):
-        return
-    render.show(*report_tables(report, Console().width))
-    for line in report_lines(report):
-        render.say(line)
-    if json_path is not None:
-        render.say(f"Full report written to {json_path}.", style="dim")
+    _print_report(
+        report,
+        json_path,
+        lambda: report_tables(report, Console().width),
+        lambda: report_lines(report),
+    )
 
 
 @app.command("scenarios")
@@ -247,13 +247,9 @@ def scenarios(
             translations=table,
             progress=lambda line: typer.echo(line, err=True),
         )
-    if _write_json(report.model_dump_json(indent=2), json_path):
-        return
-    render.show(*scenario_tables(report))
-    for line in scenario_lines(report):
-        render.say(line)
-    if json_path is not None:
-        render.say(f"Full report written to {json_path}.", style="dim")
+    _print_report(
+        report, json_path, lambda: scenario_tables(report), lambda: scenario_lines(report)
+    )
 
 
 def _check_baseline(baseline: str | None) -> None:
@@ -270,19 +266,29 @@ def _check_json_path(json_path: Path | None) -> None:
         )
 
 
-def _write_json(text: str, json_path: Path | None) -> bool:
-    """Write the report where --json says; True when it went to stdout instead of the tables."""
-    if json_path is None:
-        return False
-    if str(json_path) == _STDOUT:
-        typer.echo(text)
-        return True
-    try:
-        json_path.write_text(text + "\n", encoding="utf-8")
-    except OSError as exc:
-        typer.echo(f"Error: cannot write {json_path}: {exc.strerror or exc}.", err=True)
-        raise typer.Exit(1) from exc
-    return False
+def _print_report(
+    report: BaseModel,
+    json_path: Path | None,
+    tables: Callable[[], Iterable[RenderableType]],
+    lines: Callable[[], Iterable[str]],
+) -> None:
+    """Print a report as --json says: JSON alone on stdout, or the tables and lines (and,
+    where the JSON went to a file, where); the tables are built only when shown."""
+    if json_path is not None:
+        text = report.model_dump_json(indent=2)
+        if str(json_path) == _STDOUT:
+            typer.echo(text)
+            return
+        try:
+            json_path.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            typer.echo(f"Error: cannot write {json_path}: {exc.strerror or exc}.", err=True)
+            raise typer.Exit(1) from exc
+    render.show(*tables())
+    for line in lines():
+        render.say(line)
+    if json_path is not None:
+        render.say(f"Full report written to {json_path}.", style="dim")
 
 
 def _share(value: float | None) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "JsonOption",
     "MemoryFactory",
     "ProfileArg",
+    "ProfileFilterOption",
     "check_database",
     "database_file",
     "exit_code",
@@ -85,6 +86,10 @@ def parse_when(value: str) -> datetime:
 
 ProfileArg = Annotated[
     str, typer.Argument(metavar="PROFILE", help="The profile (one isolated memory) to work in.")
+]
+ProfileFilterOption = Annotated[
+    str | None,
+    typer.Option("--profile", metavar="NAME", help="Only this profile (default: every profile)."),
 ]
 DbOption = Annotated[
     str | None,

@@ -22,7 +22,13 @@ import typer
 from somna.errors import SomnaError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import run_line
-from somna.interfaces.cli.options import CliState, DbOption, load_memory, open_memory
+from somna.interfaces.cli.options import (
+    CliState,
+    DbOption,
+    ProfileFilterOption,
+    load_memory,
+    open_memory,
+)
 from somna.model import RunStatus
 
 __all__ = ["next_run", "parse_at", "run_schedule", "schedule", "sleep_until"]
@@ -108,12 +114,7 @@ def schedule(
             show_default=False,
         ),
     ],
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile", metavar="NAME", help="Only this profile (default: every profile)."
-        ),
-    ] = None,
+    profile: ProfileFilterOption = None,
     once: Annotated[
         bool,
         typer.Option("--once", help="Run once at the next HH:MM, then exit."),

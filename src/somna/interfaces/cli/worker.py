@@ -33,7 +33,13 @@ from somna.interfaces.cli import render
 from somna.interfaces.cli.consolidation import run_line
 from somna.interfaces.cli.interrupt import ConcurrencyOption
 from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
-from somna.interfaces.cli.options import CliState, DbOption, IdleHoursOption, open_memory
+from somna.interfaces.cli.options import (
+    CliState,
+    DbOption,
+    IdleHoursOption,
+    ProfileFilterOption,
+    open_memory,
+)
 from somna.model import RunStatus
 
 __all__ = ["StopSignals", "run_worker", "worker"]
@@ -116,12 +122,7 @@ def run_worker(
 
 def worker(
     ctx: typer.Context,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile", metavar="NAME", help="Only this profile (default: every profile)."
-        ),
-    ] = None,
+    profile: ProfileFilterOption = None,
     interval: Annotated[
         float,
         typer.Option(
