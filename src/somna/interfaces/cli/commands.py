@@ -263,9 +263,4 @@ def search(
     with read_memory(ctx, db) as memory:
         hits = memory.search(profile, query, k, as_of=as_of)
     render.degraded(hits.degraded)
-    if as_json:
-        render.print_json(hits)
-    elif hits:
-        render.show(render.search_table(hits))
-    else:
-        render.say("Nothing found.", style="dim")
+    render.show_list(hits, as_json, render.search_table, "Nothing found.")

@@ -51,12 +51,7 @@ def list_conflicts(
     """
     with read_memory(ctx, db) as memory:
         pairs = memory.conflicts(profile, status)
-    if as_json:
-        render.print_json(pairs)
-    elif pairs:
-        render.show(render.conflicts_table(pairs))
-    else:
-        render.say(f"No {status.value} conflicts.", style="dim")
+    render.show_list(pairs, as_json, render.conflicts_table, f"No {status.value} conflicts.")
 
 
 @conflicts.command("resolve")

@@ -281,9 +281,9 @@ def summaries(
     """
     with open_memory(ctx, db) as memory:
         found = memory.summaries(profile, kind, limit)
-    if as_json:
-        render.print_json(found)
-    elif found:
-        render.show(render.summaries_table(found))
-    else:
-        render.say(f"No {kind.value} summaries yet; `somna consolidate` writes them.", style="dim")
+    render.show_list(
+        found,
+        as_json,
+        render.summaries_table,
+        f"No {kind.value} summaries yet; `somna consolidate` writes them.",
+    )

@@ -241,12 +241,7 @@ def list_facts(
             "every one.",
             err=True,
         )
-    if as_json:
-        render.print_json(found)
-    elif found:
-        render.show(render.facts_table(found))
-    else:
-        render.say("No facts match.", style="dim")
+    render.show_list(found, as_json, render.facts_table, "No facts match.")
 
 
 @facts.command("show")

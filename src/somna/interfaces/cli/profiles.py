@@ -44,12 +44,12 @@ def list_profiles(ctx: typer.Context, as_json: JsonOption = False, db: DbOption 
     """
     with read_memory(ctx, db) as memory:
         found = memory.list_profiles()
-    if as_json:
-        render.print_json(found)
-    elif found:
-        render.show(render.profiles_table(found))
-    else:
-        render.say("No profiles yet; create one with: somna profiles create NAME", style="dim")
+    render.show_list(
+        found,
+        as_json,
+        render.profiles_table,
+        "No profiles yet; create one with: somna profiles create NAME",
+    )
 
 
 @profiles.command("create")

@@ -47,12 +47,7 @@ def recall(
         recalled = memory.recall(profile, query, k, as_of=as_of, include_summaries=not no_summaries)
         memory.flush()
     render.degraded(recalled.degraded)
-    if as_json:
-        render.print_json(recalled)
-    elif recalled:
-        render.show(render.recalled_table(recalled))
-    else:
-        render.say("Nothing recalled.", style="dim")
+    render.show_list(recalled, as_json, render.recalled_table, "Nothing recalled.")
 
 
 def context(

@@ -8,10 +8,10 @@ Text columns wrap; id columns do not, so an id can always be copied whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, is_dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 from pydantic import BaseModel
@@ -40,11 +40,14 @@ __all__ = [
     "say",
     "search_table",
     "show",
+    "show_list",
     "similar_table",
     "summaries_table",
     "to_data",
     "versions_table",
 ]
+
+_T = TypeVar("_T")
 
 
 # -- JSON ----------------------------------------------------------------------------
@@ -95,6 +98,22 @@ def show(*renderables: RenderableType) -> None:
 def say(message: str, style: str = "") -> None:
     """One line of narration, printed as written: no markup, no hard wrapping."""
     _console().print(Text(message, style=style), soft_wrap=True)
+
+
+def show_list(
+    found: Sequence[_T],
+    as_json: bool,
+    table: Callable[[Sequence[_T]], RenderableType],
+    empty: str,
+) -> None:
+    """Print what a list command found: JSON when asked, else its table, or the `empty` line
+    (dim) so that nothing found never looks like nothing printed."""
+    if as_json:
+        print_json(found)
+    elif found:
+        show(table(found))
+    else:
+        say(empty, style="dim")
 
 
 def degraded(notes: Sequence[str]) -> None:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -40,7 +41,7 @@ def sessions_group() -> None:
 SessionKeyArg = Annotated[str, typer.Argument(metavar="SESSION", help="A session key.")]
 
 
-def _sessions_table(infos: list[SessionInfo]) -> Table:
+def _sessions_table(infos: Sequence[SessionInfo]) -> Table:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for name in ("key", "status", "device", "last message", "turns"):
         table.add_column(name, overflow="fold")
@@ -82,12 +83,7 @@ def list_sessions(
     """
     with read_memory(ctx, db) as memory:
         found = memory.list_sessions(profile, limit=limit, status=status, device=device)
-    if as_json:
-        render.print_json(found)
-    elif found:
-        render.show(_sessions_table(found))
-    else:
-        render.say(f"Profile {profile} has no sessions yet.", style="dim")
+    render.show_list(found, as_json, _sessions_table, f"Profile {profile} has no sessions yet.")
 
 
 @sessions.command("resume")
