@@ -13,7 +13,7 @@ signal handlers before the commands' imports, which take about a second.
 import sys
 import typing
 
-from somna.interfaces.cli.signals import Guard, exit_code, stopped_line
+from somna.interfaces.cli.signals import Guard, Interrupted, exit_code, stopped_line
 
 if typing.TYPE_CHECKING:
     from somna.interfaces.cli.commands import app
@@ -38,6 +38,14 @@ def main() -> None:
         guard.started()
         app(prog_name="somna")
     except KeyboardInterrupt as stop:
+        print(stopped_line(stop), file=sys.stderr)
+        sys.exit(exit_code(stop))
+    except SystemExit as ended:
+        # Typer turns an interrupt that meets it outside a command's own code (as the
+        # command's output ends) into a bare exit 130, whichever the signal: say which.
+        if guard.raised is None or ended.code != 130:
+            raise
+        stop = Interrupted(guard.raised)
         print(stopped_line(stop), file=sys.stderr)
         sys.exit(exit_code(stop))
     finally:

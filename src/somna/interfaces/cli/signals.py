@@ -82,6 +82,8 @@ class Guard:
 
     def __init__(self) -> None:
         self._stage = "importing"
+        self.raised: int | None = None
+        """The signal that stopped the command, once one has."""
         set_handlers(self._handle)
 
     def started(self) -> None:
@@ -98,5 +100,6 @@ class Guard:
             os._exit(128 + signum)
         if self._stage == "running":
             self._stage = "stopping"
+            self.raised = signum
             raise Interrupted(signum)
         os._exit(128 + signum)  # asked again, or the process is ending: nothing to finish
