@@ -45,8 +45,8 @@ def main() -> None:
         # command's output ends) into a bare exit 130, whichever the signal: say which.
         if guard.raised is None or ended.code != 130:
             raise
-        stop = Interrupted(guard.raised)
-        print(stopped_line(stop), file=sys.stderr)
-        sys.exit(exit_code(stop))
+        signalled = Interrupted(guard.raised)
+        print(stopped_line(signalled), file=sys.stderr)
+        sys.exit(exit_code(signalled))
     finally:
         guard.done()
