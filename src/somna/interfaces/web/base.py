@@ -2,8 +2,9 @@
 
 A page that works inside a profile takes `Viewer` and calls `viewer.reach(profile)`:
 a profile the key cannot reach answers 404, exactly like one that does not exist,
-as in the REST API. A form handler calls `viewer.check(csrf)` before it changes
-anything.
+as in the REST API. A form handler that changes a profile takes `EditorDep`
+instead, which checks the form's CSRF token and then reaches the profile; one that
+changes no profile calls `viewer.check(csrf)` before it changes anything.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, Request, Response
+from fastapi import Depends, Form, Request, Response
 from fastapi.responses import RedirectResponse
 from fastapi.routing import APIRoute
 from fastapi.templating import Jinja2Templates
@@ -33,7 +34,16 @@ from somna.interfaces.web.logins import (
 from somna.memory import Memory
 from somna.model import ConflictStatus
 
-__all__ = ["PREFIX", "TEMPLATES", "HtmlRoute", "LoginRequired", "Viewer", "ViewerDep", "back"]
+__all__ = [
+    "PREFIX",
+    "TEMPLATES",
+    "EditorDep",
+    "HtmlRoute",
+    "LoginRequired",
+    "Viewer",
+    "ViewerDep",
+    "back",
+]
 
 PREFIX = "/ui"
 TEMPLATES = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -172,6 +182,17 @@ def viewer(request: Request) -> Viewer:
 
 
 ViewerDep = Annotated[Viewer, Depends(viewer)]
+
+
+def editor(profile: str, viewer: ViewerDep, csrf: Annotated[str, Form()] = "") -> Viewer:
+    """The viewer behind a form that changes a profile: its CSRF token checked first, then
+    the profile reached, so no handler can forget either."""
+    viewer.check(csrf)
+    viewer.reach(profile)
+    return viewer
+
+
+EditorDep = Annotated[Viewer, Depends(editor)]
 
 
 def back(url: str) -> RedirectResponse:

@@ -15,7 +15,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
-from somna.interfaces.web.base import PREFIX, HtmlRoute, Viewer, ViewerDep, back
+from somna.interfaces.web.base import PREFIX, EditorDep, HtmlRoute, Viewer, ViewerDep, back
 from somna.memory import ConflictPair
 from somna.model import DEFAULT_SUBJECT, Evidence, Fact, FactStatus, FactType, SummaryKind
 
@@ -72,14 +72,11 @@ def conflicts_page(request: Request, profile: str, viewer: ViewerDep) -> Respons
 def resolve(
     profile: str,
     conflict_id: str,
-    viewer: ViewerDep,
-    csrf: Annotated[str, Form()] = "",
+    viewer: EditorDep,
     resolution: Annotated[str, Form()] = "",
     correction: Annotated[str, Form()] = "",
     back_to: Annotated[str, Form()] = "conflicts",
 ) -> RedirectResponse:
-    viewer.check(csrf)
-    viewer.reach(profile)
     viewer.memory.resolve_conflict(
         profile,
         conflict_id,
@@ -154,13 +151,10 @@ def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
 def judge_rule(
     profile: str,
     fact_id: str,
-    viewer: ViewerDep,
-    csrf: Annotated[str, Form()] = "",
+    viewer: EditorDep,
     decision: Annotated[str, Form()] = "",
 ) -> RedirectResponse:
     """Approve a proposed rule (it is verified and reaches the prompt block) or reject it."""
-    viewer.check(csrf)
-    viewer.reach(profile)
     if decision == "approve":
         viewer.memory.verify(profile, fact_id, actor=viewer.actor)
         viewer.notice("The rule was approved; agents will now receive it.")

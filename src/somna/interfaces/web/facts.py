@@ -10,7 +10,7 @@ from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
 from somna.errors import InvalidInputError, NotFoundError
-from somna.interfaces.web.base import PREFIX, HtmlRoute, ViewerDep, back
+from somna.interfaces.web.base import PREFIX, EditorDep, HtmlRoute, ViewerDep, back
 from somna.interfaces.web.story import story
 from somna.memory import ConflictPair
 from somna.model import ConflictStatus, EventAction, FactStatus, FactType, utc
@@ -160,13 +160,10 @@ def confirm_delete(request: Request, profile: str, fact_id: str, viewer: ViewerD
 def correct(
     profile: str,
     fact_id: str,
-    viewer: ViewerDep,
-    csrf: Annotated[str, Form()] = "",
+    viewer: EditorDep,
     text: Annotated[str, Form()] = "",
     category: Annotated[str, Form()] = "",
 ) -> RedirectResponse:
-    viewer.check(csrf)
-    viewer.reach(profile)
     old = viewer.memory.get(profile, fact_id)
     new = viewer.memory.update(
         profile,
@@ -183,12 +180,9 @@ def correct(
 def delete(
     profile: str,
     fact_id: str,
-    viewer: ViewerDep,
-    csrf: Annotated[str, Form()] = "",
+    viewer: EditorDep,
     confirmed: Annotated[str, Form()] = "",
 ) -> RedirectResponse:
-    viewer.check(csrf)
-    viewer.reach(profile)
     if confirmed != "yes":
         return back(f"{PREFIX}/profiles/{profile}/facts/{fact_id}/delete")
     viewer.memory.delete(profile, fact_id, actor=viewer.actor, reason="deleted in the dashboard")
@@ -197,11 +191,7 @@ def delete(
 
 
 @router.post("/{fact_id}/restore")
-def restore(
-    profile: str, fact_id: str, viewer: ViewerDep, csrf: Annotated[str, Form()] = ""
-) -> RedirectResponse:
-    viewer.check(csrf)
-    viewer.reach(profile)
+def restore(profile: str, fact_id: str, viewer: EditorDep) -> RedirectResponse:
     fact = viewer.memory.restore(profile, fact_id, actor=viewer.actor)
     viewer.notice(
         "The rule is back, waiting for your approval on the Persona page."
@@ -215,12 +205,9 @@ def restore(
 def verify(
     profile: str,
     fact_id: str,
-    viewer: ViewerDep,
-    csrf: Annotated[str, Form()] = "",
+    viewer: EditorDep,
     next: Annotated[str, Form()] = "",
 ) -> RedirectResponse:
-    viewer.check(csrf)
-    viewer.reach(profile)
     fact = viewer.memory.verify(profile, fact_id, actor=viewer.actor)
     approved = fact.type is FactType.INSTRUCTION
     viewer.notice("The rule was approved." if approved else "The fact is now verified.")
