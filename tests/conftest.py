@@ -84,6 +84,17 @@ def embedder() -> BundledEmbedder:
     return BundledEmbedder()
 
 
+@pytest.fixture
+def db(tmp_path: Path, embedder: BundledEmbedder) -> str:
+    """A SQLite database whose profile "alice" has three short chats due for the night."""
+    path = str(tmp_path / "somna.db")
+    with Memory(embedder=embedder, settings=Settings(db=path)) as memory:
+        memory.create_profile("alice")
+        for n in range(3):
+            memory.add_messages("alice", f"chat-{n}", [("user", f"I have {n + 2} cats.")])
+    return path
+
+
 @pytest.fixture(params=sorted(STORE_BACKENDS))
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     opened = STORE_BACKENDS[request.param](tmp_path)

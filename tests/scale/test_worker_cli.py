@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner, Result
 
 from somna.config import Settings
@@ -44,16 +43,6 @@ class Interrupt:
         self.slept.append(seconds)
         if len(self.slept) >= self.after:
             raise KeyboardInterrupt
-
-
-@pytest.fixture
-def db(tmp_path: Path, embedder: BundledEmbedder) -> str:
-    path = str(tmp_path / "somna.db")
-    with Memory(embedder=embedder, settings=Settings(db=path)) as memory:
-        memory.create_profile("alice")
-        for n in range(3):
-            memory.add_messages("alice", f"chat-{n}", [("user", f"I have {n + 2} cats.")])
-    return path
 
 
 def invoker(embedder: BundledEmbedder, sleep: Callable[[float], None], **patch: object) -> Invoke:

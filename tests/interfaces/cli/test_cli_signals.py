@@ -18,10 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from somna.config import Settings
-from somna.embed import BundledEmbedder
-from somna.memory import Memory
-
 pytestmark = [
     pytest.mark.slow,  # subprocesses
     pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc"),
@@ -32,16 +28,6 @@ ENTRIES = {
     "console script": [str(Path(sys.executable).with_name("somna"))],
     "python -m somna": [sys.executable, "-m", "somna"],
 }
-
-
-@pytest.fixture
-def db(tmp_path: Path, embedder: BundledEmbedder) -> str:
-    path = str(tmp_path / "somna.db")
-    with Memory(embedder=embedder, settings=Settings(db=path)) as memory:
-        memory.create_profile("alice")
-        for n in range(3):
-            memory.add_messages("alice", f"chat-{n}", [("user", f"I have {n + 2} cats.")])
-    return path
 
 
 def _guarded(pid: int) -> bool:
