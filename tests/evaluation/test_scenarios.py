@@ -52,7 +52,7 @@ def _scenario(**fields: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": "hand-en-01",
         "language": "en",
-        "sessions": [{"key": "s1", "messages": [_message("I'm Ada, I keep bees in Leeds.")]}],
+        "sessions": [{"key": "s1", "messages": [_message("I'm Ada, I keep bees in Galway.")]}],
     }
     return {**data, **fields}
 
@@ -98,7 +98,7 @@ def test_score_counts_each_gold_item_against_what_the_profile_held() -> None:
     observed = Observed(
         active=[
             "Ada keeps 12 hives.",
-            "Lives in Leeds.",
+            "Lives in Galway.",
             "Used to keep 9 hives.",  # the outdated value, still active
             "Feeds no sugar to her bees.",
             "Always answer in English.",
@@ -107,12 +107,12 @@ def test_score_counts_each_gold_item_against_what_the_profile_held() -> None:
         questions=[
             Asked("How many hives?", ["Ada keeps 12 hives.", "Used to keep 9 hives."]),
             # the answer's groups are met by two facts together: the block counts joined
-            Asked("Where and how many?", ["Lives in Leeds.", "Ada keeps 12 hives."]),
+            Asked("Where and how many?", ["Lives in Galway.", "Ada keeps 12 hives."]),
             Asked("What jars?", ["Always answer in English."]),
         ],
         unrelated=[
             Asked("How do I tune a cello?", ["Always answer in English."]),
-            Asked("Best pizza dough?", ["Always answer in English.", "Lives in Leeds."]),
+            Asked("Best pizza dough?", ["Always answer in English.", "Lives in Galway."]),
         ],
         client_messages=4,
         standing=frozenset({"Always answer in English."}),
@@ -129,7 +129,7 @@ def test_score_counts_each_gold_item_against_what_the_profile_held() -> None:
     assert (figures.stale_checked, figures.stale, figures.stale_in_context) == (2, 1, 0.5)
     # the standing instruction opens every block: it is not a fact a question brought
     assert [u.left_empty for u in result.unrelated] == [True, False]
-    assert result.unrelated[1].facts == ["Lives in Leeds."]
+    assert result.unrelated[1].facts == ["Lives in Galway."]
     assert figures.unrelated_left_empty == 0.5
     assert figures.block_facts == 4 and figures.facts_per_block == 1.3333
     assert figures.items == 5 and figures.items_per_message == 1.25
@@ -204,7 +204,7 @@ def test_questions_in_the_other_language_come_from_the_file_then_the_table() -> 
     english, french = read_scenarios([ENGLISH, FRENCH])
     assert scenario_questions(french, "same")[0][0].startswith("Combien de sacs")
     asked, unrelated = scenario_questions(english, "other")
-    assert asked[0] == "Combien de bureaux debout faut-il pour Larkfield ?"
+    assert asked[0] == "Larkfield a besoin de combien de bureaux debout ?"
     assert unrelated == ["Comment enlever la rouille d'un sécateur ?"]
     table = read_translations(TRANSLATIONS)
     asked, unrelated = scenario_questions(french, "other", table)

@@ -118,9 +118,9 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
             "The user wants to be contacted by email.",
         ),
         (
-            "My billing address is 4 Elm Row, Leeds.",
+            "My billing address is 4 Elm Row, Galway.",
             "client_info",
-            "The user's billing address is 4 Elm Row, Leeds.",
+            "The user's billing address is 4 Elm Row, Galway.",
         ),
         (
             "Nous avons décidé de prendre l'offre annuelle.",

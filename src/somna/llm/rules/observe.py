@@ -164,7 +164,7 @@ def _named(text: str, speaker: str, language: Language) -> str:
 
 def _common_opening(text: str) -> bool:
     """Whether `text` opens with a common word, lower-cased after "says that" ("Around nine
-    hundred…"), rather than a name ("Amira Soto, buyer…", "Leo loves it, Leo says so")."""
+    hundred…"), rather than a name ("Ines Vargo, buyer…", "Leo loves it, Leo says so")."""
     words = text.split(maxsplit=2)
     if not words or not text[1:2].islower():
         return False
