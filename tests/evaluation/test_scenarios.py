@@ -62,7 +62,7 @@ HAND = Scenario.model_validate(
         facts=[
             {"id": "f1", "keywords": [["ada"]]},
             {"id": "f2", "keywords": [["hives", "beehives"], ["12", "twelve"]]},
-            {"id": "f3", "keywords": [["leeds"]]},
+            {"id": "f3", "keywords": [["galway"]]},
             {"id": "f4", "keywords": [["honey"], ["jar"]]},
         ],
         outdated=[
@@ -79,7 +79,7 @@ HAND = Scenario.model_validate(
                 "answer_keywords": [["12"], ["hives"]],
                 "not_keywords": [["9 hives"]],
             },
-            {"q": "Where and how many?", "answer_keywords": [["leeds"], ["12 hives"]]},
+            {"q": "Where and how many?", "answer_keywords": [["galway"], ["12 hives"]]},
             {"q": "What jars?", "answer_keywords": [["jar"]], "not_keywords": [["plastic"]]},
         ],
         unrelated_questions=["How do I tune a cello?", "Best pizza dough?"],
