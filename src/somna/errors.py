@@ -16,7 +16,8 @@
 
 Callers catch `SomnaError`; each interface turns it into its own shape at the
 edge (an exit code, an HTTP status, an MCP error). `status` is the HTTP status
-that error deserves.
+that error deserves, `code` the stable snake_case word a program reads in the
+HTTP error body; a subclass that sets neither takes its parent's.
 """
 
 from __future__ import annotations
@@ -42,23 +43,30 @@ class SomnaError(Exception):
     """Base class of every error Somna raises on purpose."""
 
     status: int = 500
+    code: str = "error"
 
 
 class InvalidInputError(SomnaError, ValueError):
     status = 422
+    code = "invalid_input"
 
 
 class NotFoundError(SomnaError, LookupError):
     status = 404
+    code = "not_found"
 
 
 class ProfileNotFoundError(NotFoundError):
+    code = "profile_not_found"
+
     def __init__(self, profile: str) -> None:
         super().__init__(f"There is no profile named {profile!r}; create it first.")
         self.profile = profile
 
 
 class FactNotFoundError(NotFoundError):
+    code = "fact_not_found"
+
     def __init__(self, fact_id: str, profile: str) -> None:
         super().__init__(f"Profile {profile!r} has no fact with id {fact_id!r}.")
         self.fact_id = fact_id
@@ -66,6 +74,8 @@ class FactNotFoundError(NotFoundError):
 
 
 class ConflictNotFoundError(NotFoundError):
+    code = "conflict_not_found"
+
     def __init__(self, conflict_id: str, profile: str) -> None:
         super().__init__(f"Profile {profile!r} has no conflict with id {conflict_id!r}.")
         self.conflict_id = conflict_id
@@ -74,27 +84,34 @@ class ConflictNotFoundError(NotFoundError):
 
 class ConflictStateError(SomnaError):
     status = 409
+    code = "conflict_state"
 
 
 class AuthenticationError(SomnaError):
     status = 401
+    code = "unauthorized"
 
 
 class PermissionDeniedError(SomnaError):
     status = 403
+    code = "forbidden"
 
 
 class ConfigurationError(SomnaError):
     status = 500
+    code = "configuration_error"
 
 
 class StoreError(SomnaError):
     status = 503
+    code = "store_unavailable"
 
 
 class EmbeddingError(SomnaError):
     status = 503
+    code = "embedder_unavailable"
 
 
 class LLMError(SomnaError):
     status = 502
+    code = "llm_failed"

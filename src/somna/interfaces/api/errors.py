@@ -23,52 +23,19 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from somna.errors import (
-    AuthenticationError,
-    ConfigurationError,
-    ConflictNotFoundError,
-    ConflictStateError,
-    EmbeddingError,
-    FactNotFoundError,
-    InvalidInputError,
-    LLMError,
-    NotFoundError,
-    PermissionDeniedError,
-    ProfileNotFoundError,
-    SomnaError,
-    StoreError,
-)
+from somna.errors import SomnaError
 
 __all__ = [
-    "ERROR_CODES",
     "HTTP_CODES",
     "ErrorBody",
     "ErrorEnvelope",
     "error_body",
-    "error_code",
     "error_response",
     "install_error_handlers",
     "validation_message",
 ]
 
 _log = logging.getLogger("somna.api")
-
-ERROR_CODES: dict[type[SomnaError], str] = {
-    InvalidInputError: "invalid_input",
-    ProfileNotFoundError: "profile_not_found",
-    FactNotFoundError: "fact_not_found",
-    ConflictNotFoundError: "conflict_not_found",
-    NotFoundError: "not_found",
-    ConflictStateError: "conflict_state",
-    AuthenticationError: "unauthorized",
-    PermissionDeniedError: "forbidden",
-    ConfigurationError: "configuration_error",
-    StoreError: "store_unavailable",
-    EmbeddingError: "embedder_unavailable",
-    LLMError: "llm_failed",
-    SomnaError: "error",
-}
-"""The `code` of each domain error; a subclass not listed takes its nearest parent's."""
 
 HTTP_CODES: dict[int, str] = {
     400: "bad_request",
@@ -82,7 +49,7 @@ HTTP_CODES: dict[int, str] = {
     422: "invalid_input",
     500: "internal_error",
 }
-"""The `code` of an HTTP-level refusal that is not a domain error."""
+"""The `code` of an HTTP-level refusal that is not a domain error (those carry their own)."""
 
 
 class ErrorBody(BaseModel):
@@ -99,13 +66,6 @@ class ErrorEnvelope(BaseModel):
 def error_body(code: str, message: str) -> dict[str, Any]:
     """The canonical error envelope: `{"error": {"code": …, "message": …}}`."""
     return {"error": {"code": code, "message": " ".join(message.split())}}
-
-
-def error_code(error: SomnaError) -> str:
-    for kind in type(error).__mro__:
-        if kind in ERROR_CODES:
-            return ERROR_CODES[kind]
-    return "error"  # pragma: no cover - SomnaError itself is in the table
 
 
 def error_response(
@@ -170,7 +130,7 @@ async def _on_somna_error(request: Request, exc: Exception) -> JSONResponse:
     if status >= 500:
         _log.warning("%s %s failed: %s", request.method, request.url.path, exc)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return error_response(status, error_code(exc), str(exc) or type(exc).__name__, headers)
+    return error_response(status, exc.code, str(exc) or type(exc).__name__, headers)
 
 
 def _is_json(content_type: str | None) -> bool:
