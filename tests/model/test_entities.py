@@ -13,6 +13,7 @@ from somna.model import (
     FactStatus,
     Profile,
     check_fact_text,
+    is_fact_text,
     new_id,
     normalize_text,
     text_hash,
@@ -32,6 +33,7 @@ from somna.model import (
 )
 def test_one_sentence_is_a_valid_fact_text(text: str) -> None:
     assert check_fact_text(text) == text
+    assert is_fact_text(text)
 
 
 @pytest.mark.parametrize(
@@ -41,6 +43,7 @@ def test_one_sentence_is_a_valid_fact_text(text: str) -> None:
 def test_empty_multiple_or_oversized_texts_are_refused(text: str) -> None:
     with pytest.raises(ValueError):
         check_fact_text(text)
+    assert not is_fact_text(text)
 
 
 def test_fact_text_whitespace_is_collapsed() -> None:

@@ -40,7 +40,14 @@ from somna.evaluation.scenarios_report import (
     score_scenario,
 )
 from somna.memory import Memory
-from somna.model import MAX_FACT_CHARS, ConflictStatus, FactType, Run, check_fact_text
+from somna.model import (
+    MAX_FACT_CHARS,
+    ConflictStatus,
+    FactType,
+    Run,
+    check_fact_text,
+    is_fact_text,
+)
 from somna.ranking import HEADER
 
 __all__ = ["evaluate_scenarios", "read_translations", "scenario_questions"]
@@ -239,15 +246,7 @@ def _as_facts(content: str) -> list[str]:
             for sentence in _SENTENCE_END.split(content)
             for chunk in textwrap.wrap(sentence, MAX_FACT_CHARS)
         ]
-        return [piece for piece in pieces if _is_fact_text(piece)]
-
-
-def _is_fact_text(text: str) -> bool:
-    try:
-        check_fact_text(text)
-    except ValueError:
-        return False
-    return True
+        return [piece for piece in pieces if is_fact_text(piece)]
 
 
 def _ask(

@@ -48,6 +48,7 @@ __all__ = [
     "check_fact_text",
     "check_visible_text",
     "fold_text",
+    "is_fact_text",
     "new_id",
     "normalize_text",
     "text_hash",
@@ -160,6 +161,16 @@ def check_fact_text(text: str) -> str:
             "A fact's text must be a single sentence; store each sentence as its own fact."
         )
     return cleaned
+
+
+def is_fact_text(text: str) -> bool:
+    """Whether `check_fact_text` accepts `text`: for code that leaves a piece out rather than
+    refuse it."""
+    try:
+        check_fact_text(text)
+    except ValueError:
+        return False
+    return True
 
 
 FROM_STORE = {"from_store": True}

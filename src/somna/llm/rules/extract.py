@@ -30,7 +30,7 @@ from somna.llm.rules.observe import (
 from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact, SessionTranscript
-from somna.model import FactType, Role, check_fact_text, normalize_text
+from somna.model import FactType, Role, is_fact_text, normalize_text
 
 __all__ = ["CONFIDENCE", "LANGUAGES", "Found", "extract_facts", "facts_of_sentence"]
 
@@ -69,13 +69,17 @@ def facts_of_sentence(
     if seed is not None:  # "We decided to go with the annual plan."
         text = finish_sentence(seed.text)
         seeded = Found(FactType.FACT, seed.category, text, f"{language.code}.seed.{seed.category}")
-        return [seeded] if _valid(text) else []
+        return [seeded] if is_fact_text(text) else []
     if not asked and not _skipped(core, language.skip):
         request = language.instruction(core, who)  # "Also, always answer in French."
         if request:
             text = finish_sentence(request) if not request.endswith("»") else request
             rule = f"{language.code}.instruction"
-            return [Found(FactType.INSTRUCTION, "instruction", text, rule)] if _valid(text) else []
+            return (
+                [Found(FactType.INSTRUCTION, "instruction", text, rule)]
+                if is_fact_text(text)
+                else []
+            )
     found: list[Found] = []
     for part in language.segment_break.split(sentence[lead.end() :] if lead else sentence):
         segment = trim_clause(part.strip(_LEADING))
@@ -144,7 +148,7 @@ def _fact_of_clause(
         retold = f"{retold} {when[:1].lower()}{when[1:]}"
     text = finish_sentence(retold)
     name = language.rule_name(number)
-    return Found(rule.type, rule.category, text, name) if _valid(text) else None
+    return Found(rule.type, rule.category, text, name) if is_fact_text(text) else None
 
 
 _VOCATIVE = re.compile(r"^(?P<head>.*?)[\s,]*,\s*(?P<name>[^\W\d_]+)[\s!.]*$")
@@ -174,14 +178,6 @@ def _says_something(clause: str, end: int, filler: frozenset[str]) -> bool:
 
 def _company(text: str, language: Language) -> str | None:
     return next((group for group, pattern in language.company if pattern.search(text)), None)
-
-
-def _valid(text: str) -> bool:
-    try:
-        check_fact_text(text)
-    except ValueError:
-        return False
-    return True
 
 
 def extract_facts(

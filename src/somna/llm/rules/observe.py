@@ -25,7 +25,7 @@ from somna.llm.rules.language import Language, Speaker
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
-from somna.model import MAX_FACT_CHARS, check_fact_text
+from somna.model import MAX_FACT_CHARS, is_fact_text
 
 __all__ = [
     "ANSWER_WEIGHT",
@@ -252,9 +252,7 @@ def observe(
         answering = _answering(asked, listener, speaker, language, said_on)
         if len(text) + len(answering) + 3 <= MAX_FACT_CHARS:
             text = finish_sentence(f"{text[:-1]} ({answering})")
-    try:
-        check_fact_text(text)
-    except ValueError:
+    if not is_fact_text(text):
         return None
     kept = kept[: len(parts)]
     return Observation(text, kept[0][0], kept[-1][2], weight * sum(item[3] for item in kept))
