@@ -7,34 +7,11 @@
 from __future__ import annotations
 
 from somna.errors import ConfigurationError
-from somna.store.base import (
-    Candidate,
-    Eligibility,
-    FactFilter,
-    NewMessage,
-    Reader,
-    SourceCursor,
-    Store,
-    ThreadState,
-    Writer,
-    active_of,
-    latest_gone,
-)
+from somna.store import base
+from somna.store.base import *  # noqa: F403 (its __all__, listed once there)
+from somna.store.base import Store
 
-__all__ = [
-    "Candidate",
-    "Eligibility",
-    "FactFilter",
-    "NewMessage",
-    "Reader",
-    "SourceCursor",
-    "Store",
-    "ThreadState",
-    "Writer",
-    "active_of",
-    "latest_gone",
-    "open_store",
-]
+__all__ = sorted([*base.__all__, "open_store"])
 
 
 def open_store(url: str) -> Store:
