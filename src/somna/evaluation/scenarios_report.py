@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
@@ -67,6 +67,16 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
+def _share_field(part: str, whole: str) -> Any:
+    """A share of two counts, `part` out of `whole`, serialized after the counts (None where
+    `whole` is 0). Typed Any: it stands for a property of `float | None`."""
+
+    def share(figures: BaseModel) -> float | None:
+        return _share(getattr(figures, part), getattr(figures, whole))
+
+    return computed_field(property(share))
+
+
 class ScenarioFigures(_Model):
     """Counts over one profile or a group of them, and the shares read from them."""
 
@@ -91,45 +101,14 @@ class ScenarioFigures(_Model):
     block_facts: int = 0
     """Facts the questions' blocks held, standing instructions left out."""
 
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def fact_recall(self) -> float | None:
-        return _share(self.recalled, self.facts)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def outdated_still_active(self) -> float | None:
-        return _share(self.still_active, self.outdated)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def conflicts_flagged(self) -> float | None:
-        return _share(self.flagged, self.conflicts)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def answer_in_context(self) -> float | None:
-        return _share(self.answered, self.questions)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def stale_in_context(self) -> float | None:
-        return _share(self.stale, self.stale_checked)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def unrelated_left_empty(self) -> float | None:
-        return _share(self.left_empty, self.unrelated)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def facts_per_block(self) -> float | None:
-        return _share(self.block_facts, self.questions)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def items_per_message(self) -> float | None:
-        return _share(self.items, self.client_messages)
+    fact_recall = _share_field("recalled", "facts")
+    outdated_still_active = _share_field("still_active", "outdated")
+    conflicts_flagged = _share_field("flagged", "conflicts")
+    answer_in_context = _share_field("answered", "questions")
+    stale_in_context = _share_field("stale", "stale_checked")
+    unrelated_left_empty = _share_field("left_empty", "unrelated")
+    facts_per_block = _share_field("block_facts", "questions")
+    items_per_message = _share_field("items", "client_messages")
 
     @classmethod
     def total(cls, parts: Iterable[ScenarioFigures]) -> ScenarioFigures:
