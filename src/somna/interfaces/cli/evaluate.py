@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
@@ -31,6 +31,18 @@ __all__ = ["app", "locomo", "report_lines", "report_tables", "scenarios"]
 app = typer.Typer(name="eval", no_args_is_help=True)
 
 _STDOUT = "-"
+
+
+def _report_option(holds: str) -> Any:
+    """The --json PATH of a report (see `_print_report`), whose JSON adds `holds` to what the
+    tables show."""
+    return typer.Option(
+        "--json",
+        metavar="PATH",
+        dir_okay=False,
+        help=f"Write the full report, {holds} included, as JSON to PATH ('{_STDOUT}' prints it "
+        "on stdout instead of the tables).",
+    )
 
 
 @app.callback()
@@ -79,16 +91,7 @@ def locomo(
             "4 single-hop, 5 adversarial); repeat it (default: 1 to 4).",
         ),
     ] = None,
-    json_path: Annotated[
-        Path | None,
-        typer.Option(
-            "--json",
-            metavar="PATH",
-            dir_okay=False,
-            help="Write the full report, every question's recall included, as JSON to PATH "
-            "('-' prints it on stdout instead of the tables).",
-        ),
-    ] = None,
+    json_path: Annotated[Path | None, _report_option("every question's recall")] = None,
     consolidate: Annotated[
         bool,
         typer.Option(
@@ -198,16 +201,7 @@ def scenarios(
             "no translation of (with --ask-in other).",
         ),
     ] = None,
-    json_path: Annotated[
-        Path | None,
-        typer.Option(
-            "--json",
-            metavar="PATH",
-            dir_okay=False,
-            help="Write the full report, every question's context block included, as JSON to "
-            "PATH ('-' prints it on stdout instead of the tables).",
-        ),
-    ] = None,
+    json_path: Annotated[Path | None, _report_option("every question's context block")] = None,
     db: DbOption = None,
 ) -> None:
     """Evaluate client memory on scenarios: what it holds and what reaches the prompt.
