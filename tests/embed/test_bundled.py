@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from somna.embed import BundledEmbedder, Embedder
+from somna.embed import bundled as bundled_module
 from somna.embed.bundled import BATCH_SIZE, MODEL_SHA256, TOKENIZER_SHA256, _batches
 from somna.errors import EmbeddingError, InvalidInputError
 
@@ -63,6 +66,28 @@ def test_batch_equals_one_by_one(bundled: BundledEmbedder) -> None:
     together = bundled.embed(texts)
     alone = np.vstack([bundled.embed([text]) for text in texts])
     np.testing.assert_allclose(together, alone, atol=1e-5)
+
+
+def test_a_call_of_several_batches_runs_them_side_by_side_one_per_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bundled_module, "_cores", lambda: 2)
+    embedder = BundledEmbedder()
+    both_running = threading.Barrier(2, timeout=30)  # broken if the batches took turns
+    calls: list[str] = []
+    run = embedder._run
+
+    def meeting(*args: Any) -> Any:
+        calls.append(threading.current_thread().name)
+        if len(calls) <= 2:
+            both_running.wait()
+        return run(*args)
+
+    monkeypatch.setattr(embedder, "_run", meeting)
+    texts = [f"Sentence number {i} of the batch." for i in range(3 * BATCH_SIZE)]
+    together = embedder.embed(texts)
+    assert len(calls) == 3 and len(set(calls[:2])) == 2
+    np.testing.assert_allclose(together[:4], BundledEmbedder().embed(texts[:4]), atol=1e-5)
 
 
 def test_only_texts_of_nearly_the_same_length_share_a_batch() -> None:

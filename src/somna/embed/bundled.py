@@ -13,6 +13,7 @@ import importlib.resources
 import os
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,8 @@ class BundledEmbedder:
     batch on an otherwise idle machine (48 texts: 5.4-6.0 ms a text with 2, 9.6-10.4
     with 1). Runs from many threads take turns, one per core at a time: a night's
     sessions embed side by side, and more runs than cores only slow each other down.
+    A call with more texts than one batch holds runs its batches side by side, as many
+    as there are cores: a bulk import or a re-embed then uses the machine it is given.
     """
 
     def __init__(
@@ -69,7 +72,8 @@ class BundledEmbedder:
         self._tokenizer_path = tokenizer_path
         self._threads = threads or 1
         self._lock = threading.Lock()
-        self._runs = threading.BoundedSemaphore(max(1, _cores() // self._threads))
+        self._parallel = max(1, _cores() // self._threads)
+        self._runs = threading.BoundedSemaphore(self._parallel)
         self._loaded: tuple[Any, Tokenizer, tuple[str, ...]] | None = None
 
     @property
@@ -93,7 +97,8 @@ class BundledEmbedder:
         except TypeError as exc:
             raise InvalidInputError(f"Every text to embed must be a string ({exc}).") from exc
         lengths = [len(e.ids) for e in encodings]
-        for rows in _batches(lengths):
+
+        def fill(rows: list[int]) -> None:
             width = lengths[rows[-1]]
             ids = np.zeros((len(rows), width), dtype=np.int64)
             mask = np.zeros((len(rows), width), dtype=np.int64)
@@ -101,6 +106,15 @@ class BundledEmbedder:
                 ids[r, : lengths[i]] = encodings[i].ids
                 mask[r, : lengths[i]] = 1
             out[rows] = self._run(session, input_names, ids, mask)
+
+        batches = list(_batches(lengths))
+        side_by_side = min(len(batches), self._parallel)
+        if side_by_side < 2:
+            for rows in batches:
+                fill(rows)
+        else:
+            with ThreadPoolExecutor(side_by_side, thread_name_prefix="somna-embed") as pool:
+                list(pool.map(fill, batches))
         return out
 
     def _run(
