@@ -226,6 +226,39 @@ def test_text_search_ranks_matches_and_skips_inactive_facts(alice: Store) -> Non
         assert tx.text_search("?!", now_eligible(), 10) == []
 
 
+def test_word_search_finds_the_words_as_written_and_text_search_their_french_stems(
+    alice: Store,
+) -> None:
+    allergy = add(alice, fact(text="Est allergique aux noix."))
+    same = add(alice, fact(text="Reste allergique aux noix de cajou."), NORTH)
+    with alice.read("alice") as tx:
+        assert {i for i, _ in tx.word_search("allergique", now_eligible(), 10)} == {
+            allergy.id,
+            same.id,
+        }
+        assert tx.word_search("allergies", now_eligible(), 10) == []
+        assert {i for i, _ in tx.text_search("allergies", now_eligible(), 10)} == {
+            allergy.id,
+            same.id,
+        }
+
+
+def test_vector_searches_answer_each_query_as_vector_search_does(alice: Store) -> None:
+    add(alice, fact(text="Fact east."), EAST)
+    add(alice, fact(text="Fact north."), NORTH)
+    add(alice, fact(text="Fact west."), WEST)
+    add(alice, fact(text="Fact gone.", expires_at=NOW - timedelta(days=1)), EAST)
+    queries = np.array([[0.9, 0.1, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0], WEST], dtype=np.float32)
+    with alice.read("alice") as tx:
+        each = [tx.vector_search(query, now_eligible(), 2) for query in queries]
+        together = tx.vector_searches(queries, now_eligible(), 2)
+        with pytest.raises(StoreError, match="dimensions"):
+            tx.vector_searches(np.ones((2, 3), dtype=np.float32), now_eligible(), 2)
+    assert [[i for i, _ in hits] for hits in together] == [[i for i, _ in h] for h in each]
+    for hits, alone in zip(together, each, strict=True):
+        assert [s for _, s in hits] == pytest.approx([s for _, s in alone])
+
+
 def test_vector_search_orders_by_cosine_and_respects_valid_time(alice: Store) -> None:
     east = add(alice, fact(text="Fact east."), EAST)
     north = add(alice, fact(text="Fact north."), NORTH)

@@ -66,7 +66,7 @@ def add_facts(
 
     added: list[Added] = []
     with store.write(profile) as tx:
-        batch = _Batch(tx, vectors.values(), Eligibility(at=now, now=now))
+        batch = _Batch(tx, np.array(list(vectors.values())), Eligibility(at=now, now=now))
         writes = FactWrites(cast(Store, batch), embed)
         for place, new in enumerate(facts):
             try:
@@ -80,9 +80,10 @@ class _Batch:
     """The batch's open transaction, standing in for the store: `FactWrites.add` opens it
     as its own; its vector search adds the facts written since the batch began."""
 
-    def __init__(self, tx: Writer, vectors: Any, eligible: Eligibility) -> None:
+    def __init__(self, tx: Writer, vectors: np.ndarray, eligible: Eligibility) -> None:
         self._tx = tx
-        self._before = {_key(v): tx.vector_search(v, eligible, 2 * _NEIGHBOURS) for v in vectors}
+        found = tx.vector_searches(vectors, eligible, 2 * _NEIGHBOURS)
+        self._before = {_key(v): hits for v, hits in zip(vectors, found, strict=True)}
         self._changed: dict[str, Fact] = {}
         self._written: VectorIndex | None = None
 

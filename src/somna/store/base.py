@@ -205,10 +205,21 @@ class Reader(Protocol):
         """Full-text candidates, best first, as (fact id, relevance; higher is better)."""
         ...
 
+    def word_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        """`text_search` in the main index only, without the French stems: for comparing
+        wordings, where two texts share the very words they are compared on."""
+        ...
+
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
         """Nearest facts by cosine similarity, best first, as (fact id, cosine)."""
+        ...
+
+    def vector_searches(
+        self, vectors: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        """`vector_search` for each row of `vectors`: a batch's neighbours, read at once."""
         ...
 
     def summary_text_search(

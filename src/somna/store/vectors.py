@@ -109,9 +109,15 @@ class VectorIndex:
     def search(
         self, query: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
+        return self.search_many(query[None, :], eligible, limit)[0]
+
+    def search_many(
+        self, queries: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        """`search` for each row of `queries`, in one matrix product."""
         n = len(self._ids)
         if n == 0 or limit <= 0:
-            return []
+            return [[] for _ in queries]
         at = eligible.at.timestamp()
         mask = self._indexed[:n] if eligible.include_superseded else self._active[:n]
         mask = mask & (self._valid_from[:n] <= at) & (at < self._valid_to[:n])
@@ -119,16 +125,19 @@ class VectorIndex:
             mask &= self._expires[:n] > eligible.now.timestamp()
         eligible_count = int(mask.sum())
         if eligible_count == 0:
-            return []
+            return [[] for _ in queries]
         # Scoring every row and masking beats gathering the eligible rows first:
         # a gather copies the matrix, a product only reads it.
-        scores = self._matrix[:n] @ query.astype(np.float32)
-        scores[~mask] = -np.inf
+        all_scores = queries.astype(np.float32) @ self._matrix[:n].T
+        all_scores[:, ~mask] = -np.inf
         limit = min(limit, eligible_count)
-        top = np.argpartition(-scores, limit - 1)[:limit] if limit < n else np.arange(n)
-        top = top[np.argsort(-scores[top], kind="stable")][:limit]
-        rows, best = top.tolist(), scores[top].tolist()
-        return [(self._ids[row], score) for row, score in zip(rows, best, strict=True)]
+        found = []
+        for scores in all_scores:
+            top = np.argpartition(-scores, limit - 1)[:limit] if limit < n else np.arange(n)
+            top = top[np.argsort(-scores[top], kind="stable")][:limit]
+            rows, best = top.tolist(), scores[top].tolist()
+            found.append([(self._ids[row], score) for row, score in zip(rows, best, strict=True)])
+        return found
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,12 @@ class IndexCache:
         with self._lock:  # a commit may be patching this index
             return index.search(vector, eligible, limit)
 
+    def search_many(
+        self, index: VectorIndex, vectors: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        with self._lock:
+            return index.search_many(vectors, eligible, limit)
+
     def patch(
         self,
         profile_id: str,

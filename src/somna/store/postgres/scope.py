@@ -137,6 +137,11 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
             found[fact_id] = max(score, found.get(fact_id, score))
         return sorted(found.items(), key=lambda hit: -hit[1])[:limit]
 
+    def word_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        if limit <= 0:
+            return []
+        return self._english(query_words(query), self._fact_total(), eligible, limit)
+
     def _english(
         self, words: list[str], total: int, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
@@ -214,11 +219,7 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
     ) -> list[tuple[str, float]]:
         if self._dim is None or limit <= 0:
             return []  # this profile never stored a fact
-        if vector.shape != (self._dim,):
-            raise StoreError(
-                f"This profile's facts were embedded in {self._dim} dimensions and the query "
-                f"in {vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
-            )
+        self._check_width(vector.shape)
         query = np.asarray(vector, dtype=np.float32)
         if self._store.vector_mode != "pgvector":
             return self._store._cache.search(self._index(), query, eligible, limit)
@@ -235,6 +236,22 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         rows = self._vector_rows(query, eligible, limit, hnsw=False)
         self._consider_hnsw()
         return rows
+
+    def vector_searches(
+        self, vectors: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        if self._store.vector_mode == "pgvector" or self._dim is None or limit <= 0:
+            return [self.vector_search(vector, eligible, limit) for vector in vectors]
+        self._check_width(vectors.shape[1:])
+        queries = np.asarray(vectors, dtype=np.float32)
+        return self._store._cache.search_many(self._index(), queries, eligible, limit)
+
+    def _check_width(self, shape: tuple[int, ...]) -> None:
+        if shape != (self._dim,):
+            raise StoreError(
+                f"This profile's facts were embedded in {self._dim} dimensions and the query "
+                f"in {shape[-1]}: the embedder changed, so re-embed the facts or switch back."
+            )
 
     def vector_search_plan(self, vector: np.ndarray, eligible: Eligibility, limit: int) -> str:
         """The plan of the query `vector_search` would run first (EXPLAIN, without costs)."""

@@ -85,18 +85,23 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
         """English (the main index) and French (`somna.store.french`) matches, each fact at
         its better rank of the two."""
-        total = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM facts").fetchone()[0]
-        found: dict[str, float] = {}
-        for index, words in (
-            ("facts_fts", fts_words(query)),
-            ("facts_french", list(dict.fromkeys(french_terms(query)))),
-        ):
-            kept = self._store.term_counts.selective(
-                words, total, partial(self._facts_holding, index), index
-            )
-            for fact_id, score in self._matches(index, kept, eligible, limit):
-                found[fact_id] = max(score, found.get(fact_id, score))
+        found = dict(self.word_search(query, eligible, limit))
+        french = list(dict.fromkeys(french_terms(query)))
+        for fact_id, score in self._index_search("facts_french", french, eligible, limit):
+            found[fact_id] = max(score, found.get(fact_id, score))
         return sorted(found.items(), key=lambda hit: -hit[1])[:limit]
+
+    def word_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
+        return self._index_search("facts_fts", fts_words(query), eligible, limit)
+
+    def _index_search(
+        self, index: str, words: list[str], eligible: Eligibility, limit: int
+    ) -> list[tuple[str, float]]:
+        total = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM facts").fetchone()[0]
+        kept = self._store.term_counts.selective(
+            words, total, partial(self._facts_holding, index), index
+        )
+        return self._matches(index, kept, eligible, limit)
 
     def _matches(
         self, index: str, words: list[str], eligible: Eligibility, limit: int
@@ -124,16 +129,21 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
+        return self.vector_searches(vector[None, :], eligible, limit)[0]
+
+    def vector_searches(
+        self, vectors: np.ndarray, eligible: Eligibility, limit: int
+    ) -> list[list[tuple[str, float]]]:
         revision = self._revision_at_start if self._revision_after is None else self._revision_after
         index = self._store.fact_index(self._conn, self._profile_id, revision)
         if index is None:
-            return []
-        if vector.shape != (index.dim,):
+            return [[] for _ in vectors]
+        if vectors.shape[1:] != (index.dim,):
             raise StoreError(
                 f"This profile's facts were embedded in {index.dim} dimensions and the query in "
-                f"{vector.shape[0]}: the embedder changed, so re-embed the facts or switch back."
+                f"{vectors.shape[-1]}: the embedder changed, so re-embed the facts or switch back."
             )
-        return index.search(vector, eligible, limit)
+        return index.search_many(vectors, eligible, limit)
 
     # -- writes -------------------------------------------------------------------------
 
