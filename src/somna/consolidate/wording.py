@@ -6,7 +6,7 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
 from somna.llm.rules.extract import LANGUAGES
@@ -59,11 +59,8 @@ def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     """
     if fact.category in ONE_OFF:
         return []
-    return [
-        other
-        for other in _by_words(tx, fact, " ".join(keywords(fact.text)), eligible)
-        if other.category not in ONE_OFF and value_changed(other.text, fact.text)
-    ]
+    worded = _by_words(tx, fact, eligible, lambda other: value_changed(other, fact.text))
+    return [other for other in worded if other.category not in ONE_OFF]
 
 
 def updated_numbers(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
@@ -72,13 +69,8 @@ def updated_numbers(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]
     observations no judge compares, found by the words they share."""
     if fact.category not in ONE_OFF:
         return []
-    return [
-        other
-        for other in _by_words(tx, fact, " ".join(keywords(fact.text)), eligible)
-        if other.category in ONE_OFF
-        and other.valid_from < fact.valid_from
-        and number_updated(other.text, fact.text)
-    ]
+    worded = _by_words(tx, fact, eligible, lambda other: number_updated(other, fact.text))
+    return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
 
 
 def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
@@ -92,21 +84,38 @@ def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     words = " ".join(keywords(" ".join(sorted(searched))))
     if not words:
         return []
-    return [
-        other
-        for other in _by_words(tx, fact, words, eligible)
-        if breaks_diet(other.text, fact.text) or breaks_diet(fact.text, other.text)
-    ]
+    return _by_words(
+        tx,
+        fact,
+        eligible,
+        lambda other: breaks_diet(other, fact.text) or breaks_diet(fact.text, other),
+        words=words,
+        stems=True,
+    )
 
 
-def _by_words(tx: Reader, fact: Fact, words: str, eligible: Eligibility) -> list[Fact]:
-    """The other active facts of `fact`'s subject that a full-text search for `words` finds,
-    what a cosine would miss when one value changed."""
-    ids = [i for i, _ in tx.text_search(words, eligible, _FRAME_CANDIDATES) if i != fact.id]
+def _by_words(
+    tx: Reader,
+    fact: Fact,
+    eligible: Eligibility,
+    said: Callable[[str], bool],
+    *,
+    words: str | None = None,
+    stems: bool = False,
+) -> list[Fact]:
+    """The other active facts of `fact`'s subject that a full-text search for `words` (by
+    default the content words of `fact`) finds and whose text is `said`: what a cosine
+    would miss when one value changed. The texts are read and tested first, and only those
+    kept are loaded whole. A frame is the same words, which the main index finds alone; a
+    diet's words take their French stems too ("allergique", "allergies")."""
+    search = tx.text_search if stems else tx.word_search
+    query = " ".join(keywords(fact.text)) if words is None else words
+    ids = [i for i, _ in search(query, eligible, _FRAME_CANDIDATES) if i != fact.id]
+    kept = [c.id for c in tx.candidates(ids) if said(c.text)]
     subject = fact.subject.casefold()
     return [
         other
-        for other in tx.get_facts(ids)
+        for other in tx.get_facts(kept)
         if other.is_active and other.subject.casefold() == subject
     ]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from somna.llm.rules.frames import changed_value
 from somna.llm.rules.language import Language, detect_language
@@ -62,8 +63,10 @@ def _jaccard(a: Sequence[str], b: Sequence[str]) -> float:
     return len(left & right) / len(union) if union else 1.0
 
 
+@lru_cache(maxsize=4096)
 def _slot(text: str, language: Language) -> tuple[str, str, str] | None:
-    """(slot, subject, value) when the text gives a one-value attribute of a subject."""
+    """(slot, subject, value) when the text gives a one-value attribute of a subject; cached,
+    since a new fact is held against each of its neighbours and a neighbour against many."""
     clause = trim_clause(fold(text))
     for slot in language.slots:
         match = slot.pattern.match(clause)

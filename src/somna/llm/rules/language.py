@@ -119,8 +119,11 @@ SUBJECT = r"^(?P<subject>.+?)"
 """How a slot's pattern opens: its subject, as short as the rest of the pattern allows."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Language:
+    """One language's table (see `tables.py`). Each is loaded once and known by identity:
+    its hash is cheap, so a text's reading can be cached per language."""
+
     code: str
     stopwords: frozenset[str]
     """Frequent words of this language and rare in the others: they identify it."""
