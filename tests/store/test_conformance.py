@@ -243,7 +243,7 @@ def test_word_search_finds_the_words_as_written_and_text_search_their_french_ste
         }
 
 
-def test_vector_searches_answer_each_query_as_vector_search_does(alice: Store) -> None:
+def test_vector_search_many_answers_each_query_as_vector_search_does(alice: Store) -> None:
     add(alice, fact(text="Fact east."), EAST)
     add(alice, fact(text="Fact north."), NORTH)
     add(alice, fact(text="Fact west."), WEST)
@@ -251,9 +251,9 @@ def test_vector_searches_answer_each_query_as_vector_search_does(alice: Store) -
     queries = np.array([[0.9, 0.1, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0], WEST], dtype=np.float32)
     with alice.read("alice") as tx:
         each = [tx.vector_search(query, now_eligible(), 2) for query in queries]
-        together = tx.vector_searches(queries, now_eligible(), 2)
+        together = tx.vector_search_many(queries, now_eligible(), 2)
         with pytest.raises(StoreError, match="dimensions"):
-            tx.vector_searches(np.ones((2, 3), dtype=np.float32), now_eligible(), 2)
+            tx.vector_search_many(np.ones((2, 3), dtype=np.float32), now_eligible(), 2)
     assert [[i for i, _ in hits] for hits in together] == [[i for i, _ in h] for h in each]
     for hits, alone in zip(together, each, strict=True):
         assert [s for _, s in hits] == pytest.approx([s for _, s in alone])

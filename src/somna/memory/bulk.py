@@ -82,7 +82,7 @@ class _Batch:
 
     def __init__(self, tx: Writer, vectors: np.ndarray, eligible: Eligibility) -> None:
         self._tx = tx
-        found = tx.vector_searches(vectors, eligible, 2 * _NEIGHBOURS)
+        found = tx.vector_search_many(vectors, eligible, 2 * _NEIGHBOURS)
         self._before = {_key(v): hits for v, hits in zip(vectors, found, strict=True)}
         self._changed: dict[str, Fact] = {}
         self._written: VectorIndex | None = None

@@ -216,7 +216,7 @@ class Reader(Protocol):
         """Nearest facts by cosine similarity, best first, as (fact id, cosine)."""
         ...
 
-    def vector_searches(
+    def vector_search_many(
         self, vectors: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[list[tuple[str, float]]]:
         """`vector_search` for each row of `vectors`: a batch's neighbours, read at once."""

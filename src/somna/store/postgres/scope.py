@@ -237,7 +237,7 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
         self._consider_hnsw()
         return rows
 
-    def vector_searches(
+    def vector_search_many(
         self, vectors: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[list[tuple[str, float]]]:
         if self._store.vector_mode == "pgvector" or self._dim is None or limit <= 0:

@@ -129,9 +129,9 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
-        return self.vector_searches(vector[None, :], eligible, limit)[0]
+        return self.vector_search_many(vector[None, :], eligible, limit)[0]
 
-    def vector_searches(
+    def vector_search_many(
         self, vectors: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[list[tuple[str, float]]]:
         revision = self._revision_at_start if self._revision_after is None else self._revision_after
