@@ -54,6 +54,9 @@ from somna.store.vectors import INDEXED_STATUSES, SummaryIndex, VectorIndex
 
 __all__ = ["SQLiteStore"]
 
+MMAP_BYTES = 1 << 30
+"""How much of the database file SQLite reads through a memory map (1 GiB of address space)."""
+
 
 class SQLiteStore(StoreTables):
     """The embedded default store.
@@ -84,6 +87,10 @@ class SQLiteStore(StoreTables):
             "synchronous = NORMAL",
             "busy_timeout = 30000",
             "secure_delete = ON",  # erased text is overwritten, not left in free pages
+            # Reads map the file instead of copying each page: a full-text search looks up
+            # thousands of facts by rowid, each row holding its embedding (2 KB). The map
+            # is address space, shared with the OS's page cache, not memory of its own.
+            f"mmap_size = {MMAP_BYTES}",
         ):
             self._execute_first(f"PRAGMA {pragma}")
         self._migrate()
