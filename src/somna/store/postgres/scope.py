@@ -175,7 +175,7 @@ class PostgresScope(FactQueries, PostgresSessions, PostgresSummaries, PostgresTh
             return []
         where, params = self._where(eligible)
         rows = self._cur.execute(
-            "SELECT f.id, ts_rank_cd(f.tsv_french, q.query) AS rank "
+            "SELECT f.id, ts_rank(f.tsv_french, q.query) AS rank "
             "FROM facts f, to_tsquery('french', %(words)s) AS q (query) "
             f"WHERE f.profile_id = %(profile)s AND f.tsv_french @@ q.query AND {where} "
             "ORDER BY rank DESC, f.id LIMIT %(limit)s",
