@@ -122,9 +122,10 @@ def test_french_words_find_their_forms_with_and_without_accents(store: Store) ->
 
 def test_english_is_found_as_before(store: Store) -> None:
     store.create_profile(Profile(id="ann"))
-    *_, peanuts = fill(store, FRENCH)
+    allergique, *_, peanuts = fill(store, FRENCH)
     assert found(store, "peanut") == {peanuts}
-    assert found(store, "allergic") == {peanuts}
+    # An English stem may reach its French cousin ("allerg"), never an unrelated fact.
+    assert peanuts in found(store, "allergic") <= {allergique, peanuts}
     assert found(store, "the") == {peanuts}  # not a stop word at this level: the store's own
 
 

@@ -282,7 +282,7 @@ def test_a_french_profile_stems_its_words(pg: PostgresStore) -> None:
         assert [i for i, _ in tx.text_search("mange", now_eligible(), 5)] == [meal.id]
         assert [i for i, _ in tx.text_search("mangé", now_eligible(), 5)] == [meal.id]
         assert [i for i, _ in tx.text_search("pommes", now_eligible(), 5)] == [meal.id]
-    with pg.read("alice") as tx:  # "simple", and the French index every profile has
+    with pg.read("alice") as tx:  # English, and the French index every profile has
         assert [i for i, _ in tx.text_search("mange", now_eligible(), 5)] == [plain.id]
         assert [i for i, _ in tx.text_search("mangé", now_eligible(), 5)] == [plain.id]
         assert [i for i, _ in tx.text_search("pommes", now_eligible(), 5)] == [plain.id]
@@ -292,25 +292,37 @@ def test_a_french_profile_stems_its_words(pg: PostgresStore) -> None:
 def test_simple_text_search_takes_longer_words_as_prefixes_and_ranks_whole_words_first(
     pg: PostgresStore,
 ) -> None:
-    nuts = add(pg, fact(text="Is allergic to peanuts."))
-    tea = add(pg, fact(text="Drinks green tea."), NORTH)
-    teacher = add(pg, fact(text="Is a teacher."), EAST)
-    add(pg, fact(text="Owns a boat."), EAST)
-    with pg.read("alice") as tx:
+    pg.create_profile(Profile(id="sam", settings={"text_config": "simple"}))
+    nuts = add(pg, fact(profile="sam", text="Is allergic to peanuts."))
+    tea = add(pg, fact(profile="sam", text="Drinks green tea."), NORTH)
+    teacher = add(pg, fact(profile="sam", text="Is a teacher."), EAST)
+    add(pg, fact(profile="sam", text="Owns a boat."), EAST)
+    with pg.read("sam") as tx:
         assert [i for i, _ in tx.text_search("peanut butter", now_eligible(), 5)] == [nuts.id]
         assert [i for i, _ in tx.text_search("tea", now_eligible(), 5)] == [tea.id, teacher.id]
         assert tx.text_search("b", now_eligible(), 5) == []  # too short to be a prefix
 
 
-def test_the_store_text_config_applies_to_profiles_that_name_none(dsn: str) -> None:
-    store = PostgresStore(dsn, text_config="english")
+def test_profiles_stem_english_unless_the_store_names_another_text_config(dsn: str) -> None:
+    plain = PostgresStore(dsn, text_config="simple")
     try:
-        store.create_profile(Profile(id="carol"))
-        runs = add(store, fact(profile="carol", text="Goes running on Sundays."))
-        with store.read("carol") as tx:
-            assert [i for i, _ in tx.text_search("run", now_eligible(), 5)] == [runs.id]
+        plain.create_profile(Profile(id="carol"))
+        steady = add(plain, fact(profile="carol", text="Goes running on Sundays."))
+        with plain.read("carol") as tx:
+            assert tx.text_search("runs", now_eligible(), 5) == []
     finally:
-        store.close()
+        plain.close()
+    stemmed = PostgresStore(dsn)
+    try:
+        stemmed.create_profile(Profile(id="dave"))
+        runs = add(stemmed, fact(profile="dave", text="Goes running on Sundays."))
+        with stemmed.read("dave") as tx:
+            assert [i for i, _ in tx.text_search("runs", now_eligible(), 5)] == [runs.id]
+        with stemmed.read("carol") as tx:  # a profile keeps the configuration it was made with
+            assert tx.text_search("runs", now_eligible(), 5) == []
+            assert [i for i, _ in tx.text_search("running", now_eligible(), 5)] == [steady.id]
+    finally:
+        stemmed.close()
 
 
 def test_an_unknown_profile_text_config_is_refused_with_the_choices(pg: PostgresStore) -> None:

@@ -75,6 +75,8 @@ class PostgresStore(StoreTables):
 
     `text_config` is the text search configuration of the profiles this store
     creates, unless a profile's settings name another (`{"text_config": "french"}`).
+    English stems by default, as SQLite's main index does, and every profile has a
+    French index beside it; `simple` (no stemming) found LoCoMo's evidence less often.
     `pool_size` bounds the connections this store holds; `cached_profiles` bounds
     the profiles whose vectors it keeps in memory in array mode; a write waits at
     most `lock_timeout` seconds for its profile, then fails with `StoreError`.
@@ -93,7 +95,7 @@ class PostgresStore(StoreTables):
         dsn: str,
         *,
         pool_size: int = 5,
-        text_config: str = "simple",
+        text_config: str = "english",
         cached_profiles: int = 64,
         lock_timeout: float = 30.0,
         hnsw_threshold: int | None = 20_000,
