@@ -57,7 +57,8 @@ def add_facts(
     if not facts:
         return []
     texts = list(dict.fromkeys(new.text for new in facts))
-    vectors = dict(zip(texts, embedder.embed(texts), strict=True))
+    embedded = embedder.embed(texts)
+    vectors = dict(zip(texts, embedded, strict=True))
 
     def embed(text: str) -> np.ndarray:
         known = vectors.get(text)
@@ -66,7 +67,7 @@ def add_facts(
 
     added: list[Added] = []
     with store.write(profile) as tx:
-        batch = _Batch(tx, np.array(list(vectors.values())), Eligibility(at=now, now=now))
+        batch = _Batch(tx, embedded, Eligibility(at=now, now=now))
         writes = FactWrites(cast(Store, batch), embed)
         for place, new in enumerate(facts):
             try:

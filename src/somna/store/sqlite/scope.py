@@ -85,19 +85,24 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def text_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
         """English (the main index) and French (`somna.store.french`) matches, each fact at
         its better rank of the two."""
-        found = dict(self.word_search(query, eligible, limit))
+        total = self._fact_total()
+        found = dict(self._index_search("facts_fts", fts_words(query), total, eligible, limit))
         french = list(dict.fromkeys(french_terms(query)))
-        for fact_id, score in self._index_search("facts_french", french, eligible, limit):
+        for fact_id, score in self._index_search("facts_french", french, total, eligible, limit):
             found[fact_id] = max(score, found.get(fact_id, score))
         return sorted(found.items(), key=lambda hit: -hit[1])[:limit]
 
     def word_search(self, query: str, eligible: Eligibility, limit: int) -> list[tuple[str, float]]:
-        return self._index_search("facts_fts", fts_words(query), eligible, limit)
+        total = self._fact_total()
+        return self._index_search("facts_fts", fts_words(query), total, eligible, limit)
+
+    def _fact_total(self) -> int:
+        """The facts the store has held (any profile): what a word's share is taken of."""
+        return int(self._conn.execute("SELECT coalesce(max(rowid), 0) FROM facts").fetchone()[0])
 
     def _index_search(
-        self, index: str, words: list[str], eligible: Eligibility, limit: int
+        self, index: str, words: list[str], total: int, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
-        total = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM facts").fetchone()[0]
         kept = self._store.term_counts.selective(
             words, total, partial(self._facts_holding, index), index
         )
