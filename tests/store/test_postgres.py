@@ -139,6 +139,20 @@ def test_open_store_picks_postgres_for_postgres_urls(dsn: str) -> None:
             store.close()
 
 
+def test_open_store_reads_libpq_keyword_value_strings_as_a_server_never_as_a_file(
+    dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    keywords = psycopg.conninfo.make_conninfo(dsn)  # "user=… dbname=… host=…"
+    for spaced in (keywords, "  " + keywords.replace("=", " = ", 1)):
+        store = open_store(spaced)
+        try:
+            assert isinstance(store, PostgresStore)
+        finally:
+            store.close()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:
     with pytest.raises(StoreError, match="Cannot open the Postgres database") as caught:
         PostgresStore("postgresql://somna:s3cret@127.0.0.1:1/somna")

@@ -1,22 +1,36 @@
 """Persistence: the `Store` port and its adapters.
 
 `open_store(url)` picks the adapter from the URL: a file path (or
-`sqlite:///path`) opens the embedded SQLite store.
+`sqlite:///path`) opens the embedded SQLite store; a Postgres URL or libpq's
+keyword/value form opens a Postgres one.
 """
 
 from __future__ import annotations
+
+import re
 
 from somna.errors import ConfigurationError
 from somna.store import base
 from somna.store.base import *  # noqa: F403 (its __all__, listed once there)
 from somna.store.base import Store
 
-__all__ = sorted([*base.__all__, "open_store"])
+__all__ = sorted([*base.__all__, "names_server", "open_store"])
+
+_CONNINFO = re.compile(r"\s*(host|hostaddr|port|dbname|user|password|service)\s*=")
+"""libpq's keyword/value form ("host=db dbname=somna"), which psycopg also prints."""
+
+
+def names_server(url: str) -> bool:
+    """Whether `url` names a Postgres server rather than a SQLite file: a
+    `postgresql://` URL, or libpq's "host=… dbname=…" form, which must never become a
+    file of that name."""
+    return url.startswith(("postgres://", "postgresql://")) or bool(_CONNINFO.match(url))
 
 
 def open_store(url: str) -> Store:
-    """The store that `url` names: `./somna.db`, `sqlite:///path/to.db` or `:memory:`."""
-    if url.startswith(("postgres://", "postgresql://")):
+    """The store that `url` names: `./somna.db`, `sqlite:///path/to.db`, `:memory:`,
+    `postgresql://user@host/db` or `host=… dbname=…`."""
+    if names_server(url):
         try:
             from somna.store.postgres import PostgresStore
         except ImportError as exc:

@@ -387,6 +387,16 @@ def test_configuration_error_exits_1() -> None:
     assert_one_line_error(result, 1, "Postgres")
 
 
+def test_a_libpq_keyword_value_database_is_a_server_not_a_file_named_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    db = "host=127.0.0.1 port=1 dbname=somna user=somna"
+    result = CliRunner().invoke(app, ["profiles", "--db", db])
+    assert_one_line_error(result, 1, "Cannot open the Postgres database")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_folder_given_as_the_database_exits_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["init", "--db", str(tmp_path)])
     assert_one_line_error(result, 2, f"The database '{tmp_path}' is a folder")

@@ -24,6 +24,7 @@ from somna.config import Settings, bounds, default_of, variable_of
 from somna.errors import ConflictStateError, InvalidInputError, NotFoundError, SomnaError
 from somna.memory import Memory
 from somna.model import utc
+from somna.store import names_server
 
 __all__ = [
     "AsOfOption",
@@ -165,7 +166,7 @@ def reported() -> Iterator[None]:
 def database_file(url: str) -> Path | None:
     """The SQLite file a `db` setting names, read as the store reads it (`sqlite:///rel.db`,
     `sqlite:////abs.db`, a plain path); None for a Postgres server or `:memory:`."""
-    if url.startswith(("postgres://", "postgresql://")) or url == ":memory:":
+    if names_server(url) or url == ":memory:":
         return None
     return Path(url.removeprefix("sqlite:///").removeprefix("sqlite://") or "somna.db")
 
