@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
 from somna.llm.rules.extract import LANGUAGES
-from somna.llm.rules.judge import number_updated, value_changed
+from somna.llm.rules.judge import may_change_a_value, number_updated, value_changed
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
     ACTIVE_STATUSES,
@@ -57,7 +57,7 @@ def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     """Active facts of `fact`'s subject in its sentence frame with another value, found by
     the words they share whatever their cosine: "Lives in Berlin." for "Lives in Paris.".
     """
-    if fact.category in ONE_OFF:
+    if fact.category in ONE_OFF or not may_change_a_value(fact.text):
         return []
     worded = _by_words(tx, fact, eligible, lambda other: value_changed(other, fact.text))
     return [other for other in worded if other.category not in ONE_OFF]

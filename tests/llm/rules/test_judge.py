@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from somna.llm import JUDGE, JudgeRequest, RulesLLM
+from somna.llm.rules.judge import may_change_a_value, value_changed
 from somna.model import Verdict
 
 CASES = [
@@ -101,6 +102,18 @@ def test_rules_judge_pairs(new: str, existing: str, expected: Verdict) -> None:
     assert verdict.verdict is expected, verdict.reason
     assert verdict.reason
     assert (reply.prompt_tokens, reply.completion_tokens, reply.calls) == (0, 0, 1)
+
+
+def test_a_text_that_may_change_no_value_is_in_no_frame_with_any_other() -> None:
+    """The search for a changed value is skipped for texts `may_change_a_value` refuses, so
+    it must refuse none that `value_changed` would hold against some other text."""
+    texts = sorted({text for new, existing, _ in CASES for text in (new, existing)})
+    texts += ["The user likes hiking.", "The user likes skiing.", "Aime les longues balades."]
+    changing = {new for new in texts for old in texts if old != new and value_changed(old, new)}
+    refused = {text for text in texts if not may_change_a_value(text)}
+    assert changing and refused
+    assert not changing & refused
+    assert {"The user likes hiking.", "Aime les longues balades."} <= refused
 
 
 def test_one_batch_keeps_the_pairs_and_their_order() -> None:

@@ -19,7 +19,7 @@ from collections.abc import Collection
 from somna.llm.rules.languages import LANGUAGES
 from somna.model import normalize_text
 
-__all__ = ["MAX_VALUE_WORDS", "changed_value"]
+__all__ = ["MAX_VALUE_WORDS", "changed_value", "holds_a_value"]
 
 MAX_VALUE_WORDS = 4
 """The longest stretch of words taken for a value: longer, and the texts say other things."""
@@ -66,6 +66,16 @@ def changed_value(
     if not (_valued(old, a) and _valued(new, b)):
         return None
     return " ".join(old), " ".join(new)
+
+
+def holds_a_value(text: str) -> bool:
+    """Whether a word of `text` could be a value: without one, `text` is in no frame with
+    another value, so no neighbour need be searched for.
+
+    >>> holds_a_value("The user lives in Paris."), holds_a_value("The user likes hiking.")
+    (True, False)
+    """
+    return _valued(normalize_text(text).split(), text)
 
 
 def _valued(words: list[str], text: str) -> bool:

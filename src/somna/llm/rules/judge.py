@@ -17,14 +17,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from somna.llm.rules.frames import changed_value
+from somna.llm.rules.frames import changed_value, holds_a_value
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import fold, trim_clause
 from somna.llm.tasks import Judgements, JudgePair, JudgeRequest, JudgeVerdict
 from somna.model import Verdict, normalize_text
 
-__all__ = ["DUPLICATE_JACCARD", "judge_pair", "judge_pairs", "number_updated", "value_changed"]
+__all__ = [
+    "DUPLICATE_JACCARD",
+    "judge_pair",
+    "judge_pairs",
+    "may_change_a_value",
+    "number_updated",
+    "value_changed",
+]
 
 DUPLICATE_JACCARD = 0.8
 _ARTICLES = re.compile(r"^(?:" + "|".join(language.articles for language in LANGUAGES) + r")\s+")
@@ -82,6 +89,17 @@ def _slot(text: str, language: Language) -> tuple[str, str, str] | None:
 
 def _values(old: str, new: str, language: Language) -> tuple[str, str] | None:
     return changed_value(old, new, language.ignorable | _FLOATING, language.negations)
+
+
+def may_change_a_value(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `value_changed` can hold for `new` against any text: it fills a one-value
+    slot in some language, or holds a word that can be a value. Tested on `new` alone,
+    before a neighbour is searched for ("The user likes hiking." changes no value).
+
+    >>> may_change_a_value("Lives in Berlin."), may_change_a_value("Enjoys long walks.")
+    (True, False)
+    """
+    return holds_a_value(new) or any(_slot(new, language) for language in languages)
 
 
 def value_changed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
