@@ -284,6 +284,32 @@ def test_search_sees_writes_made_after_it_was_cached(alice: Store) -> None:
         assert [i for i, _ in tx.vector_search(query, now_eligible(), 5)] == [second.id]
 
 
+def test_a_write_sees_its_own_writes_before_commit_and_a_rollback_forgets_them(
+    alice: Store,
+) -> None:
+    query = np.array(EAST, dtype=np.float32)
+    east, north = (
+        add(alice, fact(text="Fact east."), EAST),
+        add(alice, fact(text="Fact north."), NORTH),
+    )
+    with alice.read("alice") as tx:
+        assert [i for i, _ in tx.vector_search(query, now_eligible(), 5)] == [east.id, north.id]
+    near, brief = fact(text="Fact near east."), fact(text="Fact gone at once.")
+    with pytest.raises(RuntimeError), alice.write("alice") as tx:
+        tx.apply(lifecycle.create(near, vector=[0.9, 0.1, 0.0, 0.0], actor="test"))
+        tx.apply(lifecycle.retire(east, at=NOW, actor="test", reason="test"))
+        tx.apply(lifecycle.create(brief, vector=EAST, actor="test"))
+        tx.apply(lifecycle.retire(brief, at=NOW, actor="test", reason="test"))
+        inside = tx.vector_search_many(np.array([EAST, NORTH], dtype=np.float32), now_eligible(), 5)
+        assert [[i for i, _ in hits] for hits in inside] == [
+            [near.id, north.id],
+            [north.id, near.id],
+        ]
+        raise RuntimeError("roll back")
+    with alice.read("alice") as tx:
+        assert [i for i, _ in tx.vector_search(query, now_eligible(), 5)] == [east.id, north.id]
+
+
 def test_superseded_facts_are_found_only_as_of_their_valid_time(alice: Store) -> None:
     old = add(alice, fact(text="Codes in Python."), EAST)
     new = add(alice, fact(text="Codes in Rust.", valid_from=T0 + timedelta(days=150)), EAST)

@@ -139,6 +139,35 @@ class VectorIndex:
             found.append([(self._ids[row], score) for row, score in zip(rows, best, strict=True)])
         return found
 
+    def search_patched(
+        self,
+        queries: np.ndarray,
+        patches: Sequence[tuple[Fact, np.ndarray | None]],
+        eligible: Eligibility,
+        limit: int,
+    ) -> list[list[tuple[str, float]]]:
+        """`search_many` as if `patches` (a transaction's fact writes, in order: a new
+        fact with its vector, a changed one without) were applied, the index unchanged:
+        a transaction sees its own writes before they commit, without reloading."""
+        changed: dict[str, tuple[Fact, np.ndarray | None]] = {}
+        for fact, vector in patches:
+            if vector is None and fact.id in changed:
+                vector = changed[fact.id][1]
+            changed[fact.id] = (fact, vector)
+        overlay = VectorIndex(self.dim, self.revision)
+        for fact, vector in changed.values():
+            row = self._row.get(fact.id)
+            overlay.put_fact(
+                fact, self._matrix[row] if vector is None and row is not None else vector
+            )
+        before = self.search_many(queries, eligible, limit + len(changed))
+        after = overlay.search_many(queries, eligible, limit)
+        found = []
+        for old, new in zip(before, after, strict=True):
+            hits = [hit for hit in old if hit[0] not in changed] + new
+            found.append(sorted(hits, key=lambda hit: -hit[1])[:limit])
+        return found
+
 
 @dataclass(frozen=True)
 class SummaryIndex:

@@ -29,6 +29,7 @@ from somna.store.sqlite.queries import (
 from somna.store.sqlite.sessions import SQLiteSessions
 from somna.store.sqlite.summaries import SQLiteSummaries
 from somna.store.sqlite.threads import SQLiteThreads
+from somna.store.vectors import VectorIndex
 
 if TYPE_CHECKING:
     from somna.store.sqlite.store import SQLiteStore
@@ -139,15 +140,16 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
     def vector_search_many(
         self, vectors: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[list[tuple[str, float]]]:
+        if self._patches:
+            cached = self._store.cached_fact_index(self._profile_id, self._revision_at_start)
+            if cached is not None:
+                _check_width(cached, vectors)
+                return cached.search_patched(vectors, self._patches, eligible, limit)
         revision = self._revision_at_start if self._revision_after is None else self._revision_after
         index = self._store.fact_index(self._conn, self._profile_id, revision)
         if index is None:
             return [[] for _ in vectors]
-        if vectors.shape[1:] != (index.dim,):
-            raise StoreError(
-                f"This profile's facts were embedded in {index.dim} dimensions and the query in "
-                f"{vectors.shape[-1]}: the embedder changed, so re-embed the facts or switch back."
-            )
+        _check_width(index, vectors)
         return index.search_many(vectors, eligible, limit)
 
     # -- writes -------------------------------------------------------------------------
@@ -177,3 +179,11 @@ class SQLiteScope(FactQueries, SQLiteSessions, SQLiteSummaries, SQLiteThreads):
             self._store.patch_fact_index(
                 self._profile_id, self._revision_after - 1, self._revision_after, self._patches
             )
+
+
+def _check_width(index: VectorIndex, vectors: np.ndarray) -> None:
+    if vectors.shape[1:] != (index.dim,):
+        raise StoreError(
+            f"This profile's facts were embedded in {index.dim} dimensions and the query in "
+            f"{vectors.shape[-1]}: the embedder changed, so re-embed the facts or switch back."
+        )

@@ -315,6 +315,11 @@ class SQLiteStore(StoreTables):
         self._indexes[profile_id] = index
         return index
 
+    def cached_fact_index(self, profile_id: str, revision: int) -> VectorIndex | None:
+        """The profile's cached vector index if it is at `revision`, without loading one."""
+        index = self._indexes.get(profile_id)
+        return index if index is not None and index.revision == revision else None
+
     def patch_fact_index(
         self,
         profile_id: str,
