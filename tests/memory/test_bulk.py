@@ -72,6 +72,30 @@ def test_a_batch_ends_as_the_same_facts_added_one_by_one(
     assert state(memory) == state(one_by_one)
 
 
+def test_a_batch_of_many_parts_ends_as_the_same_facts_added_one_by_one(
+    memory: Memory, one_by_one: Memory
+) -> None:
+    """Past the first part, texts are embedded on a second thread while the first are
+    reconciled; neighbours across parts, repeats and changed values are found alike."""
+    crafts = ["weaves baskets", "carves spoons", "dyes wool", "binds books", "turns bowls"]
+    materials = ["willow", "birch", "oak", "linen", "hemp", "walnut", "cherry", "maple"]
+    rooms = ["attic", "barn", "cellar", "garden", "kitchen", "porch", "shed"]
+    texts = [
+        f"{c.capitalize()} of {m} in the {r}." for c in crafts for m in materials for r in rooms
+    ]
+    batch_facts = [NewFact(text=text) for text in texts] + [NewFact(text=texts[3])]
+    towns = ["Ostrava", "Tampere", "Girona", "Leiden", "Aarhus", "Bergamo"]
+    batch_facts += [NewFact(text=f"Lives in {town}.") for town in towns]
+    assert len({f.text for f in batch_facts}) > 2 * 128
+    seeded(memory)
+    seeded(one_by_one)
+    batch = memory.add_facts("ann", batch_facts)
+    single = [one_by_one.add_fact("ann", new) for new in batch_facts]
+    assert summary(batch) == summary(single)
+    assert state(memory) == state(one_by_one)
+    assert any(a.candidates for a in batch[-len(towns) :])
+
+
 def test_a_text_repeated_in_the_batch_is_stored_once_and_reinforced(memory: Memory) -> None:
     memory.create_profile("ann")
     first, again = memory.add_facts("ann", [BATCH[0], BATCH[2]])

@@ -1,4 +1,4 @@
-"""`Memory.add_facts`: many facts in one embedding batch and one transaction.
+"""`Memory.add_facts`: many facts in one transaction, embedded while they are reconciled.
 
 Each fact is reconciled exactly as `Memory.add_fact` does it (same text known:
 reinforced; said again after a retirement: restored; otherwise stored, with its
@@ -7,12 +7,14 @@ reinforced by its second mention. `FactWrites.add` does the work, run against th
 batch's one open transaction; the vector search it makes sees the store as it
 was before the batch plus the facts the batch has written so far, as one call
 after another would. A fact the batch refuses names its place in the list, and
-nothing of the batch is written.
+nothing of the batch is written. The texts are embedded in parts, the first before
+the transaction and the others on a second thread while the first are reconciled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, cast
@@ -35,6 +37,8 @@ __all__ = ["MAX_BATCH", "add_facts"]
 MAX_BATCH = 1000
 """The most facts one call stores: a bigger import is several calls."""
 _NEIGHBOURS = 10
+_PART = 128
+"""Texts embedded at a time: the next parts are embedded while the first are reconciled."""
 """What `FactWrites.add` asks the vector search for; the batch looks a little further,
 in case facts it changed leave the list."""
 
@@ -57,23 +61,42 @@ def add_facts(
     if not facts:
         return []
     texts = list(dict.fromkeys(new.text for new in facts))
-    embedded = embedder.embed(texts)
-    vectors = dict(zip(texts, embedded, strict=True))
+    parts = [texts[start : start + _PART] for start in range(0, len(texts), _PART)]
+    vectors: dict[str, np.ndarray] = {}
+    # The first part is embedded before the transaction: a checked embedder reads the
+    # store on its first call, and the transaction holds the store's connection.
+    first = embedder.embed(parts[0])
+    with ThreadPoolExecutor(1, thread_name_prefix="somna-bulk") as pool:
+        futures = [pool.submit(embedder.embed, part) for part in parts[1:]]
+        pending = zip(parts[1:], futures, strict=True)
+        try:
+            with store.write(profile) as tx:
+                batch = _Batch(tx, Eligibility(at=now, now=now))
 
-    def embed(text: str) -> np.ndarray:
-        known = vectors.get(text)
-        vector: np.ndarray = known if known is not None else embedder.embed([text])[0]
-        return vector
+                def learn(part: list[str], embedded: np.ndarray) -> None:
+                    batch.search_before(embedded)
+                    vectors.update(zip(part, embedded, strict=True))
 
-    added: list[Added] = []
-    with store.write(profile) as tx:
-        batch = _Batch(tx, embedded, Eligibility(at=now, now=now))
-        writes = FactWrites(cast(Store, batch), embed)
-        for place, new in enumerate(facts):
-            try:
-                added.append(writes.add(profile, new, tuned, now=now, actor=actor))
-            except InvalidInputError as exc:
-                raise InvalidInputError(f"Fact at index {place} of the batch: {exc}") from exc
+                def embed(text: str) -> np.ndarray:
+                    while text not in vectors and (step := next(pending, None)) is not None:
+                        part, future = step
+                        learn(part, future.result())
+                    known = vectors.get(text)
+                    vector: np.ndarray = known if known is not None else embedder.embed([text])[0]
+                    return vector
+
+                learn(parts[0], first)
+                writes = FactWrites(cast(Store, batch), embed)
+                added: list[Added] = []
+                for place, new in enumerate(facts):
+                    try:
+                        added.append(writes.add(profile, new, tuned, now=now, actor=actor))
+                    except InvalidInputError as exc:
+                        raise InvalidInputError(
+                            f"Fact at index {place} of the batch: {exc}"
+                        ) from exc
+        finally:
+            pool.shutdown(cancel_futures=True)
     return added
 
 
@@ -81,12 +104,20 @@ class _Batch:
     """The batch's open transaction, standing in for the store: `FactWrites.add` opens it
     as its own; its vector search adds the facts written since the batch began."""
 
-    def __init__(self, tx: Writer, vectors: np.ndarray, eligible: Eligibility) -> None:
+    def __init__(self, tx: Writer, eligible: Eligibility) -> None:
         self._tx = tx
-        found = tx.vector_search_many(vectors, eligible, 2 * _NEIGHBOURS)
-        self._before = {_key(v): hits for v, hits in zip(vectors, found, strict=True)}
+        self._eligible = eligible
+        self._before: dict[bytes, list[tuple[str, float]]] = {}
         self._changed: dict[str, Fact] = {}
         self._written: VectorIndex | None = None
+
+    def search_before(self, vectors: np.ndarray) -> None:
+        """Search for the neighbours of `vectors` at once, one matrix product for all. The
+        facts the batch wrote or changed since it began may be among them, and are added
+        (or left out) by `vector_search`: the search looks as much further."""
+        limit = 2 * _NEIGHBOURS + len(self._changed)
+        found = self._tx.vector_search_many(vectors, self._eligible, limit)
+        self._before.update((_key(v), hits) for v, hits in zip(vectors, found, strict=True))
 
     @contextmanager
     def write(self, profile: str) -> Iterator[_Batch]:
