@@ -56,6 +56,47 @@ def count(url: str, sql: str) -> int:
     return int(row[0] or 0) if row else 0
 
 
+def consolidate_all(
+    url: str, sessions: int, *, workers: int, latency: float, concurrency: int, batch: int
+) -> float:
+    """Seconds for `workers` processes of `somna worker` to archive `sessions` sessions of
+    the store at `url`, each model call `latency` seconds late; the workers are stopped
+    by SIGTERM once every session is archived."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("SOMNA_")},
+        "PYTHONPATH": str(ROOT / "src") + os.pathsep + str(ROOT),
+        "SOMNA_DB": url,
+        "SOMNA_TEST_LLM_DELAY_S": str(latency),
+    }
+    command = [sys.executable, str(ENTRY), "worker", "--idle-hours", "0", "--interval", "1"]
+    command += ["--batch", str(batch), "--concurrency", str(concurrency)]
+    started = time.perf_counter()
+    running = [
+        subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(workers)
+    ]
+    try:
+        archived = 0
+        while archived < sessions:
+            time.sleep(0.5)
+            archived = count(url, "SELECT count(*) FROM sessions WHERE status = 'archived'")
+            if any(w.poll() is not None for w in running):
+                raise SystemExit(f"a worker exited early: {running[0].communicate()}")
+        wall = time.perf_counter() - started
+        for worker in running:
+            worker.send_signal(signal.SIGTERM)
+        for worker in running:
+            worker.communicate(timeout=60)
+        return wall
+    finally:
+        for worker in running:
+            if worker.poll() is None:
+                worker.kill()
+                worker.communicate()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--pg-dsn", default="postgresql://postgres@127.0.0.1:5432/postgres")
@@ -70,35 +111,12 @@ def main() -> None:
     with psycopg.connect(args.pg_dsn, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     url = args.pg_dsn.rsplit("/", 1)[0] + "/" + name
-    workers: list[subprocess.Popen[str]] = []
     try:
         seed(url, args.sessions, args.profiles)
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("SOMNA_")},
-            "PYTHONPATH": str(ROOT / "src") + os.pathsep + str(ROOT),
-            "SOMNA_DB": url,
-            "SOMNA_TEST_LLM_DELAY_S": str(args.latency),
-        }
-        command = [sys.executable, str(ENTRY), "worker", "--idle-hours", "0", "--interval", "1"]
-        command += ["--batch", str(args.batch), "--concurrency", str(args.concurrency)]
-        started = time.perf_counter()
-        for _ in range(args.workers):
-            workers.append(
-                subprocess.Popen(
-                    command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-                )
-            )
-        archived = 0
-        while archived < args.sessions:
-            time.sleep(0.5)
-            archived = count(url, "SELECT count(*) FROM sessions WHERE status = 'archived'")
-            if any(w.poll() is not None for w in workers):
-                raise SystemExit(f"a worker exited early: {workers[0].communicate()}")
-        wall = time.perf_counter() - started
-        for worker in workers:
-            worker.send_signal(signal.SIGTERM)
-        for worker in workers:
-            worker.communicate(timeout=60)
+        wall = consolidate_all(
+            url, args.sessions, workers=args.workers, latency=args.latency,
+            concurrency=args.concurrency, batch=args.batch,
+        )  # fmt: skip
         summaries = count(url, "SELECT count(*) FROM summaries WHERE kind = 'session'")
         distinct = count(
             url, "SELECT count(DISTINCT session_id) FROM summaries WHERE kind = 'session'"
@@ -114,10 +132,6 @@ def main() -> None:
             f"({summaries} summaries of {distinct} sessions, runs count {consolidated})"
         )
     finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
-                worker.communicate()
         with psycopg.connect(args.pg_dsn, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
