@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ __all__ = [
     "bounds",
     "default_of",
     "help_of",
+    "names_server",
     "per_profile",
     "problem",
     "profile_marks",
@@ -42,6 +44,17 @@ __all__ = [
 ]
 
 _PREFIX = "SOMNA_"
+_CONNINFO = re.compile(r"\s*(host|hostaddr|port|dbname|user|password|service)\s*=")
+"""libpq's keyword/value form ("host=db dbname=somna"), which psycopg also prints."""
+
+
+def names_server(db: str) -> bool:
+    """Whether the `db` setting names a Postgres server rather than a SQLite file: a
+    `postgresql://` URL, or libpq's "host=… dbname=…" form, which must never become a
+    file of that name."""
+    return db.startswith(("postgres://", "postgresql://")) or bool(_CONNINFO.match(db))
+
+
 _CENTURY_DAYS = 36_500.0
 """The longest span in days any setting may name: beyond it, dates overflow."""
 _DAY_S = 86_400.0

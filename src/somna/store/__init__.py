@@ -7,24 +7,13 @@ keyword/value form opens a Postgres one.
 
 from __future__ import annotations
 
-import re
-
+from somna.config import names_server
 from somna.errors import ConfigurationError
 from somna.store import base
 from somna.store.base import *  # noqa: F403 (its __all__, listed once there)
 from somna.store.base import Store
 
-__all__ = sorted([*base.__all__, "names_server", "open_store"])
-
-_CONNINFO = re.compile(r"\s*(host|hostaddr|port|dbname|user|password|service)\s*=")
-"""libpq's keyword/value form ("host=db dbname=somna"), which psycopg also prints."""
-
-
-def names_server(url: str) -> bool:
-    """Whether `url` names a Postgres server rather than a SQLite file: a
-    `postgresql://` URL, or libpq's "host=… dbname=…" form, which must never become a
-    file of that name."""
-    return url.startswith(("postgres://", "postgresql://")) or bool(_CONNINFO.match(url))
+__all__ = sorted([*base.__all__, "open_store"])
 
 
 def open_store(url: str) -> Store:

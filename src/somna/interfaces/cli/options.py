@@ -20,11 +20,10 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from somna.config import Settings, bounds, default_of, variable_of
+from somna.config import Settings, bounds, default_of, names_server, variable_of
 from somna.errors import ConflictStateError, InvalidInputError, NotFoundError, SomnaError
 from somna.memory import Memory
 from somna.model import utc
-from somna.store import names_server
 
 __all__ = [
     "AsOfOption",
