@@ -61,15 +61,22 @@ def one_by_one(tmp_path: Path, embedder: BundledEmbedder, clock: Clock) -> Memor
     return Memory(store=store, embedder=embedder, settings=Settings(), clock=clock)
 
 
+def added_alike(memory: Memory, one_by_one: Memory, facts: list[NewFact]) -> list[Added]:
+    """Add `facts` as one batch to `memory` and one by one to `one_by_one`, both seeded
+    alike; assert that both answer and end the same, and return the batch's answer."""
+    seeded(memory)
+    seeded(one_by_one)
+    batch = memory.add_facts("ann", facts)
+    single = [one_by_one.add_fact("ann", new) for new in facts]
+    assert summary(batch) == summary(single)
+    assert state(memory) == state(one_by_one)
+    return batch
+
+
 def test_a_batch_ends_as_the_same_facts_added_one_by_one(
     memory: Memory, one_by_one: Memory
 ) -> None:
-    seeded(memory)
-    seeded(one_by_one)
-    batch = memory.add_facts("ann", BATCH)
-    single = [one_by_one.add_fact("ann", new) for new in BATCH]
-    assert summary(batch) == summary(single)
-    assert state(memory) == state(one_by_one)
+    added_alike(memory, one_by_one, BATCH)
 
 
 def test_a_batch_of_many_parts_ends_as_the_same_facts_added_one_by_one(
@@ -87,12 +94,7 @@ def test_a_batch_of_many_parts_ends_as_the_same_facts_added_one_by_one(
     towns = ["Ostrava", "Tampere", "Girona", "Leiden", "Aarhus", "Bergamo"]
     batch_facts += [NewFact(text=f"Lives in {town}.") for town in towns]
     assert len({f.text for f in batch_facts}) > 2 * 128
-    seeded(memory)
-    seeded(one_by_one)
-    batch = memory.add_facts("ann", batch_facts)
-    single = [one_by_one.add_fact("ann", new) for new in batch_facts]
-    assert summary(batch) == summary(single)
-    assert state(memory) == state(one_by_one)
+    batch = added_alike(memory, one_by_one, batch_facts)
     assert any(a.candidates for a in batch[-len(towns) :])
 
 
