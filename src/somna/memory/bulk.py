@@ -37,10 +37,10 @@ __all__ = ["MAX_BATCH", "add_facts"]
 MAX_BATCH = 1000
 """The most facts one call stores: a bigger import is several calls."""
 _NEIGHBOURS = 10
-_PART = 128
-"""Texts embedded at a time: the next parts are embedded while the first are reconciled."""
 """What `FactWrites.add` asks the vector search for; the batch looks a little further,
 in case facts it changed leave the list."""
+_PART = 128
+"""Texts embedded at a time: the next parts are embedded while the first are reconciled."""
 
 
 def add_facts(
@@ -66,37 +66,33 @@ def add_facts(
     # The first part is embedded before the transaction: a checked embedder reads the
     # store on its first call, and the transaction holds the store's connection.
     first = embedder.embed(parts[0])
-    with ThreadPoolExecutor(1, thread_name_prefix="somna-bulk") as pool:
-        futures = [pool.submit(embedder.embed, part) for part in parts[1:]]
-        pending = zip(parts[1:], futures, strict=True)
-        try:
-            with store.write(profile) as tx:
-                batch = _Batch(tx, Eligibility(at=now, now=now))
+    pool = ThreadPoolExecutor(1, thread_name_prefix="somna-bulk")
+    pending = zip(parts[1:], [pool.submit(embedder.embed, part) for part in parts[1:]], strict=True)
+    try:
+        with store.write(profile) as tx:
+            batch = _Batch(tx, Eligibility(at=now, now=now))
 
-                def learn(part: list[str], embedded: np.ndarray) -> None:
-                    batch.search_before(embedded)
-                    vectors.update(zip(part, embedded, strict=True))
+            def learn(part: list[str], embedded: np.ndarray) -> None:
+                batch.search_before(embedded)
+                vectors.update(zip(part, embedded, strict=True))
 
-                def embed(text: str) -> np.ndarray:
-                    while text not in vectors and (step := next(pending, None)) is not None:
-                        part, future = step
-                        learn(part, future.result())
-                    known = vectors.get(text)
-                    vector: np.ndarray = known if known is not None else embedder.embed([text])[0]
-                    return vector
+            def embed(text: str) -> np.ndarray:
+                while text not in vectors and (step := next(pending, None)) is not None:
+                    learn(step[0], step[1].result())
+                known = vectors.get(text)
+                vector: np.ndarray = known if known is not None else embedder.embed([text])[0]
+                return vector
 
-                learn(parts[0], first)
-                writes = FactWrites(cast(Store, batch), embed)
-                added: list[Added] = []
-                for place, new in enumerate(facts):
-                    try:
-                        added.append(writes.add(profile, new, tuned, now=now, actor=actor))
-                    except InvalidInputError as exc:
-                        raise InvalidInputError(
-                            f"Fact at index {place} of the batch: {exc}"
-                        ) from exc
-        finally:
-            pool.shutdown(cancel_futures=True)
+            learn(parts[0], first)
+            writes = FactWrites(cast(Store, batch), embed)
+            added: list[Added] = []
+            for place, new in enumerate(facts):
+                try:
+                    added.append(writes.add(profile, new, tuned, now=now, actor=actor))
+                except InvalidInputError as exc:
+                    raise InvalidInputError(f"Fact at index {place} of the batch: {exc}") from exc
+    finally:
+        pool.shutdown(cancel_futures=True)
     return added
 
 

@@ -289,8 +289,8 @@ class SQLiteStore(StoreTables):
     ) -> VectorIndex | None:
         """The profile's cached vector index, reloaded when `revision`, the profile's
         `facts_rev` in this transaction, says that another writer changed its facts."""
-        index = self._indexes.get(profile_id)
-        if index is not None and index.revision == revision:
+        index = self.cached_fact_index(profile_id, revision)
+        if index is not None:
             return index
         statuses = sorted(s.value for s in INDEXED_STATUSES)
         rows = conn.execute(
