@@ -142,7 +142,7 @@ def busy_db(tmp_path: Path, embedder: BundledEmbedder) -> str:
 def test_a_signal_at_any_point_of_a_run_ends_it_cleanly(
     busy_db: str, signum: signal.Signals, after_s: float
 ) -> None:
-    running = consolidate(busy_db, delay_s=0.1)
+    running = consolidate(busy_db, delay_s=0.3)
     try:
         wait_for_leases(busy_db, running, *PROFILES)
         time.sleep(after_s)
