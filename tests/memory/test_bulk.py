@@ -9,9 +9,11 @@ import pytest
 
 from somna import FactStatus, InvalidInputError, Memory, Settings
 from somna.embed import BundledEmbedder
-from somna.memory.bulk import MAX_BATCH
+from somna.memory.bulk import MAX_BATCH, _Batch
 from somna.memory.results import Added
 from somna.memory.writes import NewFact
+from somna.model import lifecycle
+from somna.store import Eligibility
 from somna.store.sqlite import SQLiteStore
 from tests.support import Clock
 
@@ -132,3 +134,26 @@ def test_a_batch_over_the_limit_is_refused(memory: Memory) -> None:
     with pytest.raises(InvalidInputError, match=f"at most {MAX_BATCH} facts"):
         memory.add_facts("ann", [BATCH[0]] * (MAX_BATCH + 1))
     assert memory.add_facts("ann", []) == []
+
+
+def test_a_search_made_ahead_stays_exact_when_the_batch_retires_its_hits(
+    memory: Memory, clock: Clock
+) -> None:
+    """Each part's neighbours are searched for when it is embedded; when the batch has
+    since made so many of them ineligible that the ones further down may count, the
+    search is made again in the transaction, which sees the batch's own writes."""
+    memory.create_profile("ann")
+    for hives in range(2, 40):
+        memory.add_fact("ann", f"Keeps {hives} hives of bees behind the barn.")
+    eligible = Eligibility(at=clock.now, now=clock.now)
+    query = memory.embedder.embed(["Keeps bees behind the barn."])
+    with memory.store.write("ann") as tx:
+        batch = _Batch(tx, eligible)
+        batch.search_before(query)
+        for fact_id, _ in tx.vector_search(query[0], eligible, 15):
+            fact = tx.get_fact(fact_id)
+            assert fact is not None
+            batch.apply(lifecycle.retire(fact, at=clock.now, actor="test", reason="replaced"))
+        exact = tx.vector_search(query[0], eligible, 10)
+        assert len(exact) == 10
+        assert batch.vector_search(query[0], eligible, 10) == exact

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
+from itertools import islice
 from typing import Any, cast
 
 import numpy as np
@@ -36,9 +37,9 @@ __all__ = ["MAX_BATCH", "add_facts"]
 
 MAX_BATCH = 1000
 """The most facts one call stores: a bigger import is several calls."""
-_NEIGHBOURS = 10
-"""What `FactWrites.add` asks the vector search for; the batch looks a little further,
-in case facts it changed leave the list."""
+_WIDE = 20
+"""Neighbours searched for ahead per text, twice what `FactWrites.add` asks for: room for
+facts the batch changes before the text's turn comes."""
 _PART = 128
 """Texts embedded at a time: the next parts are embedded while the first are reconciled."""
 
@@ -105,14 +106,14 @@ class _Batch:
         self._eligible = eligible
         self._before: dict[bytes, list[tuple[str, float]]] = {}
         self._changed: dict[str, Fact] = {}
+        self._read: dict[str, Fact] = {}
         self._written: VectorIndex | None = None
 
     def search_before(self, vectors: np.ndarray) -> None:
-        """Search for the neighbours of `vectors` at once, one matrix product for all. The
-        facts the batch wrote or changed since it began may be among them, and are added
-        (or left out) by `vector_search`: the search looks as much further."""
-        limit = 2 * _NEIGHBOURS + len(self._changed)
-        found = self._tx.vector_search_many(vectors, self._eligible, limit)
+        """Search for the neighbours of `vectors` at once, one matrix product for all, in
+        the store as the batch has left it so far; `vector_search` accounts for what
+        the batch changes after."""
+        found = self._tx.vector_search_many(vectors, self._eligible, _WIDE)
         self._before.update((_key(v), hits) for v, hits in zip(vectors, found, strict=True))
 
     @contextmanager
@@ -123,6 +124,17 @@ class _Batch:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._tx, name)
+
+    def get_facts(self, fact_ids: Sequence[str]) -> list[Fact]:
+        """The facts as they now stand: those the batch changed as it left them, the others
+        read once (nothing but the batch writes them while its transaction is open)."""
+        unread = [i for i in fact_ids if i not in self._changed and i not in self._read]
+        self._read.update((fact.id, fact) for fact in self._tx.get_facts(unread))
+        return [
+            fact
+            for i in fact_ids
+            if (fact := self._changed.get(i) or self._read.get(i)) is not None
+        ]
 
     def apply(self, change: Change) -> None:
         self._tx.apply(change)
@@ -138,17 +150,29 @@ class _Batch:
     def vector_search(
         self, vector: np.ndarray, eligible: Eligibility, limit: int
     ) -> list[tuple[str, float]]:
-        before = self._before.get(_key(vector))
-        if before is None:
-            before = self._tx.vector_search(vector, eligible, limit + len(self._changed))
-        hits = {
-            i: score
-            for i, score in before
-            if i not in self._changed or _eligible(self._changed[i], eligible)
-        }
+        hits = self._ahead(vector, eligible, limit)
+        if hits is None:
+            return self._tx.vector_search(vector, eligible, limit)
         if self._written is not None:
             hits.update(self._written.search(vector, eligible, limit))
         return sorted(hits.items(), key=lambda hit: -hit[1])[:limit]
+
+    def _ahead(
+        self, vector: np.ndarray, eligible: Eligibility, limit: int
+    ) -> dict[str, float] | None:
+        """The first `limit` hits searched for ahead that the batch has not made ineligible
+        since; None when the text was not searched for ahead, or when so many of its hits
+        changed that the ones further down, not searched for, may count."""
+        before = self._before.get(_key(vector))
+        if before is None or eligible != self._eligible:
+            return None
+        kept = (
+            (i, score)
+            for i, score in before
+            if i not in self._changed or _eligible(self._changed[i], eligible)
+        )
+        hits = dict(islice(kept, limit))
+        return None if len(hits) < limit and len(before) == _WIDE else hits
 
 
 def _key(vector: np.ndarray) -> bytes:

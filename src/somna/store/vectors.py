@@ -11,9 +11,11 @@ is rebuilt, not patched, when they change.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from heapq import merge
+from itertools import islice
 
 import numpy as np
 
@@ -112,9 +114,14 @@ class VectorIndex:
         return self.search_many(query[None, :], eligible, limit)[0]
 
     def search_many(
-        self, queries: np.ndarray, eligible: Eligibility, limit: int
+        self,
+        queries: np.ndarray,
+        eligible: Eligibility,
+        limit: int,
+        excluded: Collection[str] = (),
     ) -> list[list[tuple[str, float]]]:
-        """`search` for each row of `queries`, in one matrix product."""
+        """`search` for each row of `queries`, in one matrix product, leaving out the
+        facts of `excluded`."""
         n = len(self._ids)
         if n == 0 or limit <= 0:
             return [[] for _ in queries]
@@ -123,6 +130,9 @@ class VectorIndex:
         mask = mask & (self._valid_from[:n] <= at) & (at < self._valid_to[:n])
         if not eligible.include_superseded:
             mask &= self._expires[:n] > eligible.now.timestamp()
+        left_out = [row for i in excluded if (row := self._row.get(i)) is not None]
+        if left_out:
+            mask[left_out] = False
         eligible_count = int(mask.sum())
         if eligible_count == 0:
             return [[] for _ in queries]
@@ -160,13 +170,12 @@ class VectorIndex:
             overlay.put_fact(
                 fact, self._matrix[row] if vector is None and row is not None else vector
             )
-        before = self.search_many(queries, eligible, limit + len(changed))
+        before = self.search_many(queries, eligible, limit, excluded=changed)
         after = overlay.search_many(queries, eligible, limit)
-        found = []
-        for old, new in zip(before, after, strict=True):
-            hits = [hit for hit in old if hit[0] not in changed] + new
-            found.append(sorted(hits, key=lambda hit: -hit[1])[:limit])
-        return found
+        return [
+            list(islice(merge(old, new, key=lambda hit: -hit[1]), limit))
+            for old, new in zip(before, after, strict=True)
+        ]
 
 
 @dataclass(frozen=True)
