@@ -4,6 +4,8 @@ models that break or hang, leases that must outlive a slow model, sessions that 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +21,7 @@ from somna import Memory, Settings
 from somna.embed import BundledEmbedder, Embedder
 from somna.llm import OpenAILLM
 from somna.llm.tasks import SessionDigest, SessionTranscript
-from somna.model import Session, SummaryKind
+from somna.model import Run, RunStatus, Session, SummaryKind
 from somna.store import Store
 from somna.store.sqlite import SQLiteStore
 from tests.consolidate.scripted import ScriptedLLM, fact, proposing
@@ -279,3 +281,44 @@ def test_a_stop_request_takes_no_new_session_and_finishes_those_started(
     assert (run.sessions_seen, run.sessions_consolidated, run.status) == (1, 1, "succeeded")
     assert [session_of(m, f"chat-{i}").lease_owner for i in (1, 2)] == [None, None]
     assert m.consolidate().sessions_consolidated == 2
+
+
+class SignalledStore:
+    """The store, which sends the process a Ctrl-C as the run's end is recorded."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def save_run(self, run: Run) -> None:
+        self._store.save_run(run)
+        if run.status is not RunStatus.RUNNING:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.3)  # the main thread meets it while the run is ending
+
+
+def test_a_signal_while_the_run_ends_lets_it_end_as_it_was(
+    store: Store, embedder: BundledEmbedder, clock: Clock
+) -> None:
+    """The run's profiles were done: the signal is too late to stop anything, and it must
+    not leave the run half recorded, its leases held."""
+    m = Memory(
+        store=SignalledStore(store),  # type: ignore[arg-type]
+        embedder=embedder,
+        llm=ScriptedLLM(proposing(TEA)),
+        settings=Settings(),
+        clock=clock,
+    )
+    m.create_profile("alice")
+    chat(m, "morning", "I always pick tea over coffee.")
+    clock.advance(hours=4)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        run = m.consolidate()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert (run.status, run.sessions_consolidated) == ("succeeded", 1)
+    assert [r.status for r in m.runs()] == ["succeeded"]
+    assert session_of(m, "morning").lease_owner is None

@@ -36,6 +36,7 @@ __all__ = [
     "await_call",
     "join",
     "stop",
+    "uninterrupted",
     "wait_all",
 ]
 
@@ -188,3 +189,25 @@ def join(pools: Iterable[CallPool]) -> None:
     ends = clock.monotonic() + _WIND_DOWN_S
     for pool in pools:
         pool.join(ends, ends + _EMBED_GRACE_S)
+
+
+def uninterrupted(work: Callable[[], None]) -> None:
+    """Run `work` to its end on a thread of its own, where no signal can cut it short (a
+    signal raises in the main thread only), and raise what it raises. A signal that comes
+    meanwhile is let go: what it would stop is already ending."""
+    ended: Future[None] = Future()
+
+    def target() -> None:
+        try:
+            work()
+        except BaseException as exc:  # handed to the waiting thread
+            ended.set_exception(exc)
+        else:
+            ended.set_result(None)
+
+    threading.Thread(target=target, name="somna-run-end").start()
+    while True:
+        try:
+            return ended.result()
+        except KeyboardInterrupt:
+            continue

@@ -32,7 +32,17 @@ from somna.config import Settings
 from somna.consolidate.calls import CallPool, Deadline
 from somna.consolidate.extraction import start
 from somna.consolidate.hygiene import dry_expired, tidy
-from somna.consolidate.job import Job, Means, Pending, Stopped, await_call, join, stop, wait_all
+from somna.consolidate.job import (
+    Job,
+    Means,
+    Pending,
+    Stopped,
+    await_call,
+    join,
+    stop,
+    uninterrupted,
+    wait_all,
+)
 from somna.consolidate.judging import judge
 from somna.consolidate.leasing import (
     Leased,
@@ -146,7 +156,12 @@ class Consolidator:
 
     def _end(self, job: Job, runners: CallPool, record: bool) -> None:
         """Stop the threads, give back the leases still held, and record the run (a dry
-        run never; a polling run only when it saw a session)."""
+        run never; a polling run only when it saw a session). A signal cannot cut this
+        short: a run half ended would keep its leases and stay "running". One that comes
+        once the profiles are done is too late to stop anything: the run ends as it was."""
+        uninterrupted(partial(self._wind_down, job, runners, record))
+
+    def _wind_down(self, job: Job, runners: CallPool, record: bool) -> None:
         stop(job, (job.calls, runners))
         give_back(self.means, job)
         join((runners, job.calls))

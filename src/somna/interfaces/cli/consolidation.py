@@ -209,9 +209,11 @@ def consolidate(
         somna consolidate --profile alice --idle-hours 0 --dry-run
         somna consolidate --limit 50 --json --concurrency 16
     """
+    run: Run | None = None
     try:
         model = {"llm_timeout_s": llm_timeout, "llm_max_retries": llm_retries}
         with signals_interrupt(), open_memory(ctx, db, **model) as memory:
+            idle = memory.settings.idle_hours if idle_hours is None else idle_hours
             with session_progress(enabled=not as_json) as progress:
                 run = memory.consolidate(
                     profile,
@@ -221,10 +223,11 @@ def consolidate(
                     progress=progress,
                     concurrency=concurrency,
                 )
-            idle = memory.settings.idle_hours if idle_hours is None else idle_hours
     except KeyboardInterrupt as stop:
-        typer.echo(interrupted_line(), err=True)
-        raise typer.Exit(exit_code(stop)) from None
+        if run is None:
+            typer.echo(interrupted_line(), err=True)
+            raise typer.Exit(exit_code(stop)) from None
+        # The run had ended and was recorded: the signal came too late to stop it.
     if as_json:
         render.print_json(render.run_data(run))
     else:
