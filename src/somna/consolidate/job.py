@@ -13,6 +13,7 @@ import threading
 import time as clock
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_EXCEPTION, Future, wait
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -205,9 +206,9 @@ def uninterrupted(work: Callable[[], None]) -> None:
         else:
             ended.set_result(None)
 
-    threading.Thread(target=target, name="somna-run-end").start()
-    while True:
-        try:
-            return ended.result()
-        except KeyboardInterrupt:
-            continue
+    thread = threading.Thread(target=target, name="somna-run-end")
+    thread.start()
+    while thread.is_alive():
+        with suppress(KeyboardInterrupt):
+            thread.join()
+    ended.result()
