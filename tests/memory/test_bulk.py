@@ -51,7 +51,8 @@ def summary(added: list[Added]) -> list[tuple[object, ...]]:
 
 
 def state(memory: Memory) -> list[tuple[object, ...]]:
-    facts = memory.list_facts("ann", status=list(FactStatus))
+    every = list(FactStatus)
+    facts = memory.list_facts("ann", status=every, limit=memory.count_facts("ann", status=every))
     return sorted(
         (f.text, f.status, f.confidence, len(memory.history("ann", f.id).events)) for f in facts
     )
