@@ -41,6 +41,10 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "le 28 février",
         "on sera 45 le soir",
         "the 3rd of May",
+        "could we say saturday 14 june instead?",
+        "on Friday, 9 October",
+        "jeudi 11 juin on sera 45",
+        "vendredi 1er mai",
     ],
 )
 def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:

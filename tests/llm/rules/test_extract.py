@@ -403,6 +403,19 @@ def test_a_session_in_english_and_french_is_read_per_message() -> None:
     ]
 
 
+def test_an_english_day_cut_short_does_not_make_a_message_french() -> None:
+    """ "mon" is a French "my" and an English Monday: it tells neither language apart."""
+    session = transcript(
+        ("assistant", None, "Which evenings work for the pottery class?"),
+        ("user", None, "mon thu 6pm after the shop closes"),
+    )
+    digest = RulesLLM().structured(EXTRACT, session).value
+    assert [fact.text for fact in digest.facts] == [
+        "The user says that mon thu 6pm after the shop closes "
+        "(in answer to: Which evenings work for the pottery class?)."
+    ]
+
+
 def test_a_fact_said_twice_is_kept_once() -> None:
     session = transcript(("user", None, "I love hiking."), ("user", None, "I LOVE hiking!"))
     (fact,) = RulesLLM().structured(EXTRACT, session).value.facts

@@ -62,6 +62,47 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
     assert [fact.message_index for fact in digest.facts if fact.category == "observation"] == [0]
 
 
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        (
+            "New shifts at work, so evenings are out. Can we move my lessons to 7.15am?",
+            "New shifts at work, so evenings are out; the user asks to move the user's lessons "
+            "to 7.15am.",
+        ),
+        (
+            "could you send the invoices to my partner Ilse instead?",
+            "The user asks to send the invoices to the user's partner Ilse instead.",
+        ),
+        ("Is it possible to pay yearly from now on?", "The user asks to pay yearly from now on."),
+        (
+            "On peut décaler la livraison à 17h ?",
+            "L'utilisateur demande de décaler la livraison à 17h.",
+        ),
+        (
+            "Pouvez-vous mettre Gaspard en copie des devis ?",
+            "L'utilisateur demande de mettre Gaspard en copie des devis.",
+        ),
+    ],
+)
+def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
+    said: str, told: str
+) -> None:
+    """ "Can we move it to 6pm?" is the client's decision put to the business: told as asked,
+    not as done."""
+    digest = _extract(("assistant", None, "Welcome back to the studio."), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Can you help me with my order?", "Could you tell me more about it?", "Pouvez-vous m'aider ?"],
+)
+def test_a_question_asking_for_help_without_a_value_gives_no_observation(said: str) -> None:
+    digest = _extract(("assistant", None, "Welcome back to the studio."), ("user", None, said))
+    assert _observations(digest) == []
+
+
 def test_a_session_keeps_at_most_its_budget_of_items_per_message() -> None:
     said = [
         "I spent the morning sorting {} boxes of old letters.",  # a typed event

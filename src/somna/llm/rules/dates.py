@@ -134,6 +134,12 @@ PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
 """The kinds of phrase, in the order they are looked for: a phrase inside a longer one
 already found ("the day before yesterday") is not read again."""
 _GROUP = re.compile(r"\(\?P<(?P<name>\w+)>")
+_DAY_NUMBER = re.compile(
+    r",?\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th|er)?\b(?!\s*(?:am|pm|h\b|h\d|:|[.,]\d))",
+    re.IGNORECASE,
+)
+"""A day of the month right after a weekday ("Saturday 14 March", "samedi 14"): the date is
+written out, and the weekday names it rather than the coming one."""
 
 
 def _phrases(kind: str) -> re.Pattern[str] | None:
@@ -165,6 +171,11 @@ _RULES = tuple(
 )
 
 
+def _names_a_weekday(match: re.Match[str]) -> bool:
+    """Whether the phrase found names a weekday (its ``day`` group)."""
+    return any(key.partition("__")[0] == "day" for key, v in match.groupdict().items() if v)
+
+
 def resolve_dates(text: str, said_on: date) -> str:
     """``text`` with each relative date phrase followed by its date in parentheses.
 
@@ -172,12 +183,16 @@ def resolve_dates(text: str, said_on: date) -> str:
     'I moved last month (February 2031) and start tomorrow (13 March 2031).'
     >>> resolve_dates("J'ai déménagé il y a deux semaines.", date(2031, 3, 12))
     "J'ai déménagé il y a deux semaines (week of 24 February 2031)."
+    >>> resolve_dates("Could we meet on Friday 21 March, or on Monday?", date(2031, 3, 12))
+    'Could we meet on Friday 21 March, or on Monday (17 March 2031)?'
     """
 
     found: list[tuple[int, int, str]] = []
     for pattern, resolve in _RULES:
         for match in pattern.finditer(text):
             start, end = match.span()
+            if _names_a_weekday(match) and _DAY_NUMBER.match(text, end):
+                continue
             if all(end <= s or start >= e for s, e, _ in found):
                 told = resolve(_groups(match), said_on)
                 if told:

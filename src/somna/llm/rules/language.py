@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from somna.model import DEFAULT_SUBJECT, FactType
 
@@ -196,8 +197,13 @@ class Language:
     """Letters only this language writes: each (up to 4) counts half a stopword of it."""
     persons: tuple[tuple[re.Pattern[str], Retold], ...]
     """First and second persons in what one person tells another, retold by name."""
+    asks_for: re.Pattern[str]
+    """How a question asking the listener to do something opens ("Can we…", "Pouvez-vous…"):
+    one that names a value ("Can we move it to 6pm?") is the speaker's decision, told."""
     says: str
     """How an observation that does not name its speaker opens: ``"{} says that"``."""
+    asking: str
+    """How what a speaker asks for is told: ``"{} asks to"``."""
     answering: str
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
     retell_questions: bool
@@ -236,6 +242,14 @@ class Language:
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
+@cache
+def _own_stopwords(language: Language, languages: tuple[Language, ...]) -> frozenset[str]:
+    """The stopwords of `language` that no other language writes as a day's name: "mon" is
+    a French "my" and an English Monday ("mon wed fri 7am"), and tells neither apart."""
+    others = {day for other in languages if other is not language for day in other.dates.weekdays}
+    return language.stopwords - others
+
+
 def detect_language(
     text: str, languages: Sequence[Language], default: Language, evidence: float = 0.5
 ) -> Language:
@@ -247,7 +261,8 @@ def detect_language(
     words = _WORD.findall(text.casefold())
     best, best_score, tie = default, -1.0, False
     for language in languages:
-        score = float(sum(word in language.stopwords for word in words))
+        own = _own_stopwords(language, tuple(languages))
+        score = float(sum(word in own for word in words))
         if language.letters is not None:
             score += 0.5 * min(len(language.letters.findall(text.casefold())), 4)
         if score > best_score:

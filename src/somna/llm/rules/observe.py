@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from somna.llm.rules.dates import resolve_dates
+from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
@@ -125,6 +126,22 @@ def _informative(sentence: str, language: Language) -> tuple[float, int]:
     return len(words) + 2.0 * personal + named, start
 
 
+def _asked_for(sentence: str, language: Language) -> tuple[float, int] | None:
+    """How much a question asking the listener to do something tells, and where what it
+    asks for starts: "Can we move all sessions to 6pm?" is the speaker's decision, put to
+    the listener, when it names a value (a time, a number, a name, a channel). Without one
+    ("Can you help me?") it asks for help, and tells nothing."""
+    lead = language.lead.match(sentence)
+    opener = language.asks_for.match(sentence, lead.end() if lead else 0)
+    if opener is None:
+        return None
+    asked = sentence[opener.end() :].rstrip(" ?!.")
+    if "?" in asked or not holds_a_value(asked):
+        return None
+    score, _ = _informative(asked, language)
+    return (score, opener.end()) if score > 0 else None
+
+
 def _statement_before_question(sentence: str, language: Language) -> int:
     """Where a statement ends when a question is tagged on after a comma ("I run 3 times a
     week now, is that enough?"): the statement tells, the question does not. The whole
@@ -222,23 +239,27 @@ def observe(
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
-    kept: list[tuple[int, int, int, float]] = []
+    kept: list[tuple[int, int, int, float, bool]] = []
     for start, end in split_sentences(folded):
         if start in typed:
             continue
         end = start + _statement_before_question(folded[start:end], language)
         score, offset = _informative(folded[start:end], language)
+        asked_for = None if score > 0 else _asked_for(folded[start:end], language)
+        if asked_for is not None:
+            score, offset = asked_for
         if score > 0:
-            kept.append((start, start + offset, end, score))
+            kept.append((start, start + offset, end, score, asked_for is not None))
     parts: list[str] = []
     used = 0
-    for _, told_from, end, _ in kept:
-        told = resolve_dates(
-            retell_speaker(folded[told_from:end], speaker, listener, language), said_on
-        )
+    for _, told_from, end, _, asking in kept:
+        said = folded[told_from:end].rstrip(" ?") if asking else folded[told_from:end]
+        told = resolve_dates(retell_speaker(said, speaker, listener, language), said_on)
         told = trim_clause(_OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told)))
         if not told:
             continue
+        if asking:
+            told = f"{language.asking.format(speaker)} {told}"
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break
         parts.append(told)

@@ -198,7 +198,9 @@ def load_language(
             (tables.pattern(entry["pattern"]), _person(entry, persons or {}))
             for entry in data["persons"]
         ),
+        asks_for=tables.pattern(patterns["asks_for"]),
         says=data["says"],
+        asking=data["asking"],
         answering=data["answering"],
         retell_questions=data["retell_questions"],
         seeds=tuple(_seed(tables, entry, seeds or {}) for entry in data.get("seeds", [])),
