@@ -196,8 +196,10 @@ class Settings(BaseModel):
     ] = Field(default_factory=lambda: {"intent": 30.0, "plan": 90.0, "preference": 730.0})
     """Time to live per fact category, in days since last seen (JSON in the environment);
     categories not listed never expire."""
-    stability_days: Days = 30.0
-    """Ebbinghaus stability of a new fact, in days; each recall adds as much again."""
+    stability_days: Days = 60.0
+    """Ebbinghaus stability of a new fact, in days; each recall adds as much again. At 60, a
+    client who comes back after a quarter without a word still finds what they said in the
+    block (exp(-90 / 60) = 0.22); at 30 it had faded under `context_strength_floor`."""
     lease_minutes: Annotated[float, Gt(0), Le(7 * 24 * 60)] = 15.0
     """How long a consolidation worker holds a session before another may take it."""
     consolidation_concurrency: Annotated[int, Ge(1), Le(256)] = 8

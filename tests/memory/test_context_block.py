@@ -78,7 +78,7 @@ def test_the_number_of_facts_is_a_setting(
 def test_a_faded_fact_leaves_the_block_but_stays_searchable(odile: Memory, clock: Clock) -> None:
     question = "is she allergic to any medicine?"
     assert any("penicillin" in line for line in _facts(odile.context("odile", question)))
-    clock.advance(days=400)  # never recalled since: strength exp(-400 / 30), far under 0.05
+    clock.advance(days=400)  # never recalled since: strength exp(-400 / 60), far under 0.05
     odile.consolidate("odile", now=clock.now)
     [fact] = [f for f in odile.list_facts("odile", limit=100) if "penicillin" in f.text]
     assert fact.strength < odile.settings.context_strength_floor
@@ -146,6 +146,17 @@ def test_only_the_facts_in_the_block_are_reinforced(client: Memory) -> None:
     used = {f.text: f.recall_count for f in client.list_facts("ines", limit=100)}
     assert used["The user prefers to be contacted by email and never by phone."] == 1
     assert used["The user plays chess online on Sunday mornings."] == 0
+
+
+def test_a_client_back_after_a_quarter_of_silence_finds_their_facts(
+    odile: Memory, clock: Clock
+) -> None:
+    clock.advance(days=90)
+    odile.consolidate("odile", now=clock.now)
+    [fact] = [f for f in odile.list_facts("odile", limit=100) if "penicillin" in f.text]
+    assert fact.strength < 0.5
+    question = "is she allergic to any medicine?"
+    assert any("penicillin" in line for line in _facts(odile.context("odile", question)))
 
 
 def test_a_faded_fact_left_out_of_the_block_is_not_reinforced(odile: Memory, clock: Clock) -> None:
