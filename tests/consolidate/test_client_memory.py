@@ -99,3 +99,41 @@ def test_french_first_person_objects_and_owners_are_retold(client: Memory, clock
     [fact] = texts(client, FactStatus.UNVERIFIED)
     assert "qu'on l'appelle le matin" in fact and "son bureau" in fact
     assert "m'appelle" not in fact and "mon " not in fact
+
+
+def test_a_plan_chosen_anew_in_another_language_supersedes_the_older_one(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "We will go with the yearly plan for the studio.")
+    talk(client, clock, "s2", "Finalement on passe au forfait mensuel, c'est plus souple.")
+    [old] = texts(client, FactStatus.SUPERSEDED)
+    assert "yearly plan" in old
+    block = block_facts(client, "Which plan is the client on?")
+    assert "mensuel" in block and "yearly" not in block
+
+
+def test_a_way_to_be_reached_chosen_anew_supersedes_the_older_one(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "Please contact me by email only, never by phone.")
+    talk(client, clock, "s2", "I'd rather you call me in the afternoon than email me from now on.")
+    [old] = texts(client, FactStatus.SUPERSEDED)
+    assert "email" in old and "never by phone" in old
+    assert "afternoon" in block_facts(client, "How should I contact the client?")
+
+
+def test_another_choice_without_a_word_of_change_is_put_to_a_person(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "We will go with the yearly plan for the studio.")
+    talk(client, clock, "s2", "We are on the monthly plan, billed to the company card.")
+    [pair] = client.conflicts("alice")
+    assert {"yearly" in pair.fact_a.text, "yearly" in pair.fact_b.text} == {True, False}
+    assert texts(client, FactStatus.SUPERSEDED) == []
+
+
+def test_a_report_named_monthly_is_no_choice_of_plan(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "We will go with the yearly plan for the studio.")
+    talk(client, clock, "s2", "Now I read your monthly newsletter every time it comes out.")
+    assert client.conflicts("alice") == []
+    assert texts(client, FactStatus.SUPERSEDED) == []

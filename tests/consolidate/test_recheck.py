@@ -46,6 +46,18 @@ def test_a_move_added_through_the_api_supersedes_the_old_home_at_night(
     assert (again.facts_superseded, again.llm_calls) == (0, 0)
 
 
+def test_a_plan_chosen_anew_through_the_api_supersedes_the_old_one_at_night(
+    alice: Memory, clock: Clock
+) -> None:
+    annual = alice.add_fact("alice", "The user pays for the annual plan.").fact
+    clock.advance(days=2)
+    monthly = alice.add_fact("alice", "L'utilisateur passe désormais au forfait mensuel.").fact
+    run = alice.consolidate()
+    assert run.facts_superseded == 1
+    old = alice.get("alice", annual.id)
+    assert old.status is FactStatus.SUPERSEDED and old.superseded_by == monthly.id
+
+
 def test_each_pair_is_judged_once_the_newer_fact_against_the_older(
     alice: Memory, clock: Clock
 ) -> None:

@@ -29,3 +29,11 @@ def test_a_near_duplicate_is_similar_not_a_candidate(memory: Memory) -> None:
     added = memory.add_fact("odile", "Has a peanut allergy.")
     assert first.id in {s.fact.id for s in added.similar} | {c.fact.id for c in added.candidates}
     assert not {s.fact.id for s in added.similar} & {c.fact.id for c in added.candidates}
+
+
+def test_another_choice_of_the_same_kind_comes_back_as_a_candidate(memory: Memory) -> None:
+    memory.create_profile("odile")
+    annual = memory.add_fact("odile", "The user pays for the annual plan.").fact
+    memory.add_fact("odile", "The user plays the cello in an amateur orchestra.")
+    added = memory.add_fact("odile", "L'utilisateur passe au forfait mensuel.")
+    assert annual.id in [c.fact.id for c in added.candidates]

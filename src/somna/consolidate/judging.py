@@ -20,12 +20,14 @@ from somna.consolidate.job import Job, Means, await_call
 from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import (
     ONE_OFF,
+    changed_choices,
     changed_values,
     diet_clashes,
     judge_request,
     same_wording,
     updated_numbers,
 )
+from somna.llm.rules.choices import choice_verdict
 from somna.llm.tasks import JUDGE
 from somna.model import Fact, Profile, Run, Verdict
 from somna.store import Eligibility, Reader
@@ -46,6 +48,7 @@ class _Near:
     reframed: list[Fact]
     recounted: list[Fact]
     clashing: list[Fact]
+    rechosen: list[Fact]
 
 
 def judge(
@@ -88,6 +91,7 @@ def _look_around(
             changed_values(tx, fact, eligible),
             updated_numbers(tx, fact, eligible),
             diet_clashes(tx, fact, eligible),
+            changed_choices(tx, fact, eligible),
         )
     return near
 
@@ -104,7 +108,7 @@ def _neighbors(fact: Fact, around: _Near, found: dict[str, Fact]) -> list[Fact]:
     ]
     close = same_subject[:_NEIGHBORS]
     taken = {c.id for c in close}
-    by_words = around.reframed + around.recounted + around.clashing
+    by_words = around.reframed + around.recounted + around.clashing + around.rechosen
     others = {f.id: f for f in by_words if f.id not in taken}
     return close + list(others.values())
 
@@ -113,17 +117,24 @@ def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
     """Decide what needs no model; the pairs left for the judge."""
     updated = {f.id for f in around.recounted}
     clashes = {f.id for f in around.clashing}
+    rechosen = {f.id for f in around.rechosen}
+    one_off = candidate.fact.category in ONE_OFF
+    said = candidate.evidence[0].quote if candidate.evidence else None
     asked = []
     for neighbor in candidate.neighbors:
         # The same words in another order need no model, nor a dated statement that
-        # gives a count anew and says it changed, nor a plan that breaks a stated diet.
+        # gives a count anew and says it changed, nor a plan that breaks a stated diet,
+        # nor, for what no model is asked about, a choice made again.
+        chose = choice_verdict(neighbor.text, candidate.fact.text, said) if one_off else None
         if same_wording(candidate.fact.text, neighbor.text):
             candidate.verdicts[neighbor.id] = Verdict.DUPLICATE
         elif neighbor.id in updated:
             candidate.verdicts[neighbor.id] = Verdict.SUPERSEDES
         elif neighbor.id in clashes:
             candidate.verdicts[neighbor.id] = Verdict.CONTRADICTS
-        elif candidate.fact.category not in ONE_OFF:
+        elif neighbor.id in rechosen and chose is not None:
+            candidate.verdicts[neighbor.id] = chose
+        elif not one_off:
             asked.append((candidate, neighbor))
     return asked
 

@@ -4,9 +4,9 @@
 the facts to judge; the caller may not do it, and "Lives in Berlin." then sits beside
 "Lives in Paris." with both in the prompt. So the nightly run takes every active fact
 nothing has judged yet, finds an older active fact of its subject in its sentence frame
-with another value whatever its cosine (`somna.consolidate.wording.changed_values`), or
-else the closest one above `judge_floor`, asks the same judge the pipeline asks for
-extracted candidates, and
+with another value, or that made another choice of the same kind, whatever its cosine
+(`somna.consolidate.wording.changed_values`, `changed_choices`), or else the closest one
+above `judge_floor`, asks the same judge the pipeline asks for extracted candidates, and
 applies the verdict as the pipeline does: a duplicate joins the older fact, a fact that
 supersedes ends the older one, a contradiction opens a conflict. Then each of them is
 marked judged, so it is checked once. Embedding and the model call come before the
@@ -21,7 +21,14 @@ from datetime import datetime
 
 import numpy as np
 
-from somna.consolidate.wording import ONE_OFF, changed_values, judge_request, may_take, same_wording
+from somna.consolidate.wording import (
+    ONE_OFF,
+    changed_choices,
+    changed_values,
+    judge_request,
+    may_take,
+    same_wording,
+)
 from somna.embed import Embedder
 from somna.errors import LLMError
 from somna.llm.tasks import Judgements, JudgeRequest
@@ -87,7 +94,8 @@ def _older_neighbor(
     Only older facts: a newer one was judged against this one when it came (by the
     pipeline, or by this re-check), so each pair is judged once.
     """
-    for other in changed_values(reader, fact, Eligibility(at=now, now=now)):
+    eligible = Eligibility(at=now, now=now)
+    for other in changed_values(reader, fact, eligible) + changed_choices(reader, fact, eligible):
         if other.recorded_at < fact.recorded_at:
             return other
     near = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import may_change_a_value, number_updated, value_changed
@@ -25,6 +26,7 @@ from somna.store import Eligibility, Reader
 
 __all__ = [
     "ONE_OFF",
+    "changed_choices",
     "changed_values",
     "diet_clashes",
     "judge_request",
@@ -71,6 +73,23 @@ def updated_numbers(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]
         return []
     worded = _by_words(tx, fact, eligible, lambda other: number_updated(other, fact.text))
     return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
+
+
+def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
+    """Active facts of `fact`'s subject that chose another value of what `fact` chooses
+    ("the annual plan", then "le forfait mensuel"), in any language and whatever their
+    cosine, found by the names of the values."""
+    kinds = chosen(fact.text)
+    if not kinds:
+        return []
+    names = sorted({w for choice in choices() if choice.name in kinds for w in choice.words})
+    return _by_words(
+        tx,
+        fact,
+        eligible,
+        lambda other: choice_verdict(other, fact.text) is not None,
+        words=" ".join(keywords(" ".join(names))),
+    )
 
 
 def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:

@@ -15,7 +15,7 @@ import numpy as np
 
 from somna.config import Settings
 from somna.consolidate.restoring import restore_said_again
-from somna.consolidate.wording import changed_values
+from somna.consolidate.wording import changed_choices, changed_values
 from somna.errors import ConflictStateError, InvalidInputError
 from somna.memory.approval import proposed_by_agent, require_person
 from somna.memory.conflicts import UNSETTLED
@@ -84,11 +84,10 @@ class FactWrites:
         vector = self.embed(fact.text)
         with self.store.write(profile) as tx:
             similar = _similar(tx, vector, now, floor)
-            reframed = [
-                f
-                for f in changed_values(tx, fact, Eligibility(at=now, now=now))
-                if f.id not in {s.fact.id for s in similar}
-            ]
+            eligible = Eligibility(at=now, now=now)
+            found = changed_values(tx, fact, eligible) + changed_choices(tx, fact, eligible)
+            taken = {s.fact.id for s in similar}
+            reframed = [f for f in {f.id: f for f in found}.values() if f.id not in taken]
             known = tx.find_active(fact.type, fact.subject, fact.text_hash)
             if known is not None:
                 quotes = {fold_text(e.quote) for e in tx.evidence([known.id])}
@@ -111,7 +110,8 @@ class FactWrites:
             for s in near
             if s.similarity < tuned.neighbor_floor and s.fact.subject == stored.subject
         ]
-        # Another value in the same sentence frame is a candidate whatever its cosine.
+        # Another value in the same sentence frame, or another choice of the same kind, is
+        # a candidate whatever its cosine.
         apart += [
             Similar(f, _cosine(vector, self.embed(f.text))) for f in reframed if f.id != stored.id
         ]

@@ -6,8 +6,9 @@ with another value in a one-value slot ("lives in", "works at", "favourite … i
 same sentence frame with another value ("… is on the monthly plan" / "… is on the annual
 plan"), is superseded by the new fact (always the newer) when it says the value changed
 ("moved", "now", "from now on", "désormais"…) and contradicts it otherwise, for a person
-to settle; nearly the same words (Jaccard 0.8 or more) are a duplicate; anything else is
-distinct.
+to settle; so is another choice of a kind (`choices`: a plan billed otherwise, another way
+to be reached), in either language; nearly the same words (Jaccard 0.8 or more) are a
+duplicate; anything else is distinct.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.frames import changed_value, holds_a_value
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES
@@ -206,6 +208,9 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> Ju
         return verdict(
             Verdict.CONTRADICTS, f"{now!r} where it was {was!r}, and nothing says it changed."
         )
+    chose = choice_verdict(pair.existing, pair.new, pair.new_said)
+    if chose is not None:
+        return verdict(chose, "Another choice of the same kind (a plan, a way to be reached).")
     similarity = _jaccard(new_statement.core, old_statement.core)
     if new_statement.negated == old_statement.negated and similarity >= DUPLICATE_JACCARD:
         return verdict(Verdict.DUPLICATE, f"Nearly the same words (Jaccard {similarity:.2f}).")

@@ -1,0 +1,125 @@
+"""A value chosen anew among a few of one kind: monthly billing then annual, email then calls.
+
+"We'll take the annual plan." and "Finalement on repasse au forfait mensuel." share no
+word and little cosine, in two languages, yet the second replaces the first: an agent
+that quotes the annual plan afterwards quotes a value the client left. The kinds of
+choice, the words that say what is chosen and those that name each value are a table
+(`choices.toml`), English and French side by side.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.text import fold
+from somna.model import Verdict
+
+__all__ = ["Choice", "choice_verdict", "choices", "chosen"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str
+    about: re.Pattern[str]
+    values: tuple[tuple[str, re.Pattern[str]], ...]
+    """Each value by name, and the pattern of the words that name it."""
+    words: tuple[str, ...]
+    """The one-word names of every value, to search facts for in full text."""
+
+
+_TURNED_DOWN = re.compile(
+    r"(?<!\w)(?:no|not|never|nor|instead\s+of|rather\s+than|than|pas|jamais|ni|plutôt\s+que|"
+    r"au\s+lieu\s+d[eu']?|sans)(?!\w)(?:\W+\w+){0,2}\W*$",
+    re.IGNORECASE,
+)
+"""A word that turns down the value right after it: "never by phone", "plutôt que par
+email", "rather than monthly"."""
+_ANSWERING = re.compile(
+    "|".join(
+        rf"\({re.escape(before)}.*{re.escape(after)}\)"
+        for before, _, after in (language.answering.partition("{}") for language in LANGUAGES)
+    )
+)
+"""The question an observation answers, as `observe` appends it: it may name values the
+answer does not choose ("Monthly or annual billing?")."""
+
+
+def _any(words: list[str], *, start: bool) -> re.Pattern[str]:
+    end = "" if start else r"(?!\w)"
+    alternatives = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+    return re.compile(rf"(?<!\w)(?:{alternatives}){end}", re.IGNORECASE)
+
+
+@cache
+def choices() -> tuple[Choice, ...]:
+    text = resources.files("somna.llm.rules").joinpath("choices.toml").read_text("utf-8")
+    return tuple(
+        Choice(
+            name,
+            _any(entry["about"], start=True),
+            tuple((value, _any(words, start=False)) for value, words in entry["values"].items()),
+            tuple(w for words in entry["values"].values() for w in words if " " not in w),
+        )
+        for name, entry in tomllib.loads(text).items()
+    )
+
+
+def chosen(text: str) -> dict[str, set[str]]:
+    """The values `text` chooses, by kind of choice: named in what is said (not in the
+    question it answers), about what is chosen, and not turned down.
+
+    >>> chosen("The user wants to be contacted by email, never by phone.")
+    {'channel': {'email'}}
+    >>> chosen("The user reads the monthly newsletter.")
+    {}
+    """
+    text = fold(text)
+    asked = _ANSWERING.search(text)
+    said = text[: asked.start()] if asked else text
+    found: dict[str, set[str]] = {}
+    for choice in choices():
+        if not choice.about.search(text):
+            continue
+        values = {
+            value
+            for value, names in choice.values
+            for match in names.finditer(said)
+            if not _TURNED_DOWN.search(said[max(0, match.start() - 40) : match.start()])
+        }
+        if values:
+            found[choice.name] = values
+    return found
+
+
+def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | None:
+    """How `new` stands to `old` when it chooses a value of a kind `old` chose another of:
+    it supersedes `old` when it (or `said`, the words it was said in) says it changed,
+    and contradicts it otherwise; None when it makes no other choice.
+
+    >>> choice_verdict("Takes the annual plan.", "Finalement on repasse au forfait mensuel.")
+    <Verdict.SUPERSEDES: 'supersedes'>
+    >>> choice_verdict("Prefers to be contacted by email.", "Prefers a call.")
+    <Verdict.CONTRADICTS: 'contradicts'>
+    >>> choice_verdict("Prefers to be contacted by email.", "Prefers email, or a call.") is None
+    True
+    """
+    before, after = chosen(old), chosen(new)
+    changed = any(
+        language.change.search(fold(text)) for language in LANGUAGES for text in (new, said or "")
+    )
+    for kind, values in after.items():
+        was = before.get(kind)
+        if not was or values <= was:
+            continue  # nothing chosen before, or nothing chosen anew
+        if changed:
+            return Verdict.SUPERSEDES  # the old value may be named again, as the one left
+        if not was <= values:
+            return Verdict.CONTRADICTS  # "email, or a call" adds a way, and leaves none
+    return None

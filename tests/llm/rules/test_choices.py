@@ -1,0 +1,60 @@
+"""Choices among a few values of one kind (a plan's billing, a way to be reached), made
+anew in either language: what a statement chooses, and how a newer choice stands to an
+older one."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.choices import choice_verdict, chosen
+from somna.model import Verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "choice"),
+    [
+        ("The user is on the quarterly plan.", {"billing": {"quarterly"}}),
+        ("L'utilisateur a choisi la formule annuelle.", {"billing": {"annual"}}),
+        ("Prefers to be reached by text, never by phone.", {"channel": {"text"}}),
+        ("Préfère qu'on l'appelle plutôt que par mail.", {"channel": {"phone"}}),
+        # a value the question offered is not chosen by the answer
+        (
+            "The user says that the cheaper one (in answer to: Monthly or annual plan?).",
+            {},
+        ),
+        # nothing says what is chosen
+        ("The user sends a monthly report to the board.", {}),
+    ],
+)
+def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> None:
+    assert chosen(text) == choice
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said", "verdict"),
+    [
+        ("Takes the annual plan.", "Switched to the monthly plan.", None, Verdict.SUPERSEDES),
+        (
+            "The user wants to be contacted by email, never by phone.",
+            "L'utilisateur préfère qu'on l'appelle le matin plutôt que par email maintenant.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        # the change may be in the words it was said in, not in the retold fact
+        (
+            "Pays for the plan yearly.",
+            "Pays for the plan monthly.",
+            "From now on I'll pay for the plan monthly.",
+            Verdict.SUPERSEDES,
+        ),
+        ("Takes the annual plan.", "Is on the monthly plan.", None, Verdict.CONTRADICTS),
+        ("Takes the annual plan.", "Still on the annual plan, happily.", None, None),
+        ("Prefers to be contacted by email.", "Prefers email, or a call.", None, None),
+        ("Takes the annual plan.", "Prefers to be contacted by email.", None, None),
+        ("Takes the annual plan.", "Now reads the monthly newsletter.", None, None),
+    ],
+)
+def test_a_newer_choice_supersedes_when_it_says_so_and_contradicts_otherwise(
+    old: str, new: str, said: str | None, verdict: Verdict | None
+) -> None:
+    assert choice_verdict(old, new, said) is verdict
