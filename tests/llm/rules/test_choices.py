@@ -52,6 +52,8 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
         ("Prefers to be contacted by email.", "Prefers email, or a call.", None, None),
         ("Takes the annual plan.", "Prefers to be contacted by email.", None, None),
         ("Takes the annual plan.", "Now reads the monthly newsletter.", None, None),
+        # a meeting held by video "instead" chooses no way to be reached
+        ("Par mail uniquement svp.", "Mardi 10h c'est bon, en visio plutôt.", None, None),
     ],
 )
 def test_a_newer_choice_supersedes_when_it_says_so_and_contradicts_otherwise(

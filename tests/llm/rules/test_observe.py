@@ -95,6 +95,22 @@ def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
 
 
 @pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("I handle purchasing for the whole bakery.", "handles purchasing"),
+        ("I usually commute by ferry on weekdays.", "usually commutes by ferry"),
+        ("I also fix old radios in my spare time.", "also fixes old radios"),
+        ("I finished the kitchen tiles at the weekend.", "finished the kitchen tiles"),
+        ("I can bring the samples on my next visit.", "can bring the samples"),
+    ],
+)
+def test_a_retold_verb_agrees_with_the_speaker_named(said: str, told: str) -> None:
+    digest = _extract(("user", "Tariq", "Hello Odile!"), ("user", "Odile", said), user="Odile")
+    [text] = _observations(digest)
+    assert f"Odile {told}" in text
+
+
+@pytest.mark.parametrize(
     "said",
     ["Can you help me with my order?", "Could you tell me more about it?", "Pouvez-vous m'aider ?"],
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from somna.llm.rules.english_grammar import ENGLISH_GRAMMAR, PRESENT
+from somna.llm.rules.english_grammar import ENGLISH_GRAMMAR, agreed
 from somna.llm.rules.english_instruction import instruction
 from somna.llm.rules.tables import load_language
 
@@ -55,6 +55,6 @@ ENGLISH = load_language(
         "i_am": lambda match: "I'm " + match.group().lower(),
         "i_have": lambda match: "I've " + match.group().lower(),
     },
-    persons={"agreed": lambda match, me, you: f"{me} {PRESENT.get(match['verb'], match['verb'])}"},
+    persons={"agreed": lambda match, me, you: f"{me} {match['adverb']}{agreed(match['verb'])}"},
     seeds={"decided": _decided},
 )

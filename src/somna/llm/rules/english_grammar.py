@@ -24,7 +24,7 @@ from somna.llm.rules.grammar import Grammar, Unsure
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.tables import read_tables
 
-__all__ = ["ENGLISH_GRAMMAR", "PRESENT", "nominative", "possessive", "retell_pronouns"]
+__all__ = ["ENGLISH_GRAMMAR", "PRESENT", "agreed", "nominative", "possessive", "retell_pronouns"]
 
 _TABLES = read_tables("english")
 _SHAPES = _TABLES.section_patterns("grammar")
@@ -44,6 +44,21 @@ def _third_singular(verb: str) -> str:
 PRESENT = {verb: _third_singular(verb) for verb in sorted(_TABLES.words("PRESENT"))}
 PAST = _TABLES.words("PAST")
 ADVERBS = _TABLES.words("ADVERBS")
+_KEPT = _TABLES.words("UNAGREED") | _TABLES.words("FILLER") | PAST | ADVERBS
+
+
+def agreed(verb: str) -> str:
+    """The word after "I", agreed with a named speaker: "handle" → "handles". A retold
+    observation keeps whatever verb was said, so any word that can only be a verb in the
+    present is agreed, not only the known ones; a past tense, a modal or an adverb keeps
+    its form."""
+    if verb in PRESENT:
+        return PRESENT[verb]
+    if verb.casefold() in _KEPT or verb.endswith("ed"):
+        return verb
+    return _third_singular(verb)
+
+
 _MAPS = _TABLES.maps("grammar")
 _HEAD, _WE_HEAD, _POSSESSIVE_HEAD, _FIRST_TIME, _PRONOUNS, _IS = (
     _SHAPES[name] for name in ("head", "we", "possessed", "first_time", "pronouns", "is")
