@@ -10,13 +10,12 @@ choice, the words that say what is chosen and those that name each value are a t
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from somna.llm.rules.languages import LANGUAGES
-from somna.llm.rules.text import fold
+from somna.llm.rules.tables import read_toml
+from somna.llm.rules.text import any_word, fold
 from somna.model import Verdict
 
 __all__ = ["Choice", "choice_verdict", "choices", "chosen"]
@@ -49,25 +48,16 @@ _ANSWERING = re.compile(
 answer does not choose ("Monthly or annual billing?")."""
 
 
-def _any(words: list[str], *, start: bool) -> re.Pattern[str]:
-    end = "" if start else r"(?!\w)"
-    alternatives = "|".join(
-        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
-    )
-    return re.compile(rf"(?<!\w)(?:{alternatives}){end}", re.IGNORECASE)
-
-
 @cache
 def choices() -> tuple[Choice, ...]:
-    text = resources.files("somna.llm.rules").joinpath("choices.toml").read_text("utf-8")
     return tuple(
         Choice(
             name,
-            _any(entry["about"], start=True),
-            tuple((value, _any(words, start=False)) for value, words in entry["values"].items()),
+            any_word(entry["about"], whole=False),
+            tuple((value, any_word(words, whole=True)) for value, words in entry["values"].items()),
             tuple(w for words in entry["values"].values() for w in words if " " not in w),
         )
-        for name, entry in tomllib.loads(text).items()
+        for name, entry in read_toml("choices").items()
     )
 
 

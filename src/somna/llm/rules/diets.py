@@ -9,10 +9,11 @@ that break them are a table (`diets.toml`), English and French side by side.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+
+from somna.llm.rules.tables import read_toml
+from somna.llm.rules.text import any_word
 
 __all__ = ["Diet", "breaks_diet", "diets", "foods_of", "restrictions"]
 
@@ -36,25 +37,18 @@ _NEGATED = re.compile(
 """A negation just before a food: "no pork please", "pas de porc", "sans noisettes"."""
 
 
-def _any(words: list[str], whole: bool) -> re.Pattern[str]:
-    end = r"(?!\w)" if whole else ""
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives}){end}", re.IGNORECASE)
-
-
 @cache
 def diets() -> tuple[Diet, ...]:
-    text = resources.files("somna.llm.rules").joinpath("diets.toml").read_text("utf-8")
     return tuple(
         Diet(
             name,
-            _any(entry["says"], whole=False),
-            _any(entry["breaks"], whole=True),
-            _any(entry["unless"], whole=False),
+            any_word(entry["says"], whole=False),
+            any_word(entry["breaks"], whole=True),
+            any_word(entry["unless"], whole=False),
             tuple(entry["says"]),
             tuple(entry["breaks"]),
         )
-        for name, entry in tomllib.loads(text).items()
+        for name, entry in read_toml("diets").items()
     )
 
 

@@ -47,7 +47,7 @@ from somna.llm.rules.language import (
 from somna.llm.rules.text import regex
 from somna.model import FactType
 
-__all__ = ["Tables", "load_language", "read_tables"]
+__all__ = ["Tables", "load_language", "read_tables", "read_toml"]
 
 Pattern = str | list[str]
 """A pattern as a table writes it: one string, or its parts in order."""
@@ -98,11 +98,16 @@ class Tables:
         return "(?:" + "|".join(words) + ")"
 
 
+def read_toml(name: str) -> dict[str, Any]:
+    """The data of ``<name>.toml``, next to this module."""
+    text = resources.files("somna.llm.rules").joinpath(f"{name}.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
 @cache
 def read_tables(name: str) -> Tables:
     """The tables of ``<name>.toml``, next to this module."""
-    text = resources.files("somna.llm.rules").joinpath(f"{name}.toml").read_text("utf-8")
-    return Tables(tomllib.loads(text))
+    return Tables(read_toml(name))
 
 
 def _rule(tables: Tables, entry: Mapping[str, Any]) -> Rule:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 __all__ = [
     "finish_sentence",
@@ -24,6 +25,16 @@ def words(text: str) -> frozenset[str]:
 def regex(pattern: str) -> re.Pattern[str]:
     """A pattern of the language tables: chat is written in any case ("i", "I", "MY")."""
     return re.compile(pattern, re.IGNORECASE)
+
+
+def any_word(words: Iterable[str], *, whole: bool) -> re.Pattern[str]:
+    """A pattern of any of `words` (or phrases, their blanks any blanks) at a word's start,
+    and up to its end when `whole`: "allerg" finds "allergic", "nut" alone not "nutmeg"."""
+    end = r"(?!\w)" if whole else ""
+    alternatives = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+    return regex(rf"(?<!\w)(?:{alternatives}){end}")
 
 
 def one_of(alternatives: str) -> str:
