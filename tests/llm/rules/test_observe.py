@@ -76,6 +76,10 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
         ),
         ("Is it possible to pay yearly from now on?", "The user asks to pay yearly from now on."),
         (
+            "Quick question: so could we meet in Dundee instead?",
+            "The user asks to meet in Dundee instead.",
+        ),
+        (
             "On peut décaler la livraison à 17h ?",
             "L'utilisateur demande de décaler la livraison à 17h.",
         ),

@@ -94,6 +94,8 @@ _CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
 """What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
 of what the speaker said."""
 _WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+")
+_LABEL = re.compile(r"(?:[^\W\d_]+[ ,!]*){1,3}\s?:\s*")
+"""A label of a few words before a colon: "Quick one:", "Petite question :"."""
 _FIRST = re.compile(rf"\b(?:{_every(lambda language: language.first_person)})(?=\W|$)", _I)
 _REACTION = re.compile(rf"(?:{_every(lambda language: language.reaction)})(?=\W|$)", _I)
 """How a reaction to the other person opens: praise, surprise, wishes, remarks on "you"."""
@@ -130,16 +132,21 @@ def _asked_for(sentence: str, language: Language) -> tuple[float, int] | None:
     """How much a question asking the listener to do something tells, and where what it
     asks for starts: "Can we move all sessions to 6pm?" is the speaker's decision, put to
     the listener, when it names a value (a time, a number, a name, a channel). Without one
-    ("Can you help me?") it asks for help, and tells nothing."""
-    lead = language.lead.match(sentence)
-    opener = language.asks_for.match(sentence, lead.end() if lead else 0)
+    ("Can you help me?") it asks for help, and tells nothing. A short label may come first
+    ("Quick one: can we…", "Petite question : on peut…")."""
+    label = _LABEL.match(sentence)
+    start = label.end() if label else 0
+    lead = language.lead.match(sentence[start:])
+    start += lead.end() if lead else 0
+    opener = language.asks_for.match(sentence[start:])
     if opener is None:
         return None
-    asked = sentence[opener.end() :].rstrip(" ?!.")
+    start += opener.end()
+    asked = sentence[start:].rstrip(" ?!.")
     if "?" in asked or not holds_a_value(asked):
         return None
     score, _ = _informative(asked, language)
-    return (score, opener.end()) if score > 0 else None
+    return (score, start) if score > 0 else None
 
 
 def _statement_before_question(sentence: str, language: Language) -> int:
