@@ -86,6 +86,17 @@ def test_a_faded_fact_leaves_the_block_but_stays_searchable(odile: Memory, clock
     assert odile.search("odile", "penicillin allergy", k=1)[0].fact.text == fact.text
 
 
+def test_a_word_every_observation_is_told_in_brings_no_fact(memory: Memory) -> None:
+    memory.create_profile("remi")
+    for text in [
+        "L'utilisateur dit que son fourgon dort dans un garage fermé la nuit.",
+        "L'utilisateur dit que le chantier de la piscine démarre en mai.",
+        "L'utilisateur dit que sa femme tient la comptabilité de l'entreprise.",
+    ]:
+        memory.add_fact("remi", text)
+    assert _facts(memory.context("remi", "Comment dit-on merci en italien ?")) == []
+
+
 def test_standing_instructions_come_with_any_question(odile: Memory) -> None:
     odile.add_fact("odile", "Always answer in French.", type="instruction", verified=True)
     block = odile.context("odile", "what pet food should I buy?")

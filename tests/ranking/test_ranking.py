@@ -43,6 +43,12 @@ def test_keywords_drop_stop_words_of_both_languages_and_repeat_no_word() -> None
     assert keywords("what is it?") == []
 
 
+def test_keywords_drop_the_words_observations_are_told_in() -> None:
+    """Most facts read "The user says that…" or "L'utilisateur dit que…"."""
+    assert keywords("Comment dit-on merci en italien ?") == ["merci", "italien"]
+    assert keywords("What did the user say about the answer?") == ["say"]
+
+
 def test_recency_halves_every_half_life_and_never_exceeds_one() -> None:
     assert recency(MAY_3, MAY_3, 30) == 1.0
     assert recency(MAY_3 - timedelta(days=30), MAY_3, 30) == pytest.approx(0.5)

@@ -30,7 +30,14 @@ quels quelles qui sa se ses son sur ta te tes toi ton tu un une vos votre vous e
 c'est ça cela ceci quand combien pourquoi aussi très bien plus moins tout tous toute toutes
 """
 
-STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())
+_RETELLING = """
+user users says said answer utilisateur utilisatrice dit réponse
+"""
+"""The words an offline observation is told in ("The user says that…", "L'utilisateur dit
+que… (en réponse à…)"): most facts of a profile hold them, so a question that holds one
+("Comment dit-on…?") shares it with all and with none in particular."""
+
+STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH + _RETELLING).split())
 
 
 def keywords(text: str) -> list[str]:
