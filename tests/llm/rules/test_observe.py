@@ -99,6 +99,39 @@ def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
 
 
 @pytest.mark.parametrize(
+    ("asked", "said", "told"),
+    [
+        (
+            "Weekly or monthly invoices?",
+            "Monthly, that suits us.",
+            "The user says that monthly, that suits us "
+            "(in answer to: Weekly or monthly invoices?).",
+        ),
+        (
+            "Which day suits you for the fitting?",
+            "Ok, Tuesday then!",
+            "The user says that Tuesday then (in answer to: Which day suits the user for the "
+            "fitting?).",
+        ),
+        (
+            "Facturation mensuelle ou à la livraison ?",
+            "Mensuelle, ça nous va.",
+            "L'utilisateur dit que mensuelle, ça nous va (en réponse à « Facturation mensuelle ou "
+            "à la livraison ? »).",
+        ),
+    ],
+)
+def test_a_short_answer_that_names_a_value_is_kept(asked: str, said: str, told: str) -> None:
+    digest = _extract(("assistant", None, asked), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
+def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile!") -> None:
+    digest = _extract(("assistant", None, "Did you like the recipe?"), ("user", None, said))
+    assert _observations(digest) == []
+
+
+@pytest.mark.parametrize(
     ("said", "told"),
     [
         ("I handle purchasing for the whole bakery.", "handles purchasing"),

@@ -19,7 +19,7 @@ from collections.abc import Collection
 from somna.llm.rules.languages import LANGUAGES
 from somna.model import normalize_text
 
-__all__ = ["MAX_VALUE_WORDS", "changed_value", "holds_a_value"]
+__all__ = ["MAX_VALUE_WORDS", "VALUE_WORDS", "changed_value", "holds_a_value"]
 
 MAX_VALUE_WORDS = 4
 """The longest stretch of words taken for a value: longer, and the texts say other things."""

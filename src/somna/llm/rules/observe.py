@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from datetime import date
 
 from somna.llm.rules.dates import resolve_dates
-from somna.llm.rules.frames import holds_a_value
+from somna.llm.rules.frames import VALUE_WORDS, holds_a_value
 from somna.llm.rules.language import Language, Speaker
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
-from somna.model import MAX_FACT_CHARS, is_fact_text
+from somna.model import MAX_FACT_CHARS, is_fact_text, normalize_text
 
 __all__ = [
     "ANSWER_WEIGHT",
@@ -101,12 +101,15 @@ _REACTION = re.compile(rf"(?:{_every(lambda language: language.reaction)})(?=\W|
 """How a reaction to the other person opens: praise, surprise, wishes, remarks on "you"."""
 
 
-def _informative(sentence: str, language: Language) -> tuple[float, int]:
-    """How much a sentence tells (0: nothing), and where what it tells starts."""
+def _informative(sentence: str, language: Language, answering: bool = False) -> tuple[float, int]:
+    """How much a sentence tells (0: nothing), and where what it tells starts. An answer
+    that names a value ("Monthly, that suits us.", "Ok, Tuesday then.") tells it, however
+    short, and whatever courtesy comes with it: the question says what the value is."""
     trimmed = trim_clause(sentence)
+    answered = answering and _names_a_value(trimmed)
     if (
         "?" in sentence
-        or language.pleasantry.search(trimmed)
+        or (language.pleasantry.search(trimmed) and not answered)
         or language.request.search(trimmed)
         or language.hypothetical.search(trimmed)
     ):
@@ -120,12 +123,21 @@ def _informative(sentence: str, language: Language) -> tuple[float, int]:
     words = [
         w for w in _WORD.findall(core) if len(w) > 2 and w.casefold() not in language.stopwords
     ]
-    if len(words) < _MIN_WORDS or (
+    if len(words) < (1 if answered else _MIN_WORDS) or (
         not personal and len(words) < _REACTION_WORDS and _REACTION.match(core)
     ):
         return 0.0, start
     named = sum(1 for w in words[1:] if w[:1].isupper() or w.isdigit())
     return len(words) + 2.0 * personal + named, start
+
+
+def _names_a_value(text: str) -> bool:
+    """Whether `text` holds a number or a word that names a value ("monthly", "email",
+    "Tuesday"); a name alone may be the listener's ("Thanks, Odile!")."""
+    return any(
+        any(ch.isdigit() for ch in word) or word in VALUE_WORDS
+        for word in normalize_text(text).split()
+    )
 
 
 def _asked_for(sentence: str, language: Language) -> tuple[float, int] | None:
@@ -183,16 +195,20 @@ def _named(text: str, speaker: str, language: Language) -> str:
     if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", text):
         return text
     says = language.says.format(speaker)
-    return f"{says} {text[:1].lower()}{text[1:]}" if _common_opening(text) else f"{says} {text}"
+    common = _common_opening(text, language)
+    return f"{says} {text[:1].lower()}{text[1:]}" if common else f"{says} {text}"
 
 
-def _common_opening(text: str) -> bool:
+def _common_opening(text: str, language: Language) -> bool:
     """Whether `text` opens with a common word, lower-cased after "says that" ("Around nine
-    hundred…"), rather than a name ("Ines Vargo, buyer…", "Leo loves it, Leo says so")."""
+    hundred…"), rather than a name ("Ines Vargo, buyer…", "Leo loves it, Leo says so",
+    "Tuesday then")."""
     words = text.split(maxsplit=2)
     if not words or not text[1:2].islower():
         return False
     first = words[0].strip(",;:!?.")
+    if first.casefold() in language.dates.weekdays:
+        return False
     named_again = re.search(rf"(?<=[^\s.!?]\s){re.escape(first)}\b", text[len(first) :])
     followed_by_name = len(words) > 1 and words[1][:1].isupper()
     return not (named_again or followed_by_name)
@@ -246,12 +262,13 @@ def observe(
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
+    answering = bool(asked and _asks_something(asked))
     kept: list[tuple[int, int, int, float, bool]] = []
     for start, end in split_sentences(folded):
         if start in typed:
             continue
         end = start + _statement_before_question(folded[start:end], language)
-        score, offset = _informative(folded[start:end], language)
+        score, offset = _informative(folded[start:end], language, answering)
         asked_for = None if score > 0 else _asked_for(folded[start:end], language)
         if asked_for is not None:
             score, offset = asked_for
@@ -275,7 +292,7 @@ def observe(
         return None
     text = finish_sentence(_named("; ".join(parts), speaker, language))
     weight = 1.0
-    if asked and _asks_something(asked):
+    if asked and answering:
         weight = ANSWER_WEIGHT
         answering = _answering(asked, listener, speaker, language, said_on)
         if len(text) + len(answering) + 3 <= MAX_FACT_CHARS:
