@@ -294,9 +294,9 @@ def observe(
     weight = 1.0
     if asked and answering:
         weight = ANSWER_WEIGHT
-        answering = _answering(asked, listener, speaker, language, said_on)
-        if len(text) + len(answering) + 3 <= MAX_FACT_CHARS:
-            text = finish_sentence(f"{text[:-1]} ({answering})")
+        question = _answering(asked, listener, speaker, language, said_on)
+        if len(text) + len(question) + 3 <= MAX_FACT_CHARS:
+            text = finish_sentence(f"{text[:-1]} ({question})")
     if not is_fact_text(text):
         return None
     kept = kept[: len(parts)]
