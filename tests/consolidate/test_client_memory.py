@@ -137,3 +137,19 @@ def test_a_report_named_monthly_is_no_choice_of_plan(client: Memory, clock: Cloc
     talk(client, clock, "s2", "Now I read your monthly newsletter every time it comes out.")
     assert client.conflicts("alice") == []
     assert texts(client, FactStatus.SUPERSEDED) == []
+
+
+def test_who_the_client_is_and_how_to_reach_them_open_every_block(
+    client: Memory, clock: Clock
+) -> None:
+    talk(
+        client,
+        clock,
+        "s1",
+        "Hi, I'm Ines Varga from Corvell Freight, I handle purchasing.",
+        "Please always contact me by email.",
+    )
+    block = client.context("alice", "What's a good substitute for buttermilk?")
+    about = block.splitlines()[0]
+    assert about.startswith("About this user:")
+    assert "Ines Varga from Corvell Freight" in about and "contacted by email" in about

@@ -14,6 +14,7 @@ from somna.ranking import (
     count_tokens,
     fact_line,
     keywords,
+    question_words,
     recency,
     render_context,
     rrf,
@@ -43,10 +44,11 @@ def test_keywords_drop_stop_words_of_both_languages_and_repeat_no_word() -> None
     assert keywords("what is it?") == []
 
 
-def test_keywords_drop_the_words_observations_are_told_in() -> None:
+def test_question_words_drop_the_words_observations_are_told_in() -> None:
     """Most facts read "The user says that…" or "L'utilisateur dit que…"."""
-    assert keywords("Comment dit-on merci en italien ?") == ["merci", "italien"]
-    assert keywords("What did the user say about the answer?") == ["say"]
+    assert question_words("Comment dit-on merci en italien ?") == ["merci", "italien"]
+    assert question_words("What did the user say about the answer?") == ["say"]
+    assert keywords("The user lives in Paris.") == ["user", "lives", "paris"]
 
 
 def test_recency_halves_every_half_life_and_never_exceeds_one() -> None:

@@ -47,7 +47,8 @@ __all__ = [
 _ACTIVE_FACTS = 10_000  # the most active facts of a profile hygiene looks at
 
 _PORTRAIT_FACTS = 12
-_PORTRAIT_CATEGORIES = {"preference", "identity"}
+_PORTRAIT_CATEGORIES = {"preference", "identity", "client_info"}
+"""Who the person is, what they prefer, and for a business's client how to reach them."""
 
 
 def last_seen(fact: Fact) -> datetime:

@@ -17,7 +17,7 @@ import numpy as np
 
 from somna.embed import Embedder
 from somna.evaluation.metrics import normalize_dia_ids
-from somna.ranking import keywords, rrf
+from somna.ranking import question_words, rrf
 from somna.sources import Conversation
 
 __all__ = ["TurnIndex"]
@@ -57,7 +57,7 @@ class TurnIndex:
     def search(self, query: str, k: int) -> list[str]:
         """The dia_ids of the `k` best turns for `query`, best first."""
         rankings: list[list[str]] = []
-        words = dict.fromkeys(w.casefold() for w in _WORD.findall(" ".join(keywords(query))))
+        words = dict.fromkeys(w.casefold() for w in _WORD.findall(" ".join(question_words(query))))
         if words:
             rows = self._db.execute(
                 "SELECT rowid FROM turns WHERE turns MATCH ? ORDER BY bm25(turns) LIMIT ?",

@@ -22,7 +22,7 @@ from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
 from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, utc
-from somna.ranking import Weights, blend, keywords, recency, rrf, topic_words
+from somna.ranking import Weights, blend, question_words, recency, rrf, topic_words
 from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
 
 __all__ = ["Retrieval", "relevant_facts", "standing"]
@@ -150,7 +150,7 @@ class Retrieval:
         with self.store.read(profile) as tx:
             signals = self._facts(tx, query, vector, eligible)
             if include_summaries:
-                words = " ".join(keywords(query))
+                words = " ".join(question_words(query))
                 signals.lists["summary_text:bm25"] = [
                     (f"s:{i}", s)
                     for i, s in tx.summary_text_search(
@@ -200,7 +200,7 @@ class Retrieval:
     def _facts(
         self, tx: Reader, query: str, vector: np.ndarray | None, eligible: Eligibility
     ) -> _Signals:
-        words = " ".join(keywords(query))
+        words = " ".join(question_words(query))
         lists = {
             "text:bm25": [(f"f:{i}", s) for i, s in tx.text_search(words, eligible, CANDIDATES)]
         }

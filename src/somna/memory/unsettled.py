@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from somna.memory.results import ConflictPair
 from somna.model import Fact
-from somna.ranking import keywords, topic_words
+from somna.ranking import keywords, question_words, topic_words
 
 __all__ = ["unsettled"]
 
@@ -27,7 +27,7 @@ MAX_PAIRS = 2
 
 def unsettled(pairs: Sequence[ConflictPair], question: str) -> list[Fact]:
     """Both facts of each open conflict that bears on `question`, oldest pair first."""
-    asked = {w[:_STEM] for w in keywords(question) if len(w) > 2}
+    asked = {w[:_STEM] for w in question_words(question) if len(w) > 2}
     topical = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)", re.I) for w in topic_words(question)]
 
     def bears(fact: Fact) -> bool:

@@ -6,7 +6,7 @@ calls these to rank them and to write the prompt block.
 
 from somna.ranking.block import HEADER, fact_line, render_context
 from somna.ranking.fusion import RRF_K, rrf
-from somna.ranking.keywords import STOP_WORDS, keywords
+from somna.ranking.keywords import STOP_WORDS, keywords, question_words
 from somna.ranking.tokens import count_tokens
 from somna.ranking.topics import topic_words
 from somna.ranking.weights import Weights, blend, recency
@@ -20,6 +20,7 @@ __all__ = [
     "count_tokens",
     "fact_line",
     "keywords",
+    "question_words",
     "recency",
     "render_context",
     "rrf",

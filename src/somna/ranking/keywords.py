@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOP_WORDS", "keywords"]
+__all__ = ["STOP_WORDS", "keywords", "question_words"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -30,14 +30,13 @@ quels quelles qui sa se ses son sur ta te tes toi ton tu un une vos votre vous e
 c'est ça cela ceci quand combien pourquoi aussi très bien plus moins tout tous toute toutes
 """
 
-_RETELLING = """
-user users says said answer utilisateur utilisatrice dit réponse
-"""
+STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())
+_RETELLING = frozenset(
+    ["user", "users", "says", "said", "answer", "utilisateur", "utilisatrice", "dit", "réponse"]
+)
 """The words an offline observation is told in ("The user says that…", "L'utilisateur dit
 que… (en réponse à…)"): most facts of a profile hold them, so a question that holds one
 ("Comment dit-on…?") shares it with all and with none in particular."""
-
-STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH + _RETELLING).split())
 
 
 def keywords(text: str) -> list[str]:
@@ -48,3 +47,13 @@ def keywords(text: str) -> list[str]:
     """
     words = (word.casefold() for word in _WORD.findall(text))
     return list(dict.fromkeys(w for w in words if len(w) > 1 and w not in STOP_WORDS))
+
+
+def question_words(question: str) -> list[str]:
+    """The `keywords` of a question that may tell one fact from another: not the words every
+    observation is told in.
+
+    >>> question_words("Comment dit-on merci en italien ?")
+    ['merci', 'italien']
+    """
+    return [w for w in keywords(question) if w not in _RETELLING]

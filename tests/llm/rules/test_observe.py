@@ -72,7 +72,7 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
         ),
         (
             "could you send the invoices to my partner Ilse instead?",
-            "The user asks to send the invoices to the user's partner Ilse instead.",
+            "The user asks the assistant to send the invoices to the user's partner Ilse instead.",
         ),
         ("Is it possible to pay yearly from now on?", "The user asks to pay yearly from now on."),
         (
@@ -80,12 +80,16 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "The user asks to meet in Dundee instead.",
         ),
         (
+            "I never read my email, can you just call me?",
+            "The user never reads the user's email; the user asks the assistant to call the user.",
+        ),
+        (
             "On peut décaler la livraison à 17h ?",
             "L'utilisateur demande de décaler la livraison à 17h.",
         ),
         (
             "Pouvez-vous mettre Gaspard en copie des devis ?",
-            "L'utilisateur demande de mettre Gaspard en copie des devis.",
+            "L'utilisateur demande à l'assistant de mettre Gaspard en copie des devis.",
         ),
     ],
 )
@@ -226,6 +230,16 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
             "client_info",
             "L'utilisateur veut être contacté par email.",
         ),
+        (
+            "Hi, I'm Ines Varga from Corvell Freight, I handle purchasing.",
+            "client_info",
+            "The user is Ines Varga from Corvell Freight, the user handles purchasing.",
+        ),
+        (
+            "Bonjour, je suis Léa Fontaine, je gère la boulangerie de mon père.",
+            "client_info",
+            "L'utilisateur est Léa Fontaine, l'utilisateur gère la boulangerie de son père.",
+        ),
     ],
 )
 def test_seed_categories_are_first_class(said: str, category: str, text: str) -> None:
@@ -345,3 +359,11 @@ def test_a_french_answer_carries_its_question_in_french() -> None:
         "(en réponse à « Qu'est-ce que tu as construit le week-end dernier "
         "(week of 20 April 2026) ? »)."
     ]
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm OK thanks, just busy.", "I'm Sorry for the delay.", "Je suis Désolée du retard."]
+)
+def test_a_state_after_i_am_is_no_name(said: str) -> None:
+    digest = _extract(("user", None, said), ("assistant", None, "Noted."))
+    assert [fact.category for fact in digest.facts if fact.category == "client_info"] == []

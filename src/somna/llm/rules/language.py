@@ -29,6 +29,7 @@ __all__ = [
     "Speaker",
     "Told",
     "detect_language",
+    "retell_speaker",
 ]
 
 Replacement = str | Callable[[re.Match[str]], str]
@@ -198,12 +199,15 @@ class Language:
     persons: tuple[tuple[re.Pattern[str], Retold], ...]
     """First and second persons in what one person tells another, retold by name."""
     asks_for: re.Pattern[str]
-    """How a question asking the listener to do something opens ("Can we…", "Pouvez-vous…"):
-    one that names a value ("Can we move it to 6pm?") is the speaker's decision, told."""
+    """How a question asking the listener to do something opens ("Can we…", "Pouvez-vous…"),
+    with a group ``listener`` when the listener is to do it ("Can you…"): one that names a
+    value ("Can we move it to 6pm?") is the speaker's decision, told."""
     says: str
     """How an observation that does not name its speaker opens: ``"{} says that"``."""
     asking: str
     """How what a speaker asks for is told: ``"{} asks to"``."""
+    asking_listener: str
+    """How what a speaker asks the listener to do is told: ``"{} asks {} to"``."""
     answering: str
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
     retell_questions: bool
@@ -248,6 +252,20 @@ def _own_stopwords(language: Language, languages: tuple[Language, ...]) -> froze
     a French "my" and an English Monday ("mon wed fri 7am"), and tells neither apart."""
     others = {day for other in languages if other is not language for day in other.dates.weekdays}
     return language.stopwords - others
+
+
+def retell_speaker(text: str, speaker: str, listener: str, language: Language) -> str:
+    """``text`` as said by ``speaker`` to ``listener``, told about them by name.
+
+    >>> from somna.llm.rules.english import ENGLISH
+    >>> retell_speaker("I'm moving and my cat hates you", "Odile", "Bram", ENGLISH)
+    "Odile is moving and Odile's cat hates Bram"
+    >>> retell_speaker("Do you have a car?", "Odile", "Bram", ENGLISH)
+    'Does Bram have a car?'
+    """
+    for pattern, retold in language.persons:
+        text = pattern.sub(lambda m, retold=retold: retold(m, speaker, listener), text)  # type: ignore[misc]
+    return text
 
 
 def detect_language(

@@ -22,7 +22,7 @@ from datetime import date
 
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import VALUE_WORDS, holds_a_value
-from somna.llm.rules.language import Language, Speaker
+from somna.llm.rules.language import Language, Speaker, retell_speaker
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
@@ -140,12 +140,23 @@ def _names_a_value(text: str) -> bool:
     )
 
 
-def _asked_for(sentence: str, language: Language) -> tuple[float, int] | None:
-    """How much a question asking the listener to do something tells, and where what it
-    asks for starts: "Can we move all sessions to 6pm?" is the speaker's decision, put to
-    the listener, when it names a value (a time, a number, a name, a channel). Without one
-    ("Can you help me?") it asks for help, and tells nothing. A short label may come first
-    ("Quick one: can we…", "Petite question : on peut…")."""
+@dataclass(frozen=True)
+class _Asked:
+    """A question asking the listener to do something, as `_asked_for` reads it."""
+
+    score: float
+    start: int
+    """Where what is asked for starts."""
+    of_listener: bool
+    """Whether the listener is to do it ("Can you call me?"), not the speaker."""
+
+
+def _asked_for(sentence: str, language: Language) -> _Asked | None:
+    """How much a question asking the listener to do something tells, and what it asks
+    for: "Can we move all sessions to 6pm?" is the speaker's decision, put to the listener,
+    when it names a value (a time, a number, a name, a channel). Without one ("Can you help
+    me?") it asks for help, and tells nothing. A short label may come first ("Quick one:
+    can we…", "Petite question : on peut…")."""
     label = _LABEL.match(sentence)
     start = label.end() if label else 0
     lead = language.lead.match(sentence[start:])
@@ -157,8 +168,8 @@ def _asked_for(sentence: str, language: Language) -> tuple[float, int] | None:
     asked = sentence[start:].rstrip(" ?!.")
     if "?" in asked or not holds_a_value(asked):
         return None
-    score, _ = _informative(asked, language)
-    return (score, start) if score > 0 else None
+    score, _ = _informative(asked, language, answering=True)  # "call me", "décaler à 17h"
+    return _Asked(score, start, opener["listener"] is not None) if score > 0 else None
 
 
 def _statement_before_question(sentence: str, language: Language) -> int:
@@ -174,20 +185,6 @@ def _statement_before_question(sentence: str, language: Language) -> int:
         ):
             return comma.start()
     return len(sentence)
-
-
-def retell_speaker(text: str, speaker: str, listener: str, language: Language) -> str:
-    """``text`` as said by ``speaker`` to ``listener``, told about them by name.
-
-    >>> from somna.llm.rules.english import ENGLISH
-    >>> retell_speaker("I'm moving and my cat hates you", "Odile", "Bram", ENGLISH)
-    "Odile is moving and Odile's cat hates Bram"
-    >>> retell_speaker("Do you have a car?", "Odile", "Bram", ENGLISH)
-    'Does Bram have a car?'
-    """
-    for pattern, retold in language.persons:
-        text = pattern.sub(lambda m, retold=retold: retold(m, speaker, listener), text)  # type: ignore[misc]
-    return text
 
 
 def _named(text: str, speaker: str, language: Language) -> str:
@@ -263,27 +260,32 @@ def observe(
         speaker = language.plain_user
     folded = fold(content)
     answering = bool(asked and _asks_something(asked))
-    kept: list[tuple[int, int, int, float, bool]] = []
+    kept: list[tuple[int, int, int, float, _Asked | None]] = []
     for start, end in split_sentences(folded):
         if start in typed:
             continue
-        end = start + _statement_before_question(folded[start:end], language)
-        score, offset = _informative(folded[start:end], language, answering)
-        asked_for = None if score > 0 else _asked_for(folded[start:end], language)
-        if asked_for is not None:
-            score, offset = asked_for
+        stated = start + _statement_before_question(folded[start:end], language)
+        score, offset = _informative(folded[start:stated], language, answering)
         if score > 0:
-            kept.append((start, start + offset, end, score, asked_for is not None))
+            kept.append((start, start + offset, stated, score, None))
+        # A request alone, or tagged on a statement ("I hate email, can you call me?").
+        tagged = _COMMA.match(folded, stated)
+        for asks_from in ([start] if score == 0 else []) + ([tagged.end()] if tagged else []):
+            request = _asked_for(folded[asks_from:end], language)
+            if request is not None:
+                kept.append((asks_from, asks_from + request.start, end, request.score, request))
+                break
     parts: list[str] = []
     used = 0
-    for _, told_from, end, _, asking in kept:
-        said = folded[told_from:end].rstrip(" ?") if asking else folded[told_from:end]
+    for _, told_from, end, _, request in kept:
+        said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
         told = resolve_dates(retell_speaker(said, speaker, listener, language), said_on)
         told = trim_clause(_OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told)))
         if not told:
             continue
-        if asking:
-            told = f"{language.asking.format(speaker)} {told}"
+        if request is not None:
+            asking = language.asking_listener if request.of_listener else language.asking
+            told = f"{asking.format(speaker, listener)} {told}"
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break
         parts.append(told)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from somna.llm.rules.language import Language, Speaker
+from somna.llm.rules.language import Language, Speaker, retell_speaker
 from somna.llm.rules.text import trim_clause
 
 __all__ = ["Seeded", "seed_fact"]
@@ -31,6 +31,11 @@ def seed_fact(clause: str, who: Speaker, language: Language) -> Seeded | None:
     Seeded(category='decision', text='Odile decided to go with the quarterly plan')
     >>> seed_fact("Please always contact me by phone", Speaker("user"), ENGLISH)
     Seeded(category='client_info', text='The user wants to be contacted by phone')
+    >>> seed_fact("I'm Ines Varga, I handle purchasing", Speaker("user"), ENGLISH)
+    Seeded(category='client_info', text='The user is Ines Varga, the user handles purchasing')
+
+    What the template leaves of the speaker's own words ("…, I handle purchasing") is
+    retold about them too.
     """
     user = language.plain_user
     name = user[:1].upper() + user[1:] if who.is_user else who.name
@@ -38,5 +43,10 @@ def seed_fact(clause: str, who: Speaker, language: Language) -> Seeded | None:
     for seed in language.seeds:
         match = seed.pattern.match(text)
         if match is not None:
-            return Seeded(seed.category, seed.tell(match, name))
+            told = seed.tell(match, name)
+            me = user if who.is_user else who.name
+            head, rest = told[: len(name)], told[len(name) :]
+            return Seeded(
+                seed.category, head + retell_speaker(rest, me, language.plain_assistant, language)
+            )
     return None

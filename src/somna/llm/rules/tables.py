@@ -206,6 +206,7 @@ def load_language(
         asks_for=tables.pattern(patterns["asks_for"]),
         says=data["says"],
         asking=data["asking"],
+        asking_listener=data["asking_listener"],
         answering=data["answering"],
         retell_questions=data["retell_questions"],
         seeds=tuple(_seed(tables, entry, seeds or {}) for entry in data.get("seeds", [])),
