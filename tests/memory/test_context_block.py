@@ -136,6 +136,14 @@ def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> N
     assert len(facts) <= 5
 
 
+def test_a_question_on_dietary_needs_brings_a_food_ruled_out(memory: Memory) -> None:
+    memory.create_profile("remi")
+    memory.add_fact("remi", "For the team dinner: no alcohol at the table, several guests abstain.")
+    memory.add_fact("remi", "The team dinner is at the riverside hall on the 12th.")
+    facts = _facts(memory.context("remi", "Any dietary needs I should know about?"))
+    assert any("no alcohol" in line for line in facts)
+
+
 def test_a_french_question_about_contact_brings_the_contact_preference(client: Memory) -> None:
     facts = _facts(client.context("ines", "Comment la joindre ?"))
     assert any("email" in line for line in facts)
