@@ -88,12 +88,9 @@ def test_a_faded_fact_leaves_the_block_but_stays_searchable(odile: Memory, clock
 
 def test_a_word_every_observation_is_told_in_brings_no_fact(memory: Memory) -> None:
     memory.create_profile("remi")
-    for text in [
-        "L'utilisateur dit que son fourgon dort dans un garage fermé la nuit.",
-        "L'utilisateur dit que le chantier de la piscine démarre en mai.",
-        "L'utilisateur dit que sa femme tient la comptabilité de l'entreprise.",
-    ]:
-        memory.add_fact("remi", text)
+    memory.add_fact("remi", "L'utilisateur dit que son fourgon dort dans un garage fermé.")
+    memory.add_fact("remi", "L'utilisateur dit que le chantier de la piscine démarre en mai.")
+    memory.add_fact("remi", "L'utilisateur dit que sa femme tient la comptabilité.")
     assert _facts(memory.context("remi", "Comment dit-on merci en italien ?")) == []
 
 
