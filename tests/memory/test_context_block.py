@@ -141,6 +141,14 @@ def test_a_question_on_dietary_needs_brings_a_food_ruled_out(memory: Memory) -> 
     assert any("no alcohol" in line for line in facts)
 
 
+def test_a_french_question_on_billing_brings_how_the_client_pays(memory: Memory) -> None:
+    memory.create_profile("remi")
+    memory.add_fact("remi", "L'utilisateur a choisi le prélèvement mensuel pour l'atelier.")
+    memory.add_fact("remi", "L'utilisateur garde son fourgon dans un garage fermé.")
+    facts = _facts(memory.context("remi", "Comment est-il facturé ?"))
+    assert any("prélèvement mensuel" in line for line in facts)
+
+
 def test_a_french_question_about_contact_brings_the_contact_preference(client: Memory) -> None:
     facts = _facts(client.context("ines", "Comment la joindre ?"))
     assert any("email" in line for line in facts)

@@ -367,3 +367,13 @@ def test_a_french_answer_carries_its_question_in_french() -> None:
 def test_a_state_after_i_am_is_no_name(said: str) -> None:
     digest = _extract(("user", None, said), ("assistant", None, "Noted."))
     assert [fact.category for fact in digest.facts if fact.category == "client_info"] == []
+
+
+def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
+    digest = _extract(
+        ("assistant", None, "Vous préférez être contactée comment ?"),
+        ("user", None, "Par SMS uniquement, jamais d'appel pendant les cours."),
+    )
+    [fact] = digest.facts
+    assert fact.category == "client_info"
+    assert "SMS uniquement" in fact.text

@@ -17,6 +17,7 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from datetime import date
 
+from somna.llm.rules.choices import chosen
 from somna.llm.rules.language import Language, Speaker, detect_language
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.observe import (
@@ -38,6 +39,7 @@ CONFIDENCE = 0.6
 """What a pattern knows: less than a model that read the whole conversation."""
 OBSERVATION = "observation"
 """The category of an observation (`observe`): what was said, dated, not a typed fact."""
+CLIENT_INFO = "client_info"
 
 
 _SWITCH = 2.0
@@ -180,6 +182,13 @@ def _company(text: str, language: Language) -> str | None:
     return next((group for group, pattern in language.company if pattern.search(text)), None)
 
 
+def _category(observed: str) -> str:
+    """An observation that chooses a way to be reached ("By text only, never a call (in
+    answer to: How should we contact you?)") is what a business keeps about its client:
+    `client_info`, judged as such and in the portrait. Any other stays an observation."""
+    return CLIENT_INFO if "channel" in chosen(observed) else OBSERVATION
+
+
 def extract_facts(
     transcript: SessionTranscript, languages: Sequence[Language] = LANGUAGES
 ) -> tuple[list[CandidateFact], set[tuple[int, int]]]:
@@ -204,7 +213,7 @@ def extract_facts(
         if fact is None and item is not None:
             fact = CandidateFact(
                 type=FactType.FACT,
-                category=OBSERVATION,
+                category=_category(item.text),
                 subject=message.speaker or transcript.user,
                 text=item.text,
                 quote=message.content[item.start : item.end],
