@@ -376,4 +376,4 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
     )
     [fact] = digest.facts
     assert fact.category == "client_info"
-    assert "SMS uniquement" in fact.text
+    assert "dit que par SMS uniquement" in fact.text

@@ -207,7 +207,8 @@ def _common_opening(text: str, language: Language) -> bool:
     if first.casefold() in language.dates.weekdays:
         return False
     named_again = re.search(rf"(?<=[^\s.!?]\s){re.escape(first)}\b", text[len(first) :])
-    followed_by_name = len(words) > 1 and words[1][:1].isupper()
+    second = words[1].strip(",;:!?.") if len(words) > 1 else ""
+    followed_by_name = second[:1].isupper() and not second.isupper()  # "SMS" names no one
     return not (named_again or followed_by_name)
 
 
