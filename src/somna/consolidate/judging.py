@@ -125,14 +125,17 @@ def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
         # The same words in another order need no model, nor a dated statement that
         # gives a count anew and says it changed, nor a plan that breaks a stated diet,
         # nor, for what no model is asked about, a choice made again.
-        chose = choice_verdict(neighbor.text, candidate.fact.text, said) if one_off else None
         if same_wording(candidate.fact.text, neighbor.text):
             candidate.verdicts[neighbor.id] = Verdict.DUPLICATE
         elif neighbor.id in updated:
             candidate.verdicts[neighbor.id] = Verdict.SUPERSEDES
         elif neighbor.id in clashes:
             candidate.verdicts[neighbor.id] = Verdict.CONTRADICTS
-        elif neighbor.id in rechosen and chose is not None:
+        elif (
+            one_off
+            and neighbor.id in rechosen
+            and (chose := choice_verdict(neighbor.text, candidate.fact.text, said)) is not None
+        ):
             candidate.verdicts[neighbor.id] = chose
         elif not one_off:
             asked.append((candidate, neighbor))
