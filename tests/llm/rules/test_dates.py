@@ -14,17 +14,18 @@ WEDNESDAY = date(2026, 2, 18)
 @pytest.mark.parametrize(
     ("said", "told"),
     [
-        ("next wed at 2pm works", "next wed (25 February 2026) at 2pm works"),
-        ("see you this saturday", "see you this saturday (21 February 2026)"),
-        ("on friday then", "on friday (20 February 2026) then"),
-        ("saturday after next", "saturday after next (28 February 2026)"),
-        ("a week on friday", "a week on friday (27 February 2026)"),
-        ("we open on the 28th", "we open on the 28th (28 February 2026)"),
-        ("it was the 3rd", "it was the 3rd (3 March 2026)"),
-        ("je fais le virement vendredi", "je fais le virement vendredi (20 February 2026)"),
-        ("mardi en huit", "mardi en huit (3 March 2026)"),
-        ("lundi en quinze", "lundi en quinze (9 March 2026)"),
-        ("on se voit le 28", "on se voit le 28 (28 February 2026)"),
+        ("next wed at 2pm works", "next wed (Wednesday 25 February 2026) at 2pm works"),
+        ("see you this saturday", "see you this saturday (Saturday 21 February 2026)"),
+        ("on friday then", "on friday (Friday 20 February 2026) then"),
+        ("saturday after next", "saturday after next (Saturday 28 February 2026)"),
+        ("a week on friday", "a week on friday (Friday 27 February 2026)"),
+        ("we open on the 28th", "we open on the 28th (Saturday 28 February 2026)"),
+        ("it was the 3rd", "it was the 3rd (Tuesday 3 March 2026)"),
+        ("je fais le virement vendredi", "je fais le virement vendredi (Friday 20 February 2026)"),
+        ("mardi en huit", "mardi en huit (Tuesday 24 February 2026)"),
+        ("lundi en quinze", "lundi en quinze (Monday 2 March 2026)"),
+        ("vendredi en huit", "vendredi en huit (Friday 27 February 2026)"),
+        ("on se voit le 28", "on se voit le 28 (Saturday 28 February 2026)"),
     ],
 )
 def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
@@ -49,3 +50,11 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
 )
 def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:
     assert resolve_dates(said, WEDNESDAY) == said
+
+
+def test_a_weekday_en_huit_is_that_day_of_next_week() -> None:
+    """ "Mardi en huit" said on a Tuesday is a week later; "lundi en quinze", the Monday of
+    the week after next: the days the other person confirms back."""
+    tuesday = date(2026, 2, 17)
+    assert resolve_dates("mardi en huit", tuesday) == "mardi en huit (Tuesday 24 February 2026)"
+    assert resolve_dates("lundi en quinze", tuesday) == "lundi en quinze (Monday 2 March 2026)"

@@ -28,7 +28,7 @@ def test_an_observation_names_the_speaker_the_listener_and_the_date() -> None:
     assert fact.category == "observation"
     assert fact.subject == "Odile"
     assert fact.text == (
-        "Yesterday (2 May 2026) Odile finally repaired the old sailboat Tariq lent Odile; "
+        "Yesterday (Saturday 2 May 2026) Odile finally repaired the old sailboat Tariq lent Odile; "
         "It handles waves well again."
     )
     assert fact.quote == said  # both sentences, verbatim
@@ -252,16 +252,19 @@ def test_seed_categories_are_first_class(said: str, category: str, text: str) ->
 @pytest.mark.parametrize(
     ("said", "told"),
     [
-        ("I moved yesterday.", "I moved yesterday (11 March 2031)."),
-        ("We meet tomorrow.", "We meet tomorrow (13 March 2031)."),
+        ("I moved yesterday.", "I moved yesterday (Tuesday 11 March 2031)."),
+        ("We meet tomorrow.", "We meet tomorrow (Thursday 13 March 2031)."),
         ("It opened last month.", "It opened last month (February 2031)."),
         ("It closes next month.", "It closes next month (April 2031)."),
         ("I left last year.", "I left last year (2030)."),
         ("They came two weeks ago.", "They came two weeks ago (week of 24 February 2031)."),
-        ("See you next Friday.", "See you next Friday (14 March 2031)."),
-        ("Je suis arrivée hier.", "Je suis arrivée hier (11 March 2031)."),
+        ("See you next Friday.", "See you next Friday (Friday 14 March 2031)."),
+        ("Je suis arrivée hier.", "Je suis arrivée hier (Tuesday 11 March 2031)."),
         ("On part le mois prochain.", "On part le mois prochain (April 2031)."),
-        ("Il est venu il y a trois jours.", "Il est venu il y a trois jours (9 March 2031)."),
+        (
+            "Il est venu il y a trois jours.",
+            "Il est venu il y a trois jours (Sunday 9 March 2031).",
+        ),
         ("Nothing relative here.", "Nothing relative here."),
     ],
 )

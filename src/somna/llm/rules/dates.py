@@ -39,7 +39,16 @@ _UNITS = {k: v for language in LANGUAGES for k, v in language.dates.units.items(
 _WEEKS_ON = {k: v for language in LANGUAGES for k, v in language.dates.weeks_on.items()}
 
 
+_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
 def _day(d: date) -> str:
+    """ "Monday 2 March 2026": the weekday too, since the phrase often named it ("lundi en
+    quinze") and an agent proposing a slot needs it."""
+    return f"{_DAY_NAMES[d.weekday()]} {_date(d)}"
+
+
+def _date(d: date) -> str:
     return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
 
 
@@ -48,7 +57,7 @@ def _month(d: date) -> str:
 
 
 def _week(d: date) -> str:
-    return f"week of {_day(d - timedelta(days=d.weekday()))}"
+    return f"week of {_date(d - timedelta(days=d.weekday()))}"
 
 
 def _shift_months(d: date, months: int) -> date:
@@ -94,6 +103,13 @@ def _coming(d: date, name: str, weeks_later: int = 0) -> date:
     return d + timedelta(days=ahead, weeks=weeks_later)
 
 
+def _in_week_of(d: date, name: str, weeks: int) -> date:
+    """The named weekday of the week ``weeks`` weeks after ``d``'s: "mardi en huit" said on
+    a Tuesday is a week later, "lundi en quinze" the Monday of the week after next."""
+    monday = d + timedelta(weeks=weeks) - timedelta(days=d.weekday())
+    return monday + timedelta(days=_WEEKDAYS[name.casefold()])
+
+
 def _day_of_month(d: date, day: str) -> str:
     """The next date, from ``d`` on, whose day of the month is ``day`` ("the 28th")."""
     n = int(day)
@@ -123,7 +139,7 @@ PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
     ("weekday_after_next", lambda g, d: _day(_coming(d, g("day"), weeks_later=1))),
     (
         "weekday_weeks_on",
-        lambda g, d: _day(_coming(d, g("day"), _WEEKS_ON[g("later").casefold()])),
+        lambda g, d: _day(_in_week_of(d, g("day"), _WEEKS_ON[g("later").casefold()])),
     ),
     ("next_weekday", lambda g, d: _day(_coming(d, g("day")))),
     ("weekday", lambda g, d: _day(_coming(d, g("day")))),
@@ -180,11 +196,11 @@ def resolve_dates(text: str, said_on: date) -> str:
     """``text`` with each relative date phrase followed by its date in parentheses.
 
     >>> resolve_dates("I moved last month and start tomorrow.", date(2031, 3, 12))
-    'I moved last month (February 2031) and start tomorrow (13 March 2031).'
+    'I moved last month (February 2031) and start tomorrow (Thursday 13 March 2031).'
     >>> resolve_dates("J'ai déménagé il y a deux semaines.", date(2031, 3, 12))
     "J'ai déménagé il y a deux semaines (week of 24 February 2031)."
     >>> resolve_dates("Could we meet on Friday 21 March, or on Monday?", date(2031, 3, 12))
-    'Could we meet on Friday 21 March, or on Monday (17 March 2031)?'
+    'Could we meet on Friday 21 March, or on Monday (Monday 17 March 2031)?'
     """
 
     found: list[tuple[int, int, str]] = []
