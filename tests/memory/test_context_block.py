@@ -133,20 +133,32 @@ def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> N
     assert len(facts) <= 5
 
 
-def test_a_question_on_dietary_needs_brings_a_food_ruled_out(memory: Memory) -> None:
+@pytest.mark.parametrize(
+    ("answer", "other", "question"),
+    [
+        # a food commonly ruled out, for dietary needs
+        (
+            "For the team dinner: no alcohol at the table, several guests abstain.",
+            "The team dinner is at the riverside hall on the 12th.",
+            "Any dietary needs I should know about?",
+        ),
+        # how the client pays, asked in French
+        (
+            "L'utilisateur a choisi le prélèvement mensuel pour l'atelier.",
+            "L'utilisateur garde son fourgon dans un garage fermé.",
+            "Comment est-il facturé ?",
+        ),
+    ],
+)
+def test_a_topic_question_brings_the_fact_that_names_it(
+    memory: Memory, answer: str, other: str, question: str
+) -> None:
     memory.create_profile("remi")
-    memory.add_fact("remi", "For the team dinner: no alcohol at the table, several guests abstain.")
-    memory.add_fact("remi", "The team dinner is at the riverside hall on the 12th.")
-    facts = _facts(memory.context("remi", "Any dietary needs I should know about?"))
-    assert any("no alcohol" in line for line in facts)
-
-
-def test_a_french_question_on_billing_brings_how_the_client_pays(memory: Memory) -> None:
-    memory.create_profile("remi")
-    memory.add_fact("remi", "L'utilisateur a choisi le prélèvement mensuel pour l'atelier.")
-    memory.add_fact("remi", "L'utilisateur garde son fourgon dans un garage fermé.")
-    facts = _facts(memory.context("remi", "Comment est-il facturé ?"))
-    assert any("prélèvement mensuel" in line for line in facts)
+    memory.add_fact("remi", answer)
+    memory.add_fact("remi", other)
+    facts = _facts(memory.context("remi", question))
+    assert any(answer in line for line in facts)
+    assert not any(other in line for line in facts)
 
 
 def test_a_french_question_about_contact_brings_the_contact_preference(client: Memory) -> None:
