@@ -19,7 +19,7 @@ from collections.abc import Collection
 from somna.llm.rules.languages import LANGUAGES
 from somna.model import normalize_text
 
-__all__ = ["MAX_VALUE_WORDS", "VALUE_WORDS", "changed_value", "holds_a_value"]
+__all__ = ["MAX_VALUE_WORDS", "changed_value", "holds_a_value"]
 
 MAX_VALUE_WORDS = 4
 """The longest stretch of words taken for a value: longer, and the texts say other things."""
@@ -68,14 +68,17 @@ def changed_value(
     return " ".join(old), " ".join(new)
 
 
-def holds_a_value(text: str) -> bool:
+def holds_a_value(text: str, *, names: bool = True) -> bool:
     """Whether a word of `text` could be a value: without one, `text` is in no frame with
-    another value, so no neighbour need be searched for.
+    another value, so no neighbour need be searched for. Without `names`, only a number or
+    a value word counts ("Thanks, Odile!" names the listener, no value).
 
     >>> holds_a_value("The user lives in Paris."), holds_a_value("The user likes hiking.")
     (True, False)
+    >>> holds_a_value("Thanks, Odile!", names=False)
+    False
     """
-    return _valued(normalize_text(text).split(), text)
+    return _valued(normalize_text(text).split(), text if names else "")
 
 
 def _valued(words: list[str], text: str) -> bool:

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from datetime import date
 
 from somna.llm.rules.dates import resolve_dates
-from somna.llm.rules.frames import VALUE_WORDS, holds_a_value
+from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
-from somna.model import MAX_FACT_CHARS, is_fact_text, normalize_text
+from somna.model import MAX_FACT_CHARS, is_fact_text
 
 __all__ = [
     "ANSWER_WEIGHT",
@@ -106,7 +106,7 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
     that names a value ("Monthly, that suits us.", "Ok, Tuesday then.") tells it, however
     short, and whatever courtesy comes with it: the question says what the value is."""
     trimmed = trim_clause(sentence)
-    answered = answering and _names_a_value(trimmed)
+    answered = answering and holds_a_value(trimmed, names=False)  # a name may be the listener's
     if (
         "?" in sentence
         or (language.pleasantry.search(trimmed) and not answered)
@@ -129,15 +129,6 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
         return 0.0, start
     named = sum(1 for w in words[1:] if w[:1].isupper() or w.isdigit())
     return len(words) + 2.0 * personal + named, start
-
-
-def _names_a_value(text: str) -> bool:
-    """Whether `text` holds a number or a word that names a value ("monthly", "email",
-    "Tuesday"); a name alone may be the listener's ("Thanks, Odile!")."""
-    return any(
-        any(ch.isdigit() for ch in word) or word in VALUE_WORDS
-        for word in normalize_text(text).split()
-    )
 
 
 @dataclass(frozen=True)

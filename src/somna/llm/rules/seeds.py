@@ -43,10 +43,7 @@ def seed_fact(clause: str, who: Speaker, language: Language) -> Seeded | None:
     for seed in language.seeds:
         match = seed.pattern.match(text)
         if match is not None:
-            told = seed.tell(match, name)
             me = user if who.is_user else who.name
-            head, rest = told[: len(name)], told[len(name) :]
-            return Seeded(
-                seed.category, head + retell_speaker(rest, me, language.plain_assistant, language)
-            )
+            told = retell_speaker(seed.tell(match, name), me, language.plain_assistant, language)
+            return Seeded(seed.category, told)
     return None
