@@ -163,3 +163,69 @@ def test_who_the_client_is_and_how_to_reach_them_open_every_block(
     about = block.splitlines()[0]
     assert about.startswith("About this user:")
     assert "Ines Varga from Corvell Freight" in about and "contacted by email" in about
+
+
+def session(memory: Memory, clock: Clock, key: str, *messages: tuple[str, str]) -> None:
+    """One session as it was said, consolidated the night after."""
+    memory.add_messages("alice", key, list(messages))
+    clock.advance(days=1)
+    memory.consolidate()
+    clock.advance(days=13)
+
+
+def test_a_revised_budget_replaces_the_old_one_and_the_rest_of_its_message_stays(
+    client: Memory, clock: Clock
+) -> None:
+    session(
+        client,
+        clock,
+        "s1",
+        ("assistant", "Welcome! May I have your name and a budget for the refit?"),
+        ("user", "Ines Varga here; budget about €18,000 all in."),
+        ("assistant", "Thank you."),
+    )
+    session(
+        client,
+        clock,
+        "s2",
+        ("user", "Good news, the bank agreed, we can stretch to 21,500 max."),
+        ("assistant", "Noted."),
+    )
+    [gone] = texts(client, FactStatus.SUPERSEDED)
+    assert "18,000" in gone
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "Ines Varga" in active  # said with the old budget, and kept without it
+    assert "18,000" not in active
+    block = block_facts(client, "What's the client's maximum budget?")
+    assert "21,500" in block and "18,000" not in block
+
+
+def test_one_message_that_gives_two_figures_anew_replaces_both(
+    client: Memory, clock: Clock
+) -> None:
+    session(
+        client,
+        clock,
+        "s1",
+        ("user", "We need 2 data engineers for the platform team."),
+        ("assistant", "Noted."),
+        ("user", "The salary band is 60-70k base."),
+        ("assistant", "Noted."),
+    )
+    session(
+        client,
+        clock,
+        "s2",
+        ("user", "Funding closed, so it's 3 data engineers now and up to 80k."),
+        ("assistant", "Noted."),
+    )
+    gone = texts(client, FactStatus.SUPERSEDED)
+    assert len(gone) == 2
+    assert any("2 data engineers" in text for text in gone)
+    assert any("60-70k" in text for text in gone)
+
+
+def test_an_offer_at_a_price_replaces_no_budget(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "Our budget for the flat is 410,000 max.")
+    talk(client, clock, "s2", "In the end we made an offer at 395,000 for the loft.")
+    assert texts(client, FactStatus.SUPERSEDED) == []

@@ -28,6 +28,7 @@ from somna.consolidate.wording import (
     updated_numbers,
 )
 from somna.llm.rules.choices import choice_verdict
+from somna.llm.rules.counts import may_update_a_number
 from somna.llm.tasks import JUDGE
 from somna.model import Fact, Profile, Run, Verdict
 from somna.store import Eligibility, Reader
@@ -35,6 +36,8 @@ from somna.store import Eligibility, Reader
 __all__ = ["judge"]
 
 _NEIGHBORS = 1  # the closest neighbor of the same subject is the one worth judging
+_RECOUNTED = 12
+"""Facts nearest by meaning, whatever their cosine, that a new number may update."""
 
 _Pair = tuple[Candidate, Fact]
 
@@ -82,14 +85,14 @@ def _look_around(
         if candidate.fact.wording in known:
             continue  # the same fact is known: it will be reinforced, nothing to judge
         fact = candidate.fact
+        recounts = may_update_a_number(fact.text)
+        nearest = tx.vector_search(
+            candidate.vector, eligible, _RECOUNTED if recounts else 4 * _NEIGHBORS
+        )
         near[i] = _Near(
-            [
-                fact_id
-                for fact_id, score in tx.vector_search(candidate.vector, eligible, 4 * _NEIGHBORS)
-                if score >= floor
-            ],
+            [fact_id for fact_id, score in nearest[: 4 * _NEIGHBORS] if score >= floor],
             changed_values(tx, fact, eligible),
-            updated_numbers(tx, fact, eligible),
+            updated_numbers(tx, fact, eligible, [fact_id for fact_id, _ in nearest]),
             diet_clashes(tx, fact, eligible),
             changed_choices(tx, fact, eligible),
         )

@@ -53,6 +53,7 @@ from somna.consolidate.leasing import (
     leases,
     worker_name,
 )
+from somna.consolidate.rests import keep_the_rest
 from somna.consolidate.writing import count_dry, write
 from somna.embed import Embedder
 from somna.errors import ProfileNotFoundError, SomnaError
@@ -264,6 +265,7 @@ class Consolidator:
         plan = await_call(item.future, item.deadline, job)
         if plan.candidates:
             judge(self.means, profile, plan.candidates, item.run, job, item.deadline)
+            keep_the_rest(self.means, profile, plan.candidates, job.now)
         if job.dry_run:
             count_dry(plan, item.run, job.planned)
             job.planned.append(plan)

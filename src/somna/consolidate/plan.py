@@ -27,6 +27,9 @@ class Candidate:
     verdicts: dict[str, Verdict] = field(default_factory=dict)
     rule: str | None = None
     """The extraction rule that proposed it, kept in its `created` event."""
+    rests: dict[str, Candidate] = field(default_factory=dict)
+    """By neighbor it supersedes, what that neighbor still tells once the part this fact
+    replaces is gone (`somna.llm.rules.observe.rest_of`): written as a fact of its own."""
 
 
 @dataclass

@@ -24,6 +24,7 @@ from somna.consolidate.job import ACTOR
 from somna.consolidate.plan import Candidate
 from somna.consolidate.restoring import restore_said_again
 from somna.consolidate.wording import may_take
+from somna.llm.rules.counts import numbers_given
 from somna.model import (
     Fact,
     FactStatus,
@@ -99,15 +100,21 @@ def reconcile(tx: StagedWrite, candidate: Candidate, now: datetime, tally: Run) 
     `tally` what it did; returns the fact it became."""
     fact = candidate.fact
     known = tx.find_active(fact.type, fact.subject, fact.text_hash)
-    verdict, neighbor = (Verdict.DUPLICATE, known) if known is not None else _verdict(tx, candidate)
+    verdict, neighbors = (
+        (Verdict.DUPLICATE, [known]) if known is not None else _verdict(tx, candidate)
+    )
+    neighbor = neighbors[0] if neighbors else None
     if verdict is Verdict.DUPLICATE and neighbor is not None:
         tx.stage(lifecycle.reinforce(neighbor, at=now, actor=ACTOR, evidence=candidate.evidence))
         tally.facts_reinforced += 1
         return neighbor.id
     change, fact, restored = _created_or_restored(tx, candidate, now)
-    if verdict is Verdict.SUPERSEDES and neighbor is not None:
-        change = change.merge(lifecycle.supersede(neighbor, fact, at=now, actor=ACTOR))
-        tally.facts_superseded += 1
+    rests = []
+    if verdict is Verdict.SUPERSEDES:
+        for older in neighbors:  # "3 roles now, up to 105k" replaces the count and the band
+            change = change.merge(lifecycle.supersede(older, fact, at=now, actor=ACTOR))
+            tally.facts_superseded += 1
+            rests += [candidate.rests[older.id]] if older.id in candidate.rests else []
     elif verdict is Verdict.CONTRADICTS and neighbor is not None:
         change = change.merge(
             lifecycle.dispute(change.fact(fact.id), neighbor, at=now, actor=ACTOR)
@@ -118,6 +125,8 @@ def reconcile(tx: StagedWrite, candidate: Candidate, now: datetime, tally: Run) 
         tally.facts_reinforced += 1
     else:
         tally.facts_added += 1
+    for rest in rests:  # what the superseded observations still tell
+        reconcile(tx, rest, now, tally)
     return fact.id
 
 
@@ -140,13 +149,25 @@ def _created_or_restored(
     return change, fact.model_copy(update={"id": change.facts[0].id}), True
 
 
-def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, Fact | None]:
-    """The strongest verdict on a neighbor that is still active now (or disputed)."""
+def _replaced_at_most(candidate: Candidate) -> int:
+    """How many older facts one new fact may replace: one, or one per number it gives ("3
+    roles now, up to 105k" replaces a count and a salary band)."""
+    return max(1, numbers_given(candidate.fact.text))
+
+
+def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, list[Fact]]:
+    """The strongest verdict on neighbors still active now (or disputed), and the neighbors
+    it applies to: the first, or for a supersession one per figure the new fact gives."""
     for wanted in _VERDICT_ORDER:
-        for neighbor_id, verdict in candidate.verdicts.items():
-            if verdict is not wanted:
-                continue
-            neighbor = tx.get_fact(neighbor_id)
-            if neighbor is not None and may_take(verdict, neighbor):
-                return verdict, neighbor
-    return Verdict.DISTINCT, None
+        taken = [
+            neighbor
+            for neighbor_id, verdict in candidate.verdicts.items()
+            if verdict is wanted
+            and (neighbor := tx.get_fact(neighbor_id)) is not None
+            and may_take(verdict, neighbor)
+        ]
+        if taken:
+            return wanted, taken[
+                : _replaced_at_most(candidate) if wanted is Verdict.SUPERSEDES else 1
+            ]
+    return Verdict.DISTINCT, []

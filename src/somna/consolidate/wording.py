@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from somna.llm.rules.choices import choice_verdict, choices, chosen
+from somna.llm.rules.counts import may_update_a_number, number_updated
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
 from somna.llm.rules.extract import LANGUAGES
-from somna.llm.rules.judge import may_change_a_value, number_updated, value_changed
+from somna.llm.rules.judge import may_change_a_value, value_changed
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
     ACTIVE_STATUSES,
@@ -31,6 +32,7 @@ __all__ = [
     "diet_clashes",
     "judge_request",
     "may_take",
+    "replaces_part",
     "same_wording",
     "updated_numbers",
 ]
@@ -65,13 +67,18 @@ def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     return [other for other in worded if other.category not in ONE_OFF]
 
 
-def updated_numbers(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
+def updated_numbers(
+    tx: Reader, fact: Fact, eligible: Eligibility, nearest: Sequence[str] = ()
+) -> list[Fact]:
     """Active dated statements of `fact`'s subject that `fact` updates with a new number
     ("around 110 guests" / "the guest list is at 130 now"): for the happenings and
-    observations no judge compares, found by the words they share."""
-    if fact.category not in ONE_OFF:
+    observations no judge compares, found by the words they share or among the `nearest`
+    by meaning, however far (a revised budget may share no word with the first)."""
+    if fact.category not in ONE_OFF or not may_update_a_number(fact.text):
         return []
-    worded = _by_words(tx, fact, eligible, lambda other: number_updated(other, fact.text))
+    worded = _by_words(
+        tx, fact, eligible, lambda other: number_updated(other, fact.text), also=nearest
+    )
     return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
 
 
@@ -121,15 +128,18 @@ def _by_words(
     *,
     words: str | None = None,
     stems: bool = False,
+    also: Sequence[str] = (),
 ) -> list[Fact]:
     """The other active facts of `fact`'s subject that a full-text search for `words` (by
     default the content words of `fact`) finds and whose text is `said`: what a cosine
     would miss when one value changed. The texts are read and tested first, and only those
     kept are loaded whole. A frame is the same words, which the main index finds alone; a
-    diet's words take their French stems too ("allergique", "allergies")."""
+    diet's words take their French stems too ("allergique", "allergies"). The ids `also`
+    given are tested alike."""
     search = tx.text_search if stems else tx.word_search
     query = " ".join(keywords(fact.text)) if words is None else words
-    ids = [i for i, _ in search(query, eligible, _FRAME_CANDIDATES) if i != fact.id]
+    found = [i for i, _ in search(query, eligible, _FRAME_CANDIDATES)]
+    ids = [i for i in dict.fromkeys([*found, *also]) if i != fact.id]
     kept = [c.id for c in tx.candidates(ids) if said(c.text)]
     subject = fact.subject.casefold()
     return [
@@ -137,6 +147,17 @@ def _by_words(
         for other in tx.get_facts(kept)
         if other.is_active and other.subject.casefold() == subject
     ]
+
+
+def replaces_part(part: str, new: str, said: str | None = None) -> bool:
+    """Whether `new` replaces what `part`, one statement of an observation, says: another
+    number for what it counted, another choice of its kind, or its frame with another
+    value (`said`: the words `new` was said in)."""
+    return (
+        number_updated(part, new)
+        or choice_verdict(part, new, said) is not None
+        or value_changed(part, new)
+    )
 
 
 def may_take(verdict: Verdict, older: Fact) -> bool:

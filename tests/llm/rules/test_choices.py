@@ -22,6 +22,13 @@ from somna.model import Verdict
             "The user says that the cheaper one (in answer to: Monthly or annual plan?).",
             {},
         ),
+        # what is chosen may be said by the question answered, or by how to write
+        (
+            "Appelez l'utilisateur après 17h (en réponse à « Comment préférez-vous qu'on "
+            "vous recontacte ? »).",
+            {"channel": {"phone"}},
+        ),
+        ("Finalement écrivez-lui sur WhatsApp plutôt.", {"channel": {"whatsapp"}}),
         # nothing says what is chosen
         ("The user sends a monthly report to the board.", {}),
     ],

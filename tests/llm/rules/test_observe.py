@@ -9,7 +9,7 @@ import pytest
 
 from somna.llm import EXTRACT, RulesLLM, SessionDigest
 from somna.llm.rules.dates import resolve_dates
-from somna.llm.rules.observe import ITEMS_PER_MESSAGE
+from somna.llm.rules.observe import ITEMS_PER_MESSAGE, rest_of
 from tests.llm.helpers import transcript
 
 
@@ -380,3 +380,84 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
     [fact] = digest.facts
     assert fact.category == "client_info"
     assert "dit que par SMS uniquement" in fact.text
+
+
+@pytest.mark.parametrize(
+    ("asked", "said", "told"),
+    [
+        (
+            "Lovely. Are you still 30 for the dinner?",
+            "Finally 36, we invited the neighbours.",
+            "The user says that finally 36, we invited the neighbours.",
+        ),
+        (
+            "C'est toujours 12 places pour l'atelier ?",
+            "Finalement on sera 15, deux collègues nous rejoignent.",
+            "L'utilisateur dit que finalement on sera 15, deux collègues nous rejoignent.",
+        ),
+    ],
+)
+def test_an_answer_that_gives_the_asked_number_anew_leaves_the_old_one_out(
+    asked: str, said: str, told: str
+) -> None:
+    """The question held the old value ("still 30?"): carried with the answer, it would
+    keep it in memory beside the new one."""
+    digest = _extract(("assistant", None, asked), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
+def test_an_answer_that_confirms_the_asked_value_keeps_the_question() -> None:
+    asked = "Should 9 Quay Road be your delivery address from now on?"
+    digest = _extract(("assistant", None, asked), ("user", None, "From now on, yes."))
+    [told] = _observations(digest)
+    assert "9 Quay Road" in told
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        (
+            "our accountant wants to move us to quarterly billing, apparently it's cheaper?",
+            "The user says that our accountant wants to move us to quarterly billing.",
+        ),
+        (
+            "We'll drop the van off at the depot on Monday, right?",
+            "The user says that we'll drop the van off at the depot on Monday (Monday 4 May 2026).",
+        ),
+    ],
+)
+def test_a_statement_with_a_short_question_in_its_tone_is_kept(said: str, told: str) -> None:
+    digest = _extract(("assistant", None, "Welcome back."), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
+def test_a_question_with_commas_is_no_statement() -> None:
+    said = "Do you deliver to Lyon, Lille, or Nantes?"
+    assert _observations(_extract(("assistant", None, "Hello!"), ("user", None, said))) == []
+
+
+@pytest.mark.parametrize(
+    ("observation", "rest"),
+    [
+        (
+            "The user says that Ines Varga here; budget about 18,000 all in (in answer to: "
+            "May the assistant have the user's name and budget?).",
+            "The user says that Ines Varga here (in answer to: May the assistant have the "
+            "user's name and budget?).",
+        ),
+        (
+            "No, Basic; billed monthly the user thinks.",
+            "No, Basic.",
+        ),
+        ("The user says that budget about 18,000 all in.", None),  # one statement
+        ("The user says that Ines Varga here; the loft has 2 rooms.", None),  # none replaced
+        ("The user says that budget 18,000; monthly billing.", None),  # all replaced
+    ],
+)
+def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
+    observation: str, rest: str | None
+) -> None:
+    def replaced(part: str) -> bool:
+        return "18,000" in part or "monthly" in part
+
+    assert rest_of(observation, replaced) == rest

@@ -31,7 +31,6 @@ __all__ = [
     "judge_pair",
     "judge_pairs",
     "may_change_a_value",
-    "number_updated",
     "value_changed",
 ]
 
@@ -112,59 +111,6 @@ def value_changed(old: str, new: str, languages: Sequence[Language] = LANGUAGES)
     if slots[0] and slots[1] and slots[0][:2] == slots[1][:2]:
         return True
     return _values(old, new, language) is not None
-
-
-_TOKEN = re.compile(r"\d[\d,.\u202f\u00a0]*\d|\d|[^\W\d_]+")
-_NEAR = 10
-"""How many words on either side of a number say what it counts."""
-_ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
-_MONTHS = "|".join(language.months for language in LANGUAGES)
-_DATE = re.compile(
-    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?|\b(?:19|20)\d\d\b",
-    re.IGNORECASE,
-)
-"""Dates the retelling wrote out ("16 March 2026"): no count of anything."""
-_TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
-
-
-def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `new` gives a new number for what `old` counted, and says it changed: a word
-    of four letters or more near a number in each (not the speaker's), none of `new`'s
-    numbers in `old`, and a word of change in `new` ("now", "update", "désormais").
-
-    >>> number_updated("Around 110 guests.", "Update: the guest list is at 130 now.")
-    True
-    >>> number_updated("Around 110 guests.", "We booked a band for 3 hours.")
-    False
-    """
-    language = detect_language(f"{new} {old}", languages, languages[0])
-    if not language.change.search(fold(new)):
-        return False
-    old_counts, new_counts = _counted(old), _counted(new)
-    if not old_counts or not new_counts or set(new_counts) & set(old_counts):
-        return False
-    return bool(set().union(*old_counts.values()) & set().union(*new_counts.values()) - _NOT_TOPICS)
-
-
-def _counted(text: str) -> dict[str, set[str]]:
-    """Each number of `text` (dates left out) with the words near it, as stems."""
-    tokens = _TOKEN.findall(_DATE.sub(" ", text))
-    counted: dict[str, set[str]] = {}
-    for i, token in enumerate(tokens):
-        if token[0].isdigit():
-            near = tokens[max(0, i - _NEAR) : i + _NEAR + 1]
-            counted.setdefault(_digits(token), set()).update(
-                w.casefold().removesuffix("s") for w in near if _TOPIC_WORD.fullmatch(w)
-            )
-    return counted
-
-
-def _digits(number: str) -> str:
-    return "".join(ch for ch in number if ch.isdigit())
-
-
-_NOT_TOPICS = frozenset().union(*(language.not_topics for language in LANGUAGES))
-"""Words two statements share without being about the same thing."""
 
 
 def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> JudgeVerdict:

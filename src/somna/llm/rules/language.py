@@ -222,16 +222,21 @@ class Language:
     """How a reaction to the other person opens ("that's so…", "bravo"), as alternatives."""
     instead: str
     """What a correction puts before the number it replaces ("not", "pas"), as alternatives."""
+    bounds: str
+    """What bounds or estimates a figure ("max", "up to", "environ"), as alternatives."""
     articles: str
     """Articles before a value ("the", "le"), as alternatives."""
     months: str
     """Months as a written-out date shortens them ("mar", "fév"), as alternatives."""
     ordinals: str
-    """What follows a day's number in a written-out date ("1er"), as alternatives, if any."""
+    """What follows a number that ranks rather than counts ("4th", "1er"), as alternatives."""
     floating: frozenset[str]
     """Words of a retold statement and time adverbs: no part of a sentence's frame."""
     not_topics: frozenset[str]
     """Words two statements share without being about the same thing."""
+    novel: frozenset[str]
+    """Words of change that say something is new ("the new one", "bonne nouvelle"), not
+    that a figure changed."""
     value_words: frozenset[str]
     """Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
     offers: frozenset[str]

@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from somna.llm.rules.counts import corrects_the_question
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
@@ -36,6 +37,7 @@ __all__ = [
     "Observation",
     "observe",
     "question_of",
+    "rest_of",
     "retell_speaker",
     "select",
 ]
@@ -61,6 +63,8 @@ _MIN_WORDS = 2
 client's answers are short ("Annual, please.", "By text, 6pm."): 4 left most of them out."""
 _REACTION_WORDS = 8
 """A reaction ("That's so cool, what a view!") this long tells something after all."""
+_TAG_WORDS = 5
+"""At most this many words after a statement's last comma ask by their tone alone."""
 
 
 @dataclass(frozen=True)
@@ -169,12 +173,23 @@ def _statement_before_question(sentence: str, language: Language) -> int:
     sentence otherwise."""
     if "?" not in sentence:
         return len(sentence)
-    for comma in _COMMA.finditer(sentence):
+    commas = list(_COMMA.finditer(sentence))
+    for comma in commas:
         if (
             language.interrogative.match(sentence[comma.end() :])
             and "?" not in sentence[: comma.start()]
         ):
             return comma.start()
+    # A short tag that asks by its tone alone ("…annual billing, apparently it's cheaper?",
+    # "…at 6pm, right?") after a statement that asks nothing itself.
+    if (
+        commas
+        and len(sentence[commas[-1].end() :].split()) <= _TAG_WORDS
+        and "?" not in sentence[: commas[-1].start()]
+        and not language.interrogative.match(sentence)
+        and not language.asks_for.match(sentence)
+    ):
+        return commas[-1].start()
     return len(sentence)
 
 
@@ -289,12 +304,46 @@ def observe(
     if asked and answering:
         weight = ANSWER_WEIGHT
         question = _answering(asked, listener, speaker, language, said_on)
-        if len(text) + len(question) + 3 <= MAX_FACT_CHARS:
+        if len(text) + len(question) + 3 <= MAX_FACT_CHARS and not corrects_the_question(
+            text, asked, language
+        ):  # "Still 45?": the old value, which "52 in the end" replaces
             text = finish_sentence(f"{text[:-1]} ({question})")
     if not is_fact_text(text):
         return None
     kept = kept[: len(parts)]
     return Observation(text, kept[0][0], kept[-1][2], weight * sum(item[3] for item in kept))
+
+
+_ASKED = re.compile(
+    r" \((?:"
+    + "|".join(re.escape(language.answering.split("{}")[0]) for language in LANGUAGES)
+    + r").*\)\.$"
+)
+"""The question an observation answers, as `observe` appends it."""
+_SAYS = re.compile(
+    "^(?:"
+    + "|".join(re.escape(language.says).replace(r"\{\}", r"[^;]{1,80}?") for language in LANGUAGES)
+    + ") "
+)
+"""How `observe` opens a statement that does not name its speaker ("The user says that")."""
+
+
+def rest_of(observation: str, replaced: Callable[[str], bool]) -> str | None:
+    """What an observation still tells once a newer fact replaced some of the statements it
+    joined ("Dana, ops lead; billed monthly" once billing is annual: "Dana, ops lead"), the
+    question it answers kept; None when it joined one statement, or when every one or none
+    of them is `replaced`."""
+    asked = _ASKED.search(observation)
+    told = observation[: asked.start()] if asked else trim_clause(observation)
+    opening = _SAYS.match(told)
+    start = opening.end() if opening else 0
+    parts = told[start:].split("; ")
+    question = asked[0].removesuffix(".") if asked else ""  # what the first part answers
+    kept = [part for i, part in enumerate(parts) if not replaced(part + question * (i == 0))]
+    if len(parts) < 2 or not kept or len(kept) == len(parts):
+        return None
+    rest = finish_sentence(told[:start] + "; ".join(kept))
+    return f"{rest[:-1]}{asked[0]}" if asked else rest
 
 
 def select(

@@ -214,11 +214,13 @@ def load_language(
         first_person=tables.text(patterns["first_person"]),
         reaction=tables.text(patterns["reaction"]),
         instead=tables.text(patterns["instead"]),
+        bounds=tables.text(patterns["bounds"]),
         articles=tables.text(patterns["articles"]),
         months=tables.text(patterns["months"]),
         ordinals=tables.text(patterns.get("ordinals", "")),
         floating=tables.words("FLOATING"),
         not_topics=tables.words("NOT_TOPICS"),
+        novel=tables.words("NOVEL"),
         offers=tables.words("OFFERS"),
         value_words=tables.words("VALUE_WORDS"),
     )

@@ -1,0 +1,214 @@
+"""Numbers given anew: "around 110 guests", then "the guest list is at 130 now".
+
+Two dated statements rarely share a sentence frame when a client revises a count or an
+amount ("Budget about 5,500." then "we can stretch to 6200 max"), so a frame rule misses
+them. What ties them is what the numbers count: a word near each number that both share
+("guests"), or, for sums, being amounts of one scale (a budget is not revised tenfold).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from somna.llm.rules.language import Language, detect_language
+from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.text import fold
+
+__all__ = ["corrects_the_question", "may_update_a_number", "number_updated", "numbers_given"]
+
+_NUMBER = (
+    r"\d{1,3}(?:[ \u202f\u00a0]\d{3})+(?!\d)"  # thousands apart by a blank: "320 000"
+    r"|\d[\d,.\u202f\u00a0]*\d|\d"
+)
+_NUMBER_ALONE = re.compile(_NUMBER)
+_TOKEN = re.compile(rf"(?P<currency>[£€$]\s?)?(?P<number>{_NUMBER})(?P<k>\s?[kK](?!\w))?|[^\W\d_]+")
+_AFTER_CURRENCY = re.compile(r"\s?[£€$]")
+_GROUPED = re.compile(r"\d{1,3}(?:[,.\s]\d{3})+")
+_NEAR = 10
+"""How many words on either side of a number say what it counts."""
+_AMOUNT = 1000
+"""From this value a number is an amount (a budget, a turnover, a salary), marked or not."""
+_SAME_SCALE = 2.0
+"""Two amounts at most this far apart (the larger over the smaller) may be one amount
+revised: "5,500" then "6,200", "85-95k" then "105k"; not a seat's price and a budget."""
+_ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
+_MONTHS = "|".join(language.months for language in LANGUAGES)
+_DATE = re.compile(
+    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?|\b(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+"""Dates the retelling wrote out ("16 March 2026"): no count of anything."""
+_ORDINAL = re.compile(rf"(?:{_ORDINALS})(?!\w)", re.IGNORECASE)
+_TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _stem(word: str) -> str:
+    return word.casefold().removesuffix("s")
+
+
+_NOT_TOPICS = frozenset(_stem(w) for language in LANGUAGES for w in language.not_topics)
+"""Words two statements share without being about the same thing, as stems."""
+_BOUND = re.compile(
+    r"(?<!\w)(?:" + "|".join(language.bounds for language in LANGUAGES) + r")(?!\w)", re.IGNORECASE
+)
+_BOUND_REACH = 3
+"""How many words from a figure a word bounding it stands ("up to 105k", "6200 max")."""
+_ANSWERING = re.compile(
+    r"\((?:"
+    + "|".join(re.escape(language.answering.split("{}")[0]) for language in LANGUAGES)
+    + r")"
+)
+"""Where an observation's retold question starts ("(in answer to: …)")."""
+
+
+@dataclass(frozen=True)
+class _Number:
+    value: float
+    amount: bool
+    """Marked as a sum of money ("£32", "95k") or large enough to be one."""
+    bounded: bool
+    """Given as a bound or an estimate ("up to", "around"): a figure that is revised."""
+    near: frozenset[str]
+    """The words near it, as stems: what it counts."""
+
+
+def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `number_updated` can hold for `new` against any text: it says something
+    changed and gives a number. Tested on `new` alone, before its neighbours are read.
+
+    >>> may_update_a_number("We are 130 now."), may_update_a_number("We are 130.")
+    (True, False)
+    """
+    language = detect_language(new, languages, languages[0])
+    return _says_changed(new, language) and bool(_numbers(_told(new)))
+
+
+def numbers_given(new: str) -> int:
+    """How many numbers an observation gives (not those of the question it answers): how
+    many older figures it may update at once ("3 roles now, up to 105k")."""
+    return len({n.value for n in _numbers(_told(new))})
+
+
+def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `new` gives a new number for what `old` counted, and says it changed: a word
+    of change in `new` ("now", "finally", "désormais"), none of `new`'s numbers in `old`,
+    and each counting the same thing: a word of four letters or more near a number in each
+    (not the speaker's), or two amounts of one scale, the newer given as a bound or an
+    estimate ("up to 105k", "plutôt 85 000"; an offer at a price revises no budget).
+
+    >>> number_updated("Around 110 guests.", "Update: the guest list is at 130 now.")
+    True
+    >>> number_updated("Budget about £5,500 all in.", "We can now stretch to 6200 max.")
+    True
+    >>> number_updated("Around 110 guests.", "We booked a band for 3 hours.")
+    False
+    """
+    language = detect_language(f"{new} {old}", languages, languages[0])
+    if not _says_changed(new, language):
+        return False
+    old_numbers, new_numbers = _numbers(old), _numbers(_told(new))
+    given = {n.value for n in new_numbers}
+    if not old_numbers or not given or given & {n.value for n in old_numbers}:
+        return False
+    return _same_scale(old_numbers, new_numbers) or bool(
+        frozenset().union(*(n.near for n in old_numbers))
+        & frozenset().union(*(n.near for n in new_numbers)) - _NOT_TOPICS
+    )
+
+
+def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
+    """Whether an answer gives anew a number its question held ("Still 45?", "Finally
+    52."): the question then holds the old value, and memory keeps the answer alone.
+
+    >>> from somna.llm.rules.languages import ENGLISH
+    >>> corrects_the_question("Finally 52, we invited clients.", "Still 45?", ENGLISH)
+    True
+    >>> corrects_the_question("From now on, yes.", "Is 18 Mill Lane the address now?", ENGLISH)
+    False
+    """
+    given = {n.value for n in _numbers(answer)}
+    return (
+        bool(given)
+        and bool({n.value for n in _numbers(asked)} - given)
+        and _says_changed(answer, language)
+    )
+
+
+def _says_changed(text: str, language: Language) -> bool:
+    """A word of change other than "new": "the new one" changes no figure."""
+    return any(m[0].casefold() not in language.novel for m in language.change.finditer(fold(text)))
+
+
+def _told(observation: str) -> str:
+    """What an observation says, without the question it answers when it gives numbers of
+    its own ("Still 45?", "52 in the end"); with it when it only confirms the question's
+    ("From now on, yes", to "Is 18 Mill Lane the address from now on?")."""
+    asked = _ANSWERING.search(observation)
+    if asked and _NUMBER_ALONE.search(observation, 0, asked.start()):
+        return observation[: asked.start()]
+    return observation
+
+
+def _same_scale(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
+    return any(
+        max(a.value, b.value) <= _SAME_SCALE * min(a.value, b.value)
+        for a in old
+        if a.amount
+        for b in new
+        if b.amount and b.bounded
+    )
+
+
+def _numbers(text: str) -> list[_Number]:
+    """Each number of `text` (dates left out) with the words near it; the numbers of the
+    statement that answers a question (the first an observation joins) take the question's
+    words too, which say what they count ("4, Mill Lane (in answer to: Delivery address?)")."""
+    undated = _DATE.sub(" ", text)
+    asked = _ANSWERING.search(undated)
+    question = (
+        frozenset(_topic_words(_TOKEN.finditer(undated, asked.start()))) if asked else frozenset()
+    )
+    answer_ends = undated.find("; ", 0, asked.start()) if asked else -1
+    answer_ends = asked.start() if asked and answer_ends < 0 else answer_ends
+    tokens = list(_TOKEN.finditer(undated))
+    numbers = []
+    for i, token in enumerate(tokens):
+        if token["number"] is None or _ORDINAL.match(undated, token.end()):
+            continue  # "the 4th shop" ranks, it counts nothing
+        value = _value(token["number"]) * (1000 if token["k"] else 1)
+        marked = bool(
+            token["currency"] or token["k"] or _AFTER_CURRENCY.match(undated, token.end())
+        )
+        around = undated[
+            tokens[max(0, i - _BOUND_REACH)].start() : tokens[
+                min(len(tokens) - 1, i + _BOUND_REACH)
+            ].end()
+        ]
+        near = frozenset(_topic_words(tokens[max(0, i - _NEAR) : i + _NEAR + 1]))
+        answered = token.start() < answer_ends
+        numbers.append(
+            _Number(
+                value,
+                marked or value >= _AMOUNT,
+                _BOUND.search(around) is not None,
+                near | question if answered else near,
+            )
+        )
+    return numbers
+
+
+def _topic_words(tokens: Iterable[re.Match[str]]) -> Iterator[str]:
+    return (_stem(t[0]) for t in tokens if t["number"] is None and _TOPIC_WORD.fullmatch(t[0]))
+
+
+def _value(number: str) -> float:
+    """ "5,500", "320 000" and "5500" are 5500; "34,50" and "34.50" are 34.5."""
+    digits = re.sub(r"\D", "", number)
+    if _GROUPED.fullmatch(number):
+        return float(digits)
+    try:
+        return float(re.sub(r"[^\d.]", "", number.replace(",", ".")))
+    except ValueError:  # "1.2.3": a version, an address; its digits tell it apart
+        return float(digits)

@@ -1,0 +1,69 @@
+"""Numbers given anew: which newer statement revises which older figure, in either language."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.counts import number_updated, numbers_given
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a count, tied by the word it counts
+        ("Around 110 guests for the reception.", "Update: the guest list is at 130 now."),
+        # an amount revised, tied by its scale and a bound
+        (
+            "The user says that around £18,000 all in (in answer to: Any budget in mind?).",
+            "The user says that the board agreed, we can stretch to 21,500 max.",
+        ),
+        ("The user says that 60-70k base.", "The user says that we can now go up to 80k."),
+        (
+            "L'utilisateur dit que environ 240 000 cette année.",
+            "L'utilisateur dit que son chiffre sera plus haut que prévu, plutôt 290 000.",
+        ),
+        (
+            "L'utilisateur dit que budget 410 000 max.",
+            "L'utilisateur dit que la banque suit jusqu'à 450 000, on peut monter un peu.",
+        ),
+        # the number of the question answered is what was asked, not what is said
+        (
+            "L'utilisateur dit que on sera 30 (en réponse à « Combien de personnes ? »).",
+            "L'utilisateur dit que finalement on sera 36 (en réponse à « Toujours 30 ? »).",
+        ),
+    ],
+)
+def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: str) -> None:
+    assert number_updated(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # an offer at a price revises no budget
+        (
+            "The user says that budget 410,000 max.",
+            "The user says that in the end we made an offer at 395,000 for the loft.",
+        ),
+        # an amount ten times larger is another amount
+        ("The user says that around £1,800 a month.", "The user says that now it's £25,000 max."),
+        # nothing says it changed
+        ("The user says that around £18,000 all in.", "The user says that 21,500 max."),
+        # a rank counts nothing: "the 4th shop" is no fourth count of shops
+        (
+            "The user says that we've got 3 shops in Leeds.",
+            "The user says that we're opening a 4th shop on the 28th now.",
+        ),
+    ],
+)
+def test_other_figures_update_nothing(old: str, new: str) -> None:
+    assert not number_updated(old, new)
+
+
+def test_thousands_apart_by_a_blank_are_one_number() -> None:
+    """ "320 000" and "345 000", not 320, 345 and the same 000 twice (which would veto)."""
+    assert number_updated(
+        "L'utilisateur dit que budget 320 000 max.",
+        "L'utilisateur dit que finalement plutôt 345 000 max.",
+    )
+    assert numbers_given("L'utilisateur dit que plutôt 345 000, et 2 chambres.") == 2
