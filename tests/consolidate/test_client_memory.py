@@ -229,3 +229,38 @@ def test_an_offer_at_a_price_replaces_no_budget(client: Memory, clock: Clock) ->
     talk(client, clock, "s1", "Our budget for the flat is 410,000 max.")
     talk(client, clock, "s2", "In the end we made an offer at 395,000 for the loft.")
     assert texts(client, FactStatus.SUPERSEDED) == []
+
+
+def test_an_age_the_calendar_rules_out_is_put_to_a_person(client: Memory, clock: Clock) -> None:
+    session(
+        client,
+        clock,
+        "s1",
+        ("assistant", "What is your son's name, and how old is he?"),
+        ("user", "His name is Theo, he is 12 and in year 7."),
+        ("assistant", "Thank you."),
+    )
+    session(
+        client,
+        clock,
+        "s2",
+        ("user", "Let's take the junior group then, Theo is 10 so he can join."),
+        ("assistant", "Noted."),
+    )
+    [pair] = client.conflicts("alice")
+    sides = (pair.fact_a.text, pair.fact_b.text)
+    assert any("he is 12" in side for side in sides)
+    assert any("Theo is 10" in side for side in sides)
+    assert texts(client, FactStatus.DISPUTED) != []
+
+
+def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Clock) -> None:
+    session(
+        client,
+        clock,
+        "s1",
+        ("assistant", "Welcome! May I have your name and a budget for the refit?"),
+        ("user", "Ines Varga; budget about €18,000 all in."),
+        ("assistant", "Thank you."),
+    )
+    assert "The user is Ines Varga." in client.context("alice", "Which tiles were chosen?")

@@ -20,6 +20,7 @@ from somna.consolidate.job import Job, Means, await_call
 from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import (
     ONE_OFF,
+    age_clashes,
     changed_choices,
     changed_values,
     diet_clashes,
@@ -93,7 +94,7 @@ def _look_around(
             [fact_id for fact_id, score in nearest[: 4 * _NEIGHBORS] if score >= floor],
             changed_values(tx, fact, eligible),
             updated_numbers(tx, fact, eligible, [fact_id for fact_id, _ in nearest]),
-            diet_clashes(tx, fact, eligible),
+            diet_clashes(tx, fact, eligible) + age_clashes(tx, fact, eligible),
             changed_choices(tx, fact, eligible),
         )
     return near

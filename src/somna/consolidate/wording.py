@@ -7,7 +7,9 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
 
+from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.counts import may_update_a_number, number_updated
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
@@ -27,6 +29,7 @@ from somna.store import Eligibility, Reader
 
 __all__ = [
     "ONE_OFF",
+    "age_clashes",
     "changed_choices",
     "changed_values",
     "diet_clashes",
@@ -118,6 +121,31 @@ def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
         words=words,
         stems=True,
     )
+
+
+def age_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
+    """Active facts of `fact`'s subject that give a person `fact` names an age the calendar
+    rules out beside `fact`'s ("Theo is 12", then "Theo is 10"), found by the name."""
+    named = ages(fact.text)
+    if not named:
+        return []
+    worded = _by_words(
+        tx,
+        fact,
+        eligible,
+        lambda other: bool(named.keys() & ages(other).keys()),
+        words=" ".join(named),
+    )
+    return [
+        other
+        for other in worded
+        if age_contradicts(other.text, fact.text, _years(fact.valid_from - other.valid_from))
+        or age_contradicts(fact.text, other.text, _years(other.valid_from - fact.valid_from))
+    ]
+
+
+def _years(elapsed: timedelta) -> float:
+    return abs(elapsed.days) / 365.25
 
 
 def _by_words(

@@ -20,6 +20,7 @@ from datetime import date
 from somna.llm.rules.choices import chosen
 from somna.llm.rules.language import Language, Speaker, detect_language
 from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.names import name_given
 from somna.llm.rules.observe import (
     FIRST_CLASS,
     ITEMS_PER_MESSAGE,
@@ -282,6 +283,27 @@ def typed_facts(
                         ),
                     )
                 )
+        asked = _asked(transcript, position, listener)
+        named = name_given(folded, asked, who, language)
+        if named is not None and not any(
+            p == position and f.category == CLIENT_INFO for p, f in typed
+        ):  # "May I have your name?" "Ines Varga, buyer at…": who the client is
+            typed.append(
+                (
+                    position,
+                    CandidateFact(
+                        type=FactType.FACT,
+                        category=CLIENT_INFO,
+                        subject=who.name,
+                        text=named.text,
+                        quote=message.content[named.start : named.end],
+                        message_index=message.index,
+                        valid_from=transcript.date,
+                        confidence=CONFIDENCE,
+                        rule=f"{language.code}.answer.{CLIENT_INFO}",
+                    ),
+                )
+            )
         observed.append(
             observe(
                 message.content,
@@ -289,7 +311,7 @@ def typed_facts(
                 language.plain_assistant if listener == _ASSISTANT else listener,
                 language,
                 said_on,
-                _asked(transcript, position, listener),
+                asked,
                 typed=said_typed,
             )
         )

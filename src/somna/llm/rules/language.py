@@ -210,6 +210,12 @@ class Language:
     """How what a speaker asks the listener to do is told: ``"{} asks {} to"``."""
     answering: str
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
+    named: str
+    """How who a speaker is is told: ``"{} is {}"``."""
+    asks_name: re.Pattern[str]
+    """A question that asks the listener's name ("May I have your name?")."""
+    before_name: re.Pattern[str]
+    """What may open an answer before the name it gives ("Sure, it's", "Oui, c'est")."""
     retell_questions: bool
     """Whether that question is retold by name (`persons`), or quoted as it was asked."""
     seeds: tuple[Seed, ...]
@@ -222,6 +228,8 @@ class Language:
     """How a reaction to the other person opens ("that's so…", "bravo"), as alternatives."""
     instead: str
     """What a correction puts before the number it replaces ("not", "pas"), as alternatives."""
+    age: re.Pattern[str]
+    """A person's age, its number in a group whose name starts with ``age``."""
     bounds: str
     """What bounds or estimates a figure ("max", "up to", "environ"), as alternatives."""
     articles: str

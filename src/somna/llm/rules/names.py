@@ -1,0 +1,51 @@
+"""The name a client gives when asked for it: who the client is, in every block.
+
+A business's agent asks early ("May I have your name and your company?") and the client
+answers with the name first, then whatever else ("Ines Varga, buyer at a freight firm;
+we ship twice a week"). That answer is observed whole; the name alone is also kept as
+who the client is (`client_info`), so it is in the portrait whatever becomes of the
+rest (superseded, disputed).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from somna.llm.rules.language import Language, Speaker
+from somna.llm.rules.text import finish_sentence
+
+__all__ = ["NamedAs", "name_given"]
+
+_NAME = re.compile(r"[A-ZÀ-Ý][\w'-]+(?: [A-ZÀ-Ý][\w'-]+){0,2}(?=[\s,;.!:]|$)")
+"""One to three capitalised words: "Ines", "Ines Varga", "Jean-Luc De Smet"."""
+
+
+@dataclass(frozen=True)
+class NamedAs:
+    text: str
+    """Who the speaker is, told: "The user is Ines Varga."."""
+    start: int
+    end: int
+    """Where the name is in the answer: its quote."""
+
+
+def name_given(answer: str, asked: str | None, who: Speaker, language: Language) -> NamedAs | None:
+    """The name that opens `answer` when `asked`, the question it answers, asks for it.
+
+    >>> from somna.llm.rules.languages import ENGLISH
+    >>> name_given("Sure, it's Ines Varga, buyer.", "May I have your name?", Speaker("user"),
+    ...            ENGLISH).text
+    'The user is Ines Varga.'
+    >>> name_given("Ines Varga, buyer.", "Which city?", Speaker("user"), ENGLISH) is None
+    True
+    """
+    if not asked or not language.asks_name.search(asked):
+        return None
+    opening = language.before_name.match(answer)
+    name = _NAME.match(answer, opening.end() if opening else 0)
+    if name is None or any(w.casefold() in language.stopwords for w in name[0].split()):
+        return None
+    speaker = language.plain_user if who.is_user else who.name
+    told = finish_sentence(language.named.format(speaker, name[0]))
+    return NamedAs(told, name.start(), name.end())
