@@ -461,3 +461,22 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
         return "18,000" in part or "monthly" in part
 
     assert rest_of(observation, replaced) == rest
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        (
+            "Can we switch to paying monthly instead of per class?",
+            "The user asks to switch to paying monthly.",
+        ),
+        (
+            "Je préfère qu'on m'appelle le soir plutôt que par email.",
+            "L'utilisateur préfère qu'on l'appelle le soir.",
+        ),
+    ],
+)
+def test_the_value_a_choice_replaces_is_left_out(said: str, told: str) -> None:
+    """ "instead of per class" is history: kept, it would answer "how do they pay?" too."""
+    digest = _extract(("assistant", None, "Welcome back."), ("user", None, said))
+    assert [f.text for f in digest.facts] == [told]

@@ -94,6 +94,12 @@ _OLD_NUMBER = re.compile(
 )
 """The number a correction replaces ("15 seats not 12", "52, pas 45"): the old value is
 history, not what the fact says now."""
+_OLD_CHOICE = re.compile(
+    rf",?\s+(?:{_every(lambda language: language.replaced)})\s*[^,;.!?()]{{1,40}}(?=[,;.!?()]|$)",
+    _I,
+)
+"""The value a choice replaces ("monthly instead of per session", "le matin plutôt que par
+email"), likewise history."""
 _CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
 """What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
 of what the speaker said."""
@@ -287,7 +293,8 @@ def observe(
     for _, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
         told = resolve_dates(retell_speaker(said, speaker, listener, language), said_on)
-        told = trim_clause(_OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told)))
+        told = _OLD_CHOICE.sub("", _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told)))
+        told = trim_clause(told)
         if not told:
             continue
         if request is not None:

@@ -219,6 +219,7 @@ def load_language(
         instead=tables.text(patterns["instead"]),
         bounds=tables.text(patterns["bounds"]),
         age=tables.pattern(patterns["age"]),
+        replaced=tables.text(patterns["replaced"]),
         articles=tables.text(patterns["articles"]),
         months=tables.text(patterns["months"]),
         ordinals=tables.text(patterns.get("ordinals", "")),
