@@ -209,7 +209,7 @@ def test_one_message_that_gives_two_figures_anew_replaces_both(
         "s1",
         ("user", "We need 2 data engineers for the platform team."),
         ("assistant", "Noted."),
-        ("user", "The salary band is 60-70k base."),
+        ("user", "The pay range is 60-70k base."),
         ("assistant", "Noted."),
     )
     session(
@@ -237,7 +237,7 @@ def test_an_age_the_calendar_rules_out_is_put_to_a_person(client: Memory, clock:
         clock,
         "s1",
         ("assistant", "What is your son's name, and how old is he?"),
-        ("user", "His name is Theo, he is 12 and in year 7."),
+        ("user", "His name is Theo, he is 12 and loves chess."),
         ("assistant", "Thank you."),
     )
     session(
@@ -264,3 +264,30 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
         ("assistant", "Thank you."),
     )
     assert "The user is Ines Varga." in client.context("alice", "Which tiles were chosen?")
+
+
+def test_another_name_in_the_slot_a_question_asked_replaces_the_answer(
+    client: Memory, clock: Clock
+) -> None:
+    """ "From which station?" "Leeds, ideally; two weeks from 3 June." then "can we leave
+    from York instead?": York replaces Leeds, and the dates stay."""
+    session(
+        client,
+        clock,
+        "s1",
+        ("assistant", "Lovely! When would you travel, and from which station?"),
+        ("user", "Two weeks from 3 June; Leeds is easiest for us."),
+        ("assistant", "Noted."),
+    )
+    session(
+        client,
+        clock,
+        "s2",
+        ("user", "Could we leave from York instead? It's closer to my sister's."),
+        ("assistant", "Of course."),
+    )
+    [gone] = texts(client, FactStatus.SUPERSEDED)
+    assert "Leeds" in gone
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "York" in active and "Leeds" not in active
+    assert "3 June" in active  # the rest of the answer stays

@@ -3,7 +3,7 @@
 Runs in the profile's turn, after its earlier sessions are written, so a candidate meets
 the facts they left. Its neighbors are the closest active fact of its subject above
 `judge_floor`, and the facts found by their words whatever their cosine: the same
-sentence frame with another value, a count given anew, a diet it breaks. The cheap pass
+sentence frame with another value, a count or a name given anew, a diet it breaks. The cheap pass
 decides what needs no model (`somna.consolidate.wording`); the other pairs of the session
 go to the judge in one call. A candidate whose wording is already active is not judged:
 the write reinforces that fact.
@@ -24,12 +24,12 @@ from somna.consolidate.wording import (
     changed_choices,
     changed_values,
     diet_clashes,
+    given_anew,
     judge_request,
+    may_give_anew,
     same_wording,
-    updated_numbers,
 )
 from somna.llm.rules.choices import choice_verdict
-from somna.llm.rules.counts import may_update_a_number
 from somna.llm.tasks import JUDGE
 from somna.model import Fact, Profile, Run, Verdict
 from somna.store import Eligibility, Reader
@@ -37,8 +37,8 @@ from somna.store import Eligibility, Reader
 __all__ = ["judge"]
 
 _NEIGHBORS = 1  # the closest neighbor of the same subject is the one worth judging
-_RECOUNTED = 12
-"""Facts nearest by meaning, whatever their cosine, that a new number may update."""
+_RENEWED = 12
+"""Facts nearest by meaning, whatever their cosine, that a new value may replace."""
 
 _Pair = tuple[Candidate, Fact]
 
@@ -50,7 +50,7 @@ class _Near:
     closest: list[str]
     """Ids of the facts closest by meaning above the floor, closest first."""
     reframed: list[Fact]
-    recounted: list[Fact]
+    renewed: list[Fact]
     clashing: list[Fact]
     rechosen: list[Fact]
 
@@ -86,14 +86,14 @@ def _look_around(
         if candidate.fact.wording in known:
             continue  # the same fact is known: it will be reinforced, nothing to judge
         fact = candidate.fact
-        recounts = may_update_a_number(fact.text)
+        renews = may_give_anew(fact.text)
         nearest = tx.vector_search(
-            candidate.vector, eligible, _RECOUNTED if recounts else 4 * _NEIGHBORS
+            candidate.vector, eligible, _RENEWED if renews else 4 * _NEIGHBORS
         )
         near[i] = _Near(
             [fact_id for fact_id, score in nearest[: 4 * _NEIGHBORS] if score >= floor],
             changed_values(tx, fact, eligible),
-            updated_numbers(tx, fact, eligible, [fact_id for fact_id, _ in nearest]),
+            given_anew(tx, fact, eligible, [fact_id for fact_id, _ in nearest]),
             diet_clashes(tx, fact, eligible) + age_clashes(tx, fact, eligible),
             changed_choices(tx, fact, eligible),
         )
@@ -112,14 +112,14 @@ def _neighbors(fact: Fact, around: _Near, found: dict[str, Fact]) -> list[Fact]:
     ]
     close = same_subject[:_NEIGHBORS]
     taken = {c.id for c in close}
-    by_words = around.reframed + around.recounted + around.clashing + around.rechosen
+    by_words = around.reframed + around.renewed + around.clashing + around.rechosen
     others = {f.id: f for f in by_words if f.id not in taken}
     return close + list(others.values())
 
 
 def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
     """Decide what needs no model; the pairs left for the judge."""
-    updated = {f.id for f in around.recounted}
+    updated = {f.id for f in around.renewed}
     clashes = {f.id for f in around.clashing}
     rechosen = {f.id for f in around.rechosen}
     one_off = candidate.fact.category in ONE_OFF

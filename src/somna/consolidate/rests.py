@@ -1,6 +1,6 @@
 """What an observation still tells once a newer fact replaces part of it.
 
-An observation joins the informative statements of one message ("Dana, ops lead at a
+An observation joins the informative statements of one message ("Ines, buyer at a
 studio of 12; billed monthly"). When a newer fact replaces one of them ("annual billing
 from now on"), superseding the whole observation would lose the others with it. Between
 the judge and the write, each superseded observation whose statements the cheap rules can

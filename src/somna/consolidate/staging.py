@@ -111,7 +111,7 @@ def reconcile(tx: StagedWrite, candidate: Candidate, now: datetime, tally: Run) 
     change, fact, restored = _created_or_restored(tx, candidate, now)
     rests = []
     if verdict is Verdict.SUPERSEDES:
-        for older in neighbors:  # "3 roles now, up to 105k" replaces the count and the band
+        for older in neighbors:  # "3 engineers now, up to 80k" replaces a count and a pay range
             change = change.merge(lifecycle.supersede(older, fact, at=now, actor=ACTOR))
             tally.facts_superseded += 1
             rests += [candidate.rests[older.id]] if older.id in candidate.rests else []
@@ -151,7 +151,7 @@ def _created_or_restored(
 
 def _replaced_at_most(candidate: Candidate) -> int:
     """How many older facts one new fact may replace: one, or one per number it gives ("3
-    roles now, up to 105k" replaces a count and a salary band)."""
+    engineers now, up to 80k" replaces a count and a pay range)."""
     return max(1, numbers_given(candidate.fact.text))
 
 

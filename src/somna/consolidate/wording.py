@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 
 from somna.llm.rules.ages import age_contradicts, ages
+from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
 from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.counts import may_update_a_number, number_updated
 from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
@@ -33,11 +34,12 @@ __all__ = [
     "changed_choices",
     "changed_values",
     "diet_clashes",
+    "given_anew",
     "judge_request",
+    "may_give_anew",
     "may_take",
     "replaces_part",
     "same_wording",
-    "updated_numbers",
 ]
 
 _FRAME_CANDIDATES = 20
@@ -70,19 +72,30 @@ def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     return [other for other in worded if other.category not in ONE_OFF]
 
 
-def updated_numbers(
+def given_anew(
     tx: Reader, fact: Fact, eligible: Eligibility, nearest: Sequence[str] = ()
 ) -> list[Fact]:
-    """Active dated statements of `fact`'s subject that `fact` updates with a new number
-    ("around 110 guests" / "the guest list is at 130 now"): for the happenings and
-    observations no judge compares, found by the words they share or among the `nearest`
-    by meaning, however far (a revised budget may share no word with the first)."""
-    if fact.category not in ONE_OFF or not may_update_a_number(fact.text):
+    """Active dated statements of `fact`'s subject that `fact` gives a new value of, and
+    says so: a number ("around 110 guests" / "the guest list is at 130 now"), or a name
+    in the slot of the question they answered ("from which station?" "Leeds" / "leave
+    from York instead"). For the happenings and observations no judge compares,
+    found by the words they share or among the `nearest` by meaning, however far (a
+    revised budget may share no word with the first)."""
+    if fact.category not in ONE_OFF or not may_give_anew(fact.text):
         return []
     worded = _by_words(
-        tx, fact, eligible, lambda other: number_updated(other, fact.text), also=nearest
+        tx,
+        fact,
+        eligible,
+        lambda other: number_updated(other, fact.text) or slot_renamed(other, fact.text),
+        also=nearest,
     )
     return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
+
+
+def may_give_anew(text: str) -> bool:
+    """Whether `given_anew` may find anything for `text`, tested before any search."""
+    return may_update_a_number(text) or may_rename_a_slot(text)
 
 
 def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
@@ -179,10 +192,11 @@ def _by_words(
 
 def replaces_part(part: str, new: str, said: str | None = None) -> bool:
     """Whether `new` replaces what `part`, one statement of an observation, says: another
-    number for what it counted, another choice of its kind, or its frame with another
-    value (`said`: the words `new` was said in)."""
+    number for what it counted, another name in the slot it answered, another choice of
+    its kind, or its frame with another value (`said`: the words `new` was said in)."""
     return (
         number_updated(part, new)
+        or slot_renamed(part, new)
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)
     )

@@ -10,10 +10,10 @@ from somna.llm.rules.ages import age_contradicts, ages
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("The user says that her son is Theo, he is 12 (in year 7).", {"Theo": 12}),
+        ("The user says that her son is Theo, he is 12 (in the chess club).", {"Theo": 12}),
         ("For the top table we need a seat for Mia, she's 6 and a bridesmaid.", {"Mia": 6}),
         ("Our niece Lotte, a 5-year-old, will carry the rings.", {"Lotte": 5}),
-        ("L'utilisateur dit que son fils c'est Hugo, il a 11 ans.", {"Hugo": 11}),
+        ("L'utilisateur dit que son fils c'est Noé, il a 11 ans.", {"Noé": 11}),
         ("L'utilisateur dit que Inès aura 8 ans en mai.", {"Inès": 8}),
         # years of something else are no age, nor an age with no one named
         ("L'utilisateur dit que Karim est à son compte depuis 3 ans.", {}),
@@ -29,7 +29,7 @@ def test_the_ages_a_text_gives_by_name(text: str, found: dict[str, int]) -> None
 @pytest.mark.parametrize(
     ("old", "new", "years", "contradicts"),
     [
-        ("Theo is 12.", "Theo is 10, so he can join the 8-10 group.", 0.1, True),
+        ("Theo is 12.", "Theo is 10, so he can join the junior group.", 0.1, True),
         ("Theo is 12.", "Theo is 15 now.", 0.5, True),  # older than the calendar allows
         ("Theo is 12.", "Theo is 13 now.", 0.5, False),  # a birthday
         ("Theo is 12.", "Theo is 12 and loves chess.", 0.1, False),

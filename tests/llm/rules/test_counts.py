@@ -28,8 +28,8 @@ from somna.llm.rules.counts import number_updated, numbers_given
         ),
         # the number of the question answered is what was asked, not what is said
         (
-            "L'utilisateur dit que on sera 30 (en réponse à « Combien de personnes ? »).",
-            "L'utilisateur dit que finalement on sera 36 (en réponse à « Toujours 30 ? »).",
+            "L'utilisateur dit que nous serons 30 (en réponse à « Combien de personnes ? »).",
+            "L'utilisateur dit que finalement nous serons 36 (en réponse à « Toujours 30 ? »).",
         ),
     ],
 )
@@ -61,9 +61,9 @@ def test_other_figures_update_nothing(old: str, new: str) -> None:
 
 
 def test_thousands_apart_by_a_blank_are_one_number() -> None:
-    """ "320 000" and "345 000", not 320, 345 and the same 000 twice (which would veto)."""
+    """ "410 000" and "450 000", not 410, 450 and the same 000 twice (which would veto)."""
     assert number_updated(
-        "L'utilisateur dit que budget 320 000 max.",
-        "L'utilisateur dit que finalement plutôt 345 000 max.",
+        "L'utilisateur dit que budget 410 000 max.",
+        "L'utilisateur dit que finalement plutôt 450 000 max.",
     )
-    assert numbers_given("L'utilisateur dit que plutôt 345 000, et 2 chambres.") == 2
+    assert numbers_given("L'utilisateur dit que plutôt 450 000, et 2 chambres.") == 2

@@ -387,13 +387,13 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
     [
         (
             "Lovely. Are you still 30 for the dinner?",
-            "Finally 36, we invited the neighbours.",
-            "The user says that finally 36, we invited the neighbours.",
+            "36 in the end, my cousins come too.",
+            "36 in the end, the user's cousins come too.",
         ),
         (
             "C'est toujours 12 places pour l'atelier ?",
-            "Finalement on sera 15, deux collègues nous rejoignent.",
-            "L'utilisateur dit que finalement on sera 15, deux collègues nous rejoignent.",
+            "Finalement nous serons 15, deux collègues viennent aussi.",
+            "L'utilisateur dit que finalement nous serons 15, deux collègues viennent aussi.",
         ),
     ],
 )
@@ -417,7 +417,7 @@ def test_an_answer_that_confirms_the_asked_value_keeps_the_question() -> None:
     ("said", "told"),
     [
         (
-            "our accountant wants to move us to quarterly billing, apparently it's cheaper?",
+            "our accountant wants to move us to quarterly billing, cheaper for us?",
             "The user says that our accountant wants to move us to quarterly billing.",
         ),
         (
@@ -432,7 +432,7 @@ def test_a_statement_with_a_short_question_in_its_tone_is_kept(said: str, told: 
 
 
 def test_a_question_with_commas_is_no_statement() -> None:
-    said = "Do you deliver to Lyon, Lille, or Nantes?"
+    said = "Do you deliver to Rennes, Lille, or Nantes?"
     assert _observations(_extract(("assistant", None, "Hello!"), ("user", None, said))) == []
 
 

@@ -1,6 +1,6 @@
 """A person's age told twice: the second may follow the calendar, or contradict the first.
 
-"Her son Theo, he is 12" and, weeks later, "Theo is 10 so he can join the 8-10 group"
+"Her son Theo, he is 12" and, weeks later, "Theo is 10 so he can join the junior group"
 share a name and little else; an agent that books the group must know a person should
 settle which is true. An age grows by one a year at most: a younger age, or one older
 than the time between allows, contradicts the first.
@@ -27,10 +27,10 @@ def ages(text: str, languages: Sequence[Language] = LANGUAGES) -> dict[str, int]
     last before it in the same sentence ("Theo, he is 12"). An age with no name before it
     (the speaker's, "I'm 34") is left out.
 
-    >>> ages("The user says that her son is Theo, he is 12 (in year 7).")
+    >>> ages("The user says that her son is Theo, he is 12 (in the chess club).")
     {'Theo': 12}
-    >>> ages("L'utilisateur dit que Hugo a 10 ans donc il peut y aller.")
-    {'Hugo': 10}
+    >>> ages("L'utilisateur dit que Noé a 9 ans, il entre en CE2.")
+    {'Noé': 9}
     """
     found: dict[str, int] = {}
     for language in languages:

@@ -1,7 +1,7 @@
 """Numbers given anew: "around 110 guests", then "the guest list is at 130 now".
 
 Two dated statements rarely share a sentence frame when a client revises a count or an
-amount ("Budget about 5,500." then "we can stretch to 6200 max"), so a frame rule misses
+amount ("Budget about 18,000." then "we can stretch to 21,500 max"), so a frame rule misses
 them. What ties them is what the numbers count: a word near each number that both share
 ("guests"), or, for sums, being amounts of one scale (a budget is not revised tenfold).
 """
@@ -19,7 +19,7 @@ from somna.llm.rules.text import fold
 __all__ = ["corrects_the_question", "may_update_a_number", "number_updated", "numbers_given"]
 
 _NUMBER = (
-    r"\d{1,3}(?:[ \u202f\u00a0]\d{3})+(?!\d)"  # thousands apart by a blank: "320 000"
+    r"\d{1,3}(?:[ \u202f\u00a0]\d{3})+(?!\d)"  # thousands apart by a blank: "410 000"
     r"|\d[\d,.\u202f\u00a0]*\d|\d"
 )
 _NUMBER_ALONE = re.compile(_NUMBER)
@@ -32,7 +32,7 @@ _AMOUNT = 1000
 """From this value a number is an amount (a budget, a turnover, a salary), marked or not."""
 _SAME_SCALE = 2.0
 """Two amounts at most this far apart (the larger over the smaller) may be one amount
-revised: "5,500" then "6,200", "85-95k" then "105k"; not a seat's price and a budget."""
+revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a budget."""
 _ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
 _MONTHS = "|".join(language.months for language in LANGUAGES)
 _DATE = re.compile(
@@ -54,7 +54,7 @@ _BOUND = re.compile(
     r"(?<!\w)(?:" + "|".join(language.bounds for language in LANGUAGES) + r")(?!\w)", re.IGNORECASE
 )
 _BOUND_REACH = 3
-"""How many words from a figure a word bounding it stands ("up to 105k", "6200 max")."""
+"""How many words from a figure a word bounding it stands ("up to 80k", "21,500 max")."""
 _ANSWERING = re.compile(
     r"\((?:"
     + "|".join(re.escape(language.answering.split("{}")[0]) for language in LANGUAGES)
@@ -87,7 +87,7 @@ def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> 
 
 def numbers_given(new: str) -> int:
     """How many numbers an observation gives (not those of the question it answers): how
-    many older figures it may update at once ("3 roles now, up to 105k")."""
+    many older figures it may update at once ("3 engineers now, up to 80k")."""
     return len({n.value for n in _numbers(_told(new))})
 
 
@@ -96,11 +96,11 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     of change in `new` ("now", "finally", "désormais"), none of `new`'s numbers in `old`,
     and each counting the same thing: a word of four letters or more near a number in each
     (not the speaker's), or two amounts of one scale, the newer given as a bound or an
-    estimate ("up to 105k", "plutôt 85 000"; an offer at a price revises no budget).
+    estimate ("up to 80k", "plutôt 290 000"; an offer at a price revises no budget).
 
     >>> number_updated("Around 110 guests.", "Update: the guest list is at 130 now.")
     True
-    >>> number_updated("Budget about £5,500 all in.", "We can now stretch to 6200 max.")
+    >>> number_updated("Budget about £18,000 all in.", "We can now stretch to 21,500 max.")
     True
     >>> number_updated("Around 110 guests.", "We booked a band for 3 hours.")
     False
@@ -119,11 +119,11 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
 
 
 def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
-    """Whether an answer gives anew a number its question held ("Still 45?", "Finally
-    52."): the question then holds the old value, and memory keeps the answer alone.
+    """Whether an answer gives anew a number its question held ("Still 30?", "Finally
+    36."): the question then holds the old value, and memory keeps the answer alone.
 
     >>> from somna.llm.rules.languages import ENGLISH
-    >>> corrects_the_question("Finally 52, we invited clients.", "Still 45?", ENGLISH)
+    >>> corrects_the_question("36 in the end, my cousins come too.", "Still 30?", ENGLISH)
     True
     >>> corrects_the_question("From now on, yes.", "Is 18 Mill Lane the address now?", ENGLISH)
     False
@@ -143,7 +143,7 @@ def _says_changed(text: str, language: Language) -> bool:
 
 def _told(observation: str) -> str:
     """What an observation says, without the question it answers when it gives numbers of
-    its own ("Still 45?", "52 in the end"); with it when it only confirms the question's
+    its own ("Still 30?", "36 in the end"); with it when it only confirms the question's
     ("From now on, yes", to "Is 18 Mill Lane the address from now on?")."""
     asked = _ANSWERING.search(observation)
     if asked and _NUMBER_ALONE.search(observation, 0, asked.start()):
@@ -204,7 +204,7 @@ def _topic_words(tokens: Iterable[re.Match[str]]) -> Iterator[str]:
 
 
 def _value(number: str) -> float:
-    """ "5,500", "320 000" and "5500" are 5500; "34,50" and "34.50" are 34.5."""
+    """ "8,500", "8 500" and "8500" are 8500; "34,50" and "34.50" are 34.5."""
     digits = re.sub(r"\D", "", number)
     if _GROUPED.fullmatch(number):
         return float(digits)

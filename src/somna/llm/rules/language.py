@@ -228,6 +228,8 @@ class Language:
     """How a reaction to the other person opens ("that's so…", "bravo"), as alternatives."""
     instead: str
     """What a correction puts before the number it replaces ("not", "pas"), as alternatives."""
+    which: str
+    """What asks which one, after a preposition ("from which"), as alternatives."""
     replaced: str
     """What puts the value a choice replaces after it ("instead of", "plutôt que")."""
     age: re.Pattern[str]

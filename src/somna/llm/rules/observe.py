@@ -186,7 +186,7 @@ def _statement_before_question(sentence: str, language: Language) -> int:
             and "?" not in sentence[: comma.start()]
         ):
             return comma.start()
-    # A short tag that asks by its tone alone ("…annual billing, apparently it's cheaper?",
+    # A short tag that asks by its tone alone ("…quarterly billing, cheaper for us?",
     # "…at 6pm, right?") after a statement that asks nothing itself.
     if (
         commas
@@ -313,7 +313,7 @@ def observe(
         question = _answering(asked, listener, speaker, language, said_on)
         if len(text) + len(question) + 3 <= MAX_FACT_CHARS and not corrects_the_question(
             text, asked, language
-        ):  # "Still 45?": the old value, which "52 in the end" replaces
+        ):  # "Still 30?": the old value, which "36 in the end" replaces
             text = finish_sentence(f"{text[:-1]} ({question})")
     if not is_fact_text(text):
         return None
@@ -337,7 +337,7 @@ _SAYS = re.compile(
 
 def rest_of(observation: str, replaced: Callable[[str], bool]) -> str | None:
     """What an observation still tells once a newer fact replaced some of the statements it
-    joined ("Dana, ops lead; billed monthly" once billing is annual: "Dana, ops lead"), the
+    joined ("Ines, buyer; billed monthly" once billing is annual: "Ines, buyer"), the
     question it answers kept; None when it joined one statement, or when every one or none
     of them is `replaced`."""
     asked = _ASKED.search(observation)
@@ -345,9 +345,14 @@ def rest_of(observation: str, replaced: Callable[[str], bool]) -> str | None:
     opening = _SAYS.match(told)
     start = opening.end() if opening else 0
     parts = told[start:].split("; ")
-    question = asked[0].removesuffix(".") if asked else ""  # what the first part answers
+    if len(parts) < 2:
+        return None
+    # The question goes with the first statement, which answers it; failing that, with each.
+    question = asked[0].removesuffix(".") if asked else ""
     kept = [part for i, part in enumerate(parts) if not replaced(part + question * (i == 0))]
-    if len(parts) < 2 or not kept or len(kept) == len(parts):
+    if len(kept) == len(parts) and question:
+        kept = [part for part in parts if not replaced(part + question)]
+    if not kept or len(kept) == len(parts):
         return None
     rest = finish_sentence(told[:start] + "; ".join(kept))
     return f"{rest[:-1]}{asked[0]}" if asked else rest

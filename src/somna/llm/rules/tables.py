@@ -220,6 +220,7 @@ def load_language(
         bounds=tables.text(patterns["bounds"]),
         age=tables.pattern(patterns["age"]),
         replaced=tables.text(patterns["replaced"]),
+        which=tables.text(patterns["which"]),
         articles=tables.text(patterns["articles"]),
         months=tables.text(patterns["months"]),
         ordinals=tables.text(patterns.get("ordinals", "")),
