@@ -291,3 +291,13 @@ def test_another_name_in_the_slot_a_question_asked_replaces_the_answer(
     active = "\n".join(texts(client, FactStatus.UNVERIFIED))
     assert "York" in active and "Leeds" not in active
     assert "3 June" in active  # the rest of the answer stays
+
+
+def test_a_child_on_the_plan_of_an_adults_only_event_is_put_to_a_person(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "No kids at the anniversary dinner please, it's adults only.")
+    talk(client, clock, "s2", "Mila, my niece, will sit with us; she's 6 and loves cake.")
+    [pair] = client.conflicts("alice")
+    sides = f"{pair.fact_a.text} {pair.fact_b.text}"
+    assert "adults only" in sides and "Mila" in sides

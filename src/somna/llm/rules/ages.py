@@ -19,7 +19,7 @@ __all__ = ["age_contradicts", "ages"]
 _NAME = re.compile(r"\b[A-ZÀ-Ý][\w-]*")
 _NAME_REACH = 60
 """How many characters before an age the person it belongs to is named."""
-_CLAUSE_END = re.compile(r"[.;!?]\s")
+_SENTENCE_END = re.compile(r"[.!?]\s")
 
 
 def ages(text: str, languages: Sequence[Language] = LANGUAGES) -> dict[str, int]:
@@ -36,7 +36,7 @@ def ages(text: str, languages: Sequence[Language] = LANGUAGES) -> dict[str, int]
     for language in languages:
         for match in language.age.finditer(text):
             before = text[max(0, match.start() - _NAME_REACH) : match.start()]
-            clause = before[max((m.end() for m in _CLAUSE_END.finditer(before)), default=0) :]
+            clause = before[max((m.end() for m in _SENTENCE_END.finditer(before)), default=0) :]
             names = [
                 n[0] for n in _NAME.finditer(clause) if n[0].casefold() not in language.stopwords
             ]

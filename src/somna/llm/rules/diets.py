@@ -1,5 +1,8 @@
 """A stated diet or allergy, and a later plan that breaks it: a contradiction to put to a person.
 
+The same holds for a restriction of that shape: an event for adults only, and a child on
+its plan ("a seat for Mila, she's 6").
+
 "Is vegan" and "eats three eggs every morning", "has a severe peanut allergy" and "a
 welcome basket of peanut brittle for him" share little wording and less cosine, yet an
 agent that serves the second must know about the first. The restrictions and the foods
@@ -12,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from somna.llm.rules.ages import ages
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word
 
@@ -28,6 +32,14 @@ class Diet:
     """The words of `says`, to search facts for in full text."""
     foods: tuple[str, ...]
     """The words of `breaks`, likewise."""
+    under_age: int | None = None
+    """A person younger than this, by the ages a plan gives, breaks it too."""
+
+    def broken_by(self, plan: str) -> bool:
+        cleaned = self.unless.sub(" ", plan)
+        return any(
+            not _NEGATED.search(cleaned[: m.start()]) for m in self.breaks.finditer(cleaned)
+        ) or (self.under_age is not None and any(a < self.under_age for a in ages(plan).values()))
 
 
 _NEGATED = re.compile(
@@ -37,6 +49,10 @@ _NEGATED = re.compile(
 """A negation just before a food: "no pork please", "pas de porc", "sans noisettes"."""
 
 
+_NOTHING = re.compile(r"(?!)")
+"""Matches nowhere: no phrase excuses what breaks the restriction."""
+
+
 @cache
 def diets() -> tuple[Diet, ...]:
     return tuple(
@@ -44,9 +60,10 @@ def diets() -> tuple[Diet, ...]:
             name,
             any_word(entry["says"], whole=False),
             any_word(entry["breaks"], whole=True),
-            any_word(entry["unless"], whole=False),
+            any_word(entry["unless"], whole=False) if entry["unless"] else _NOTHING,
             tuple(entry["says"]),
             tuple(entry["breaks"]),
+            entry.get("under_age"),
         )
         for name, entry in read_toml("diets").items()
     )
@@ -74,14 +91,11 @@ def breaks_diet(restriction: str, plan: str) -> bool:
     for diet in restrictions(restriction):
         if diet.says.search(plan):
             continue  # the plan states the restriction itself, or another person's
-        cleaned = diet.unless.sub(" ", plan)
-        if any(not _NEGATED.search(cleaned[: m.start()]) for m in diet.breaks.finditer(cleaned)):
+        if diet.broken_by(plan):
             return True
     return False
 
 
 def foods_of(text: str) -> list[Diet]:
     """The diets a food in `text` would break, when `text` states none of them."""
-    return [
-        d for d in diets() if d.breaks.search(d.unless.sub(" ", text)) and not d.says.search(text)
-    ]
+    return [d for d in diets() if d.broken_by(text) and not d.says.search(text)]
