@@ -480,3 +480,38 @@ def test_the_value_a_choice_replaces_is_left_out(said: str, told: str) -> None:
     """ "instead of per class" is history: kept, it would answer "how do they pay?" too."""
     digest = _extract(("assistant", None, "Welcome back."), ("user", None, said))
     assert [f.text for f in digest.facts] == [told]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("Weekly or monthly visits?", "Not sure yet, I'll think about it."),
+        ("Franchise à 300 € ou à 600 € ?", "Je sais pas, je vais réfléchir."),
+    ],
+)
+def test_an_answer_that_decides_nothing_yet_gives_no_observation(asked: str, said: str) -> None:
+    """Kept, it would carry the question's values as if one were chosen."""
+    assert _observations(_extract(("assistant", None, asked), ("user", None, said))) == []
+
+
+def test_an_undecided_answer_that_names_a_value_is_kept() -> None:
+    digest = _extract(
+        ("assistant", None, "How many chairs?"),
+        ("user", None, "Not sure yet, about 20 chairs I think."),
+    )
+    [told] = _observations(digest)
+    assert "20 chairs" in told
+
+
+def test_a_sentence_a_typed_fact_says_only_in_part_is_observed_too() -> None:
+    """The preference says why; the choice in the same sentence is kept by the observation."""
+    said = "We'll go with the 250 excess, I prefer to pay a bit more and sleep well."
+    digest = _extract(
+        ("assistant", None, "Welcome back."),
+        ("user", None, "Hello again."),
+        ("assistant", None, "Which excess?"),
+        ("user", None, said),
+    )
+    texts = [f.text for f in digest.facts]
+    assert any("250 excess" in text for text in texts)
+    assert any(f.category == "preference" for f in digest.facts)

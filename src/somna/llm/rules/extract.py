@@ -259,11 +259,13 @@ def typed_facts(
             # Per sentence, for messages that switch language; a tie keeps the message's.
             spoken = detect_language(sentence, languages, language, evidence=_SWITCH)
             group = _company(sentence, spoken) or _company(folded, spoken)
-            for item in facts_of_sentence(sentence, Speaker(who.name, group), spoken, names):
+            found = facts_of_sentence(sentence, Speaker(who.name, group), spoken, names)
+            first_class = [item.text for item in found if item.category in FIRST_CLASS]
+            if first_class and _says_all(sentence, first_class, spoken):
+                said_typed.add(start)
+            for item in found:
                 key = normalize_text(item.text)
                 sources.add((position, start))
-                if item.category in FIRST_CLASS:
-                    said_typed.add(start)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -319,6 +321,22 @@ def typed_facts(
 
 
 _ASSISTANT = "the assistant"
+_LEFT_UNSAID = 2
+"""Content words of a sentence its typed facts leave out from which the observation still
+retells it: "we'll take the 500 excess, I prefer to pay a bit more" says a choice the
+preference leaves out."""
+_CONTENT = re.compile(r"[^\W_]{3,}")
+
+
+def _says_all(sentence: str, texts: list[str], language: Language) -> bool:
+    """Whether typed facts say (nearly) all a sentence says, so it is not observed again."""
+    said = {w.casefold() for text in texts for w in _CONTENT.findall(text)}
+    left = {
+        w.casefold()
+        for w in _CONTENT.findall(sentence)
+        if w.casefold() not in language.stopwords and w.casefold() not in said
+    }
+    return len(left) < _LEFT_UNSAID
 
 
 def _asked(transcript: SessionTranscript, position: int, listener: str) -> str | None:

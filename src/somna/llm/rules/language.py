@@ -187,6 +187,8 @@ class Language:
     request: re.Pattern[str]
     """A sentence asking the assistant for something ("Please book a table"): asked for,
     not yet true, so no observation."""
+    undecided: re.Pattern[str]
+    """An answer that decides nothing yet ("not sure, I'll think about it")."""
     hypothetical: re.Pattern[str]
     """A what-if: a condition with a conditional verb ("If I moved, I would…"). A plain
     condition ("call me if it rains") still tells something."""

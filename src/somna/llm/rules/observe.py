@@ -122,8 +122,9 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
         or (language.pleasantry.search(trimmed) and not answered)
         or language.request.search(trimmed)
         or language.hypothetical.search(trimmed)
+        or (language.undecided.match(trimmed) and not holds_a_value(trimmed, names=False))
     ):
-        return 0.0, 0  # questions, pleasantries, requests and what-ifs tell nothing yet
+        return 0.0, 0  # questions, pleasantries, requests, what-ifs, "not sure" tell nothing
     lead = language.lead.match(sentence)
     start = lead.end() if lead else 0
     if lead and lead["when"]:

@@ -196,6 +196,7 @@ def load_language(
         lemmas=dict(data.get("lemmas", {})),
         request=tables.pattern(patterns["request"]),
         hypothetical=tables.pattern(patterns["hypothetical"]),
+        undecided=tables.pattern(patterns["undecided"]),
         plain_user=data["plain_user"],
         plain_assistant=data["plain_assistant"],
         letters=tables.pattern(patterns["letters"]) if "letters" in patterns else None,
