@@ -173,23 +173,21 @@ def session(memory: Memory, clock: Clock, key: str, *messages: tuple[str, str]) 
     clock.advance(days=13)
 
 
+def answered_then_told(memory: Memory, clock: Clock, asked: str, answer: str, then: str) -> None:
+    """A question of the agent answered in one session; weeks later, another message."""
+    session(memory, clock, "s1", ("assistant", asked), ("user", answer), ("assistant", "Noted."))
+    session(memory, clock, "s2", ("user", then), ("assistant", "Noted."))
+
+
 def test_a_revised_budget_replaces_the_old_one_and_the_rest_of_its_message_stays(
     client: Memory, clock: Clock
 ) -> None:
-    session(
+    answered_then_told(
         client,
         clock,
-        "s1",
-        ("assistant", "Welcome! May I have your name and a budget for the refit?"),
-        ("user", "Ines Varga here; budget about €18,000 all in."),
-        ("assistant", "Thank you."),
-    )
-    session(
-        client,
-        clock,
-        "s2",
-        ("user", "Good news, the bank agreed, we can stretch to 21,500 max."),
-        ("assistant", "Noted."),
+        "Welcome! May I have your name and a budget for the refit?",
+        "Ines Varga here; budget about €18,000 all in.",
+        "Good news, the bank agreed, we can stretch to 21,500 max.",
     )
     [gone] = texts(client, FactStatus.SUPERSEDED)
     assert "18,000" in gone
@@ -232,20 +230,12 @@ def test_an_offer_at_a_price_replaces_no_budget(client: Memory, clock: Clock) ->
 
 
 def test_an_age_the_calendar_rules_out_is_put_to_a_person(client: Memory, clock: Clock) -> None:
-    session(
+    answered_then_told(
         client,
         clock,
-        "s1",
-        ("assistant", "What is your son's name, and how old is he?"),
-        ("user", "His name is Theo, he is 12 and loves chess."),
-        ("assistant", "Thank you."),
-    )
-    session(
-        client,
-        clock,
-        "s2",
-        ("user", "Let's take the junior group then, Theo is 10 so he can join."),
-        ("assistant", "Noted."),
+        "What is your son's name, and how old is he?",
+        "His name is Theo, he is 12 and loves chess.",
+        "Let's take the junior group then, Theo is 10 so he can join.",
     )
     [pair] = client.conflicts("alice")
     sides = (pair.fact_a.text, pair.fact_b.text)
@@ -271,20 +261,12 @@ def test_another_name_in_the_slot_a_question_asked_replaces_the_answer(
 ) -> None:
     """ "From which station?" "Leeds, ideally; two weeks from 3 June." then "can we leave
     from York instead?": York replaces Leeds, and the dates stay."""
-    session(
+    answered_then_told(
         client,
         clock,
-        "s1",
-        ("assistant", "Lovely! When would you travel, and from which station?"),
-        ("user", "Two weeks from 3 June; Leeds is easiest for us."),
-        ("assistant", "Noted."),
-    )
-    session(
-        client,
-        clock,
-        "s2",
-        ("user", "Could we leave from York instead? It's closer to my sister's."),
-        ("assistant", "Of course."),
+        "Lovely! When would you travel, and from which station?",
+        "Two weeks from 3 June; Leeds is easiest for us.",
+        "Could we leave from York instead? It's closer to my sister's.",
     )
     [gone] = texts(client, FactStatus.SUPERSEDED)
     assert "Leeds" in gone
