@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from somna.consolidate.job import Means
 from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import replaces_part
+from somna.llm.rules.counts import number_updated
 from somna.llm.rules.observe import rest_of
 from somna.model import Fact, Profile, Verdict
 from somna.model.entities import new_id
@@ -37,11 +38,12 @@ def keep_the_rest(
     for candidate in candidates:
         said = candidate.evidence[0].quote if candidate.evidence else None
         replaced = partial(replaces_part, new=candidate.fact.text, said=said)
+        recounted = partial(number_updated, new=candidate.fact.text)
         for neighbor in candidate.neighbors:
             if (
                 candidate.verdicts.get(neighbor.id) is Verdict.SUPERSEDES
                 and neighbor.category == _OBSERVATION
-                and (rest := rest_of(neighbor.text, replaced))
+                and (rest := rest_of(neighbor.text, replaced, recounted))
             ):
                 found.append((candidate, neighbor, rest))
     if not found:

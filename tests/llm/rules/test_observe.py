@@ -515,3 +515,18 @@ def test_a_sentence_a_typed_fact_says_only_in_part_is_observed_too() -> None:
     texts = [f.text for f in digest.facts]
     assert any("250 excess" in text for text in texts)
     assert any(f.category == "preference" for f in digest.facts)
+
+
+def test_a_replaced_statement_keeps_the_clauses_a_newer_number_leaves() -> None:
+    def counts_staff(clause: str) -> bool:
+        return "4 staff" in clause
+
+    observation = "The user says that SARL, 4 staff, year end on 31 December (in answer to: Size?)."
+    assert rest_of(observation, counts_staff, counts_staff) == (
+        "The user says that SARL, year end on 31 December (in answer to: Size?)."
+    )
+    # replaced only with its question: no clause goes alone, so the statement goes whole
+    address = "The user says that unit 4, Mill Lane; deliveries before 11am (in answer to: Where?)."
+    assert rest_of(address, lambda part: "unit 4" in part and "Where" in part) == (
+        "The user says that deliveries before 11am (in answer to: Where?)."
+    )

@@ -36,10 +36,12 @@ revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a b
 _ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
 _MONTHS = "|".join(language.months for language in LANGUAGES)
 _DATE = re.compile(
-    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?|\b(?:19|20)\d\d\b",
+    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?"
+    rf"|(?:{_MONTHS})\w*\s+(?:19|20)\d\d\b|\(\s*(?:19|20)\d\d\s*\)",
     re.IGNORECASE,
 )
-"""Dates the retelling wrote out ("16 March 2026"): no count of anything."""
+"""Dates the retelling wrote out ("16 March 2026", "February 2026", "(2026)"): no count of
+anything. A bare 2000 may be cups."""
 _ORDINAL = re.compile(rf"(?:{_ORDINALS})(?!\w)", re.IGNORECASE)
 _TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
 

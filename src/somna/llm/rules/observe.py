@@ -336,27 +336,50 @@ _SAYS = re.compile(
 """How `observe` opens a statement that does not name its speaker ("The user says that")."""
 
 
-def rest_of(observation: str, replaced: Callable[[str], bool]) -> str | None:
-    """What an observation still tells once a newer fact replaced some of the statements it
-    joined ("Ines, buyer; billed monthly" once billing is annual: "Ines, buyer"), the
-    question it answers kept; None when it joined one statement, or when every one or none
-    of them is `replaced`."""
+def rest_of(
+    observation: str,
+    replaced: Callable[[str], bool],
+    recounted: Callable[[str], bool] = lambda clause: False,
+) -> str | None:
+    """What an observation still tells once a newer fact replaced some of what it says,
+    the question it answers kept; None when nothing is left, or nothing could be told apart.
+
+    Its statements (joined by "; ") are tested one by one: "Ines, buyer; billed monthly"
+    leaves "Ines, buyer" once billing is annual. In a statement replaced, the clauses
+    (apart at commas) that a newer number replaces by themselves (`recounted`) go, the
+    others stay:
+    "SARL, 4 staff, year end 31 December" leaves "SARL, year end 31 December" when "5
+    staff" comes; a statement replaced only with its question ("unit 4, Mill Lane", to
+    "Delivery address?") goes whole."""
     asked = _ASKED.search(observation)
     told = observation[: asked.start()] if asked else trim_clause(observation)
     opening = _SAYS.match(told)
     start = opening.end() if opening else 0
     parts = told[start:].split("; ")
-    if len(parts) < 2:
-        return None
     # The question goes with the first statement, which answers it; failing that, with each.
     question = asked[0].removesuffix(".") if asked else ""
-    kept = [part for i, part in enumerate(parts) if not replaced(part + question * (i == 0))]
-    if len(kept) == len(parts) and question:
-        kept = [part for part in parts if not replaced(part + question)]
-    if not kept or len(kept) == len(parts):
+    gone = [replaced(part + question * (i == 0)) for i, part in enumerate(parts)]
+    if not any(gone) and question:
+        gone = [replaced(part + question) for part in parts]
+    if not any(gone):
+        return None
+    kept = [
+        rest
+        for part, out in zip(parts, gone, strict=True)
+        if (rest := _clauses_left(part, recounted) if out else part)
+    ]
+    if not kept:
         return None
     rest = finish_sentence(told[:start] + "; ".join(kept))
     return f"{rest[:-1]}{asked[0]}" if asked else rest
+
+
+def _clauses_left(statement: str, recounted: Callable[[str], bool]) -> str | None:
+    """The clauses of a replaced statement that a newer number does not replace by
+    themselves, when some are; None otherwise (the statement goes whole)."""
+    clauses = statement.split(", ")
+    kept = [clause for clause in clauses if not recounted(clause)]
+    return ", ".join(kept) if kept and len(kept) < len(clauses) else None
 
 
 def select(
