@@ -12,16 +12,11 @@ import re
 from collections.abc import Sequence
 
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.text import fold
 
 __all__ = ["may_rename_a_slot", "slot_renamed"]
 
-_ANSWERING = re.compile(
-    r"\((?:"
-    + "|".join(re.escape(language.answering.split("{}")[0]) for language in LANGUAGES)
-    + r")"
-)
 _ASKED_SLOT = re.compile(
     r"(?<!\w)(?P<preposition>[^\W\d_]+)\s+(?:"
     + "|".join(language.which for language in LANGUAGES)
@@ -67,7 +62,7 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     ... )
     False
     """
-    asked = _ANSWERING.search(old)
+    asked = ANSWERED.search(old)
     if asked is None:
         return False
     language = detect_language(f"{new} {old}", languages, languages[0])

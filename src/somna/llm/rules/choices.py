@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, fold
 from somna.model import Verdict
@@ -38,14 +38,6 @@ _TURNED_DOWN = re.compile(
 )
 """A word that turns down the value right after it: "never by phone", "plutôt que par
 email", "rather than monthly"."""
-_ANSWERING = re.compile(
-    "|".join(
-        rf"\({re.escape(before)}.*{re.escape(after)}\)"
-        for before, _, after in (language.answering.partition("{}") for language in LANGUAGES)
-    )
-)
-"""The question an observation answers, as `observe` appends it: it may name values the
-answer does not choose ("Monthly or annual billing?")."""
 
 
 @cache
@@ -71,7 +63,7 @@ def chosen(text: str) -> dict[str, set[str]]:
     {}
     """
     text = fold(text)
-    asked = _ANSWERING.search(text)
+    asked = ANSWERED.search(text)
     said = text[: asked.start()] if asked else text
     found: dict[str, set[str]] = {}
     for choice in choices():

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.text import fold
 
 __all__ = ["corrects_the_question", "may_update_a_number", "number_updated", "numbers_given"]
@@ -57,12 +57,6 @@ _BOUND = re.compile(
 )
 _BOUND_REACH = 3
 """How many words from a figure a word bounding it stands ("up to 80k", "21,500 max")."""
-_ANSWERING = re.compile(
-    r"\((?:"
-    + "|".join(re.escape(language.answering.split("{}")[0]) for language in LANGUAGES)
-    + r")"
-)
-"""Where an observation's retold question starts ("(in answer to: …)")."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +141,7 @@ def _told(observation: str) -> str:
     """What an observation says, without the question it answers when it gives numbers of
     its own ("Still 30?", "36 in the end"); with it when it only confirms the question's
     ("From now on, yes", to "Is 18 Mill Lane the address from now on?")."""
-    asked = _ANSWERING.search(observation)
+    asked = ANSWERED.search(observation)
     if asked and _NUMBER_ALONE.search(observation, 0, asked.start()):
         return observation[: asked.start()]
     return observation
@@ -168,7 +162,7 @@ def _numbers(text: str) -> list[_Number]:
     statement that answers a question (the first an observation joins) take the question's
     words too, which say what they count ("4, Mill Lane (in answer to: Delivery address?)")."""
     undated = _DATE.sub(" ", text)
-    asked = _ANSWERING.search(undated)
+    asked = ANSWERED.search(undated)
     question = (
         frozenset(_topic_words(_TOKEN.finditer(undated, asked.start()))) if asked else frozenset()
     )

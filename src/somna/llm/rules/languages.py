@@ -7,10 +7,20 @@ line here. The engine (`extract`, `observe`, `judge`, `summary`) knows none by n
 
 from __future__ import annotations
 
+import re
+
 from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language
 
-__all__ = ["LANGUAGES"]
+__all__ = ["ANSWERED", "LANGUAGES"]
 
 LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
+
+ANSWERED = re.compile(
+    r" ?\((?:"
+    + "|".join(re.escape(language.answering.split("{}")[0]) for language in LANGUAGES)
+    + r")"
+)
+"""Where an observation's retold question starts (" (in answer to: …)", as `observe`
+appends it): what comes before is what was said, what comes after was asked."""

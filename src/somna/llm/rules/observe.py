@@ -24,7 +24,7 @@ from somna.llm.rules.counts import corrects_the_question
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, is_fact_text
@@ -322,12 +322,6 @@ def observe(
     return Observation(text, kept[0][0], kept[-1][2], weight * sum(item[3] for item in kept))
 
 
-_ASKED = re.compile(
-    r" \((?:"
-    + "|".join(re.escape(language.answering.split("{}")[0]) for language in LANGUAGES)
-    + r").*\)\.$"
-)
-"""The question an observation answers, as `observe` appends it."""
 _SAYS = re.compile(
     "^(?:"
     + "|".join(re.escape(language.says).replace(r"\{\}", r"[^;]{1,80}?") for language in LANGUAGES)
@@ -347,17 +341,16 @@ def rest_of(
     Its statements (joined by "; ") are tested one by one: "Ines, buyer; billed monthly"
     leaves "Ines, buyer" once billing is annual. In a statement replaced, the clauses
     (apart at commas) that a newer number replaces by themselves (`recounted`) go, the
-    others stay:
-    "SARL, 4 staff, year end 31 December" leaves "SARL, year end 31 December" when "5
+    others stay: "SARL, 4 staff, year end 31 December" leaves "SARL, year end 31 December" when "5
     staff" comes; a statement replaced only with its question ("unit 4, Mill Lane", to
     "Delivery address?") goes whole."""
-    asked = _ASKED.search(observation)
+    asked = ANSWERED.search(observation)
     told = observation[: asked.start()] if asked else trim_clause(observation)
+    question = observation[asked.start() :].removesuffix(".") if asked else ""  # " (in …)"
     opening = _SAYS.match(told)
     start = opening.end() if opening else 0
     parts = told[start:].split("; ")
     # The question goes with the first statement, which answers it; failing that, with each.
-    question = asked[0].removesuffix(".") if asked else ""
     gone = [replaced(part + question * (i == 0)) for i, part in enumerate(parts)]
     if not any(gone) and question:
         gone = [replaced(part + question) for part in parts]
@@ -371,7 +364,7 @@ def rest_of(
     if not kept:
         return None
     rest = finish_sentence(told[:start] + "; ".join(kept))
-    return f"{rest[:-1]}{asked[0]}" if asked else rest
+    return f"{rest[:-1]}{question}." if asked else rest
 
 
 def _clauses_left(statement: str, recounted: Callable[[str], bool]) -> str | None:
