@@ -3,9 +3,9 @@
 Runs in the profile's turn, after its earlier sessions are written, so a candidate meets
 the facts they left. Its neighbors are the closest active fact of its subject above
 `judge_floor`, and the facts found by their words whatever their cosine: the same
-sentence frame with another value, a count or a name given anew, a diet it breaks. The cheap pass
-decides what needs no model (`somna.consolidate.wording`); the other pairs of the session
-go to the judge in one call. A candidate whose wording is already active is not judged:
+sentence frame with another value, a count or a name given anew, a diet it breaks. The
+cheap pass decides what needs no model (`somna.consolidate.wording`); the other pairs of
+the session go to the judge in one call. A candidate whose wording is already active is not judged:
 the write reinforces that fact.
 """
 

@@ -21,13 +21,12 @@ from somna.consolidate.job import Means
 from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import replaces_part
 from somna.llm.rules.counts import number_updated
+from somna.llm.rules.extract import OBSERVATION
 from somna.llm.rules.observe import rest_of
 from somna.model import Fact, Profile, Verdict
 from somna.model.entities import new_id
 
 __all__ = ["keep_the_rest"]
-
-_OBSERVATION = "observation"
 
 
 def keep_the_rest(
@@ -42,7 +41,7 @@ def keep_the_rest(
         for neighbor in candidate.neighbors:
             if (
                 candidate.verdicts.get(neighbor.id) is Verdict.SUPERSEDES
-                and neighbor.category == _OBSERVATION
+                and neighbor.category == OBSERVATION
                 and (rest := rest_of(neighbor.text, replaced, recounted))
             ):
                 found.append((candidate, neighbor, rest))
@@ -64,4 +63,4 @@ def keep_the_rest(
             for e in evidence
             if e.fact_id == older.id
         ]
-        candidate.rests[older.id] = Candidate(fact, quotes, vector, rule=_OBSERVATION)
+        candidate.rests[older.id] = Candidate(fact, quotes, vector, rule=OBSERVATION)

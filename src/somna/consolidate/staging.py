@@ -109,12 +109,13 @@ def reconcile(tx: StagedWrite, candidate: Candidate, now: datetime, tally: Run) 
         tally.facts_reinforced += 1
         return neighbor.id
     change, fact, restored = _created_or_restored(tx, candidate, now)
-    rests = []
+    rests: list[Candidate] = []
     if verdict is Verdict.SUPERSEDES:
         for older in neighbors:  # "3 engineers now, up to 80k" replaces a count and a pay range
             change = change.merge(lifecycle.supersede(older, fact, at=now, actor=ACTOR))
             tally.facts_superseded += 1
-            rests += [candidate.rests[older.id]] if older.id in candidate.rests else []
+            if older.id in candidate.rests:
+                rests.append(candidate.rests[older.id])
     elif verdict is Verdict.CONTRADICTS and neighbor is not None:
         change = change.merge(
             lifecycle.dispute(change.fact(fact.id), neighbor, at=now, actor=ACTOR)

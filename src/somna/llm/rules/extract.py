@@ -323,7 +323,7 @@ def typed_facts(
 _ASSISTANT = "the assistant"
 _LEFT_UNSAID = 2
 """Content words of a sentence its typed facts leave out from which the observation still
-retells it: "we'll take the 500 excess, I prefer to pay a bit more" says a choice the
+retells it: "we'll take the 250 excess, I prefer to pay a bit more" says a choice the
 preference leaves out."""
 _CONTENT = re.compile(r"[^\W_]{3,}")
 
