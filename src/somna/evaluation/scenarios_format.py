@@ -51,7 +51,7 @@ Keywords = list[_Group]
 def matches(groups: Sequence[Sequence[str]], text: str) -> bool:
     """Whether every group has an alternative in `text` (case-folded, accents kept).
 
-    >>> matches([["15", "fifteen"], ["seat"]], "Needs 15 seats from May.")
+    >>> matches([["14", "fourteen"], ["desk"]], "Needs 14 desks from May.")
     True
     >>> matches([["décembre"]], "in Decembre")
     False

@@ -92,7 +92,7 @@ _OLD_NUMBER = re.compile(
     r"\s+[£€$]?\d[\d,.\u202f\u00a0]*\s*[kK€£$]?(?=[\s.,;!)]|$)",
     _I,
 )
-"""The number a correction replaces ("15 seats not 12", "36, pas 30"): the old value is
+"""The number a correction replaces ("14 desks not 11", "36, pas 30"): the old value is
 history, not what the fact says now."""
 _OLD_CHOICE = re.compile(
     rf",?\s+(?:{_every(lambda language: language.replaced)})\s*[^,;.!?()]{{1,40}}(?=[,;.!?()]|$)",
