@@ -486,6 +486,7 @@ def test_the_value_a_choice_replaces_is_left_out(said: str, told: str) -> None:
     ("asked", "said"),
     [
         ("Weekly or monthly visits?", "Not sure yet, I'll think about it."),
+        ("Oak or walnut?", "I'm not sure, I'll think about it."),
         ("Franchise à 300 € ou à 600 € ?", "Je sais pas, je vais réfléchir."),
     ],
 )
@@ -530,3 +531,26 @@ def test_a_replaced_statement_keeps_the_clauses_a_newer_number_leaves() -> None:
     assert rest_of(address, lambda part: "unit 4" in part and "Where" in part) == (
         "The user says that deliveries before 11am (in answer to: Where?)."
     )
+
+
+def test_a_hedge_before_a_decision_keeps_the_decision() -> None:
+    said = "Not sure about the colour, we'll take the oak."
+    [told] = _observations(_extract(("assistant", None, "Oak or walnut?"), ("user", None, said)))
+    assert "take the oak" in told
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        (
+            "Le mardi je finis tard, je peux pas avant 19h.",
+            "Le mardi l'utilisateur finit tard, l'utilisateur peut pas avant 19h.",
+        ),
+        (
+            "Je sais pas trop pour le parquet, je prends le chêne clair.",
+            "L'utilisateur sait pas trop pour le parquet, l'utilisateur prend le chêne clair.",
+        ),
+    ],
+)
+def test_a_french_verb_agrees_with_the_speaker_named(said: str, told: str) -> None:
+    assert _observations(_extract(("assistant", None, "Bonjour !"), ("user", None, said))) == [told]

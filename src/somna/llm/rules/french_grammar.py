@@ -26,7 +26,7 @@ from somna.llm.rules.grammar import Grammar, Unsure
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.tables import read_tables
 
-__all__ = ["FRENCH_GRAMMAR", "nominative", "starts_with_vowel"]
+__all__ = ["FRENCH_GRAMMAR", "agreed", "nominative", "starts_with_vowel"]
 
 _VOWEL = "aeiouyhéèêëàâîïôûù"
 
@@ -98,6 +98,26 @@ def _third_singular(verb: str, rest: str) -> str:
     if folded.endswith("e"):
         return verb  # first group: j'aime -> il aime
     raise Unsure(verb)
+
+
+def agreed(verb: str) -> str:
+    """The word after "je", agreed with a named speaker: "peux" → "peut", "voudrais" →
+    "voudrait", "habitais" → "habitait", "prends" → "prend"; a first-group verb ("aime")
+    and any word the rules do not know keep their form.
+
+    >>> [agreed(v) for v in ("sais", "voudrais", "aime", "attends", "finirai")]
+    ['sait', 'voudrait', 'aime', 'attend', 'finira']
+    """
+    folded = verb.casefold()
+    if folded in _MAPS["irregular"]:
+        return _MAPS["irregular"][folded]
+    if folded.endswith("ais"):
+        return verb[:-1] + "t"  # imperfect, conditional: voudrais -> voudrait
+    if folded.endswith("rai"):
+        return verb[:-1]  # future: finirai -> finira
+    if folded.endswith(("ds", "is")):
+        return verb[:-1] + ("" if folded.endswith("ds") else "t")  # attends, choisis
+    return verb
 
 
 def _third_plural(verb: str, pronoun_on: bool) -> str:

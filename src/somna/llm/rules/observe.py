@@ -122,7 +122,7 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
         or (language.pleasantry.search(trimmed) and not answered)
         or language.request.search(trimmed)
         or language.hypothetical.search(trimmed)
-        or (language.undecided.match(trimmed) and not holds_a_value(trimmed, names=False))
+        or _undecided(trimmed, language)
     ):
         return 0.0, 0  # questions, pleasantries, requests, what-ifs, "not sure" tell nothing
     lead = language.lead.match(sentence)
@@ -140,6 +140,17 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
         return 0.0, start
     named = sum(1 for w in words[1:] if w[:1].isupper() or w.isdigit())
     return len(words) + 2.0 * personal + named, start
+
+
+def _undecided(sentence: str, language: Language) -> bool:
+    """Whether every clause of a sentence decides nothing yet ("Not sure, I'll think about
+    it."), with no value named: "not sure about the floor, I'll take the oak" decides."""
+    clauses = [clause for clause in _COMMA.split(sentence) if clause.strip()]
+    return (
+        bool(clauses)
+        and all(language.undecided.match(clause.strip()) for clause in clauses)
+        and not holds_a_value(sentence, names=False)
+    )
 
 
 @dataclass(frozen=True)
