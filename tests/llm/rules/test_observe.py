@@ -550,6 +550,22 @@ def test_a_hedge_before_a_decision_keeps_the_decision() -> None:
             "Je sais pas trop pour le parquet, je prends le chêne clair.",
             "L'utilisateur sait pas trop pour le parquet, l'utilisateur prend le chêne clair.",
         ),
+        # the listener as object, after the verb
+        (
+            "Je vous rappelle demain pour la pose du parquet.",
+            "L'utilisateur rappelle l'assistant demain (Monday 4 May 2026) pour la pose du "
+            "parquet.",
+        ),
+        (
+            "Je vous envoie le plan de la cuisine ce soir.",
+            "L'utilisateur envoie à l'assistant le plan de la cuisine ce soir (Sunday 3 May 2026).",
+        ),
+        # the listener as subject
+        (
+            "Le gardien dit que vous pouvez passer jeudi avec la clé.",
+            "L'utilisateur dit que le gardien dit que l'assistant peut passer jeudi (Thursday 7 "
+            "May 2026) avec la clé.",
+        ),
     ],
 )
 def test_a_french_verb_agrees_with_the_speaker_named(said: str, told: str) -> None:

@@ -5,7 +5,12 @@ Retelling is `french_grammar`, standing instructions `french_instruction`.
 
 from __future__ import annotations
 
-from somna.llm.rules.french_grammar import FRENCH_GRAMMAR, agreed
+from somna.llm.rules.french_grammar import (
+    FRENCH_GRAMMAR,
+    agreed,
+    agreed_listener,
+    said_to_listener,
+)
 from somna.llm.rules.french_instruction import instruction
 from somna.llm.rules.tables import load_language
 
@@ -15,5 +20,13 @@ FRENCH = load_language(
     "french",
     third_person=FRENCH_GRAMMAR.third_person,
     instruction=instruction,
-    persons={"agreed": lambda match, me, you: f"{me} {match['before']}{agreed(match['verb'])}"},
+    persons={
+        "agreed": lambda match, me, you: f"{me} {match['before']}{agreed(match['verb'])}",
+        "to_listener": lambda match, me, you: said_to_listener(
+            me, you, match["before"], match["object"], match["verb"], match["participle"] or ""
+        ),
+        "agreed_listener": lambda match, me, you: (
+            f"{you} {agreed_listener(match['plural'] or match['single'])}"
+        ),
+    },
 )

@@ -26,7 +26,14 @@ from somna.llm.rules.grammar import Grammar, Unsure
 from somna.llm.rules.language import Speaker
 from somna.llm.rules.tables import read_tables
 
-__all__ = ["FRENCH_GRAMMAR", "agreed", "nominative", "starts_with_vowel"]
+__all__ = [
+    "FRENCH_GRAMMAR",
+    "agreed",
+    "agreed_listener",
+    "nominative",
+    "said_to_listener",
+    "starts_with_vowel",
+]
 
 _VOWEL = "aeiouyhéèêëàâîïôûù"
 
@@ -35,6 +42,7 @@ _SHAPES = _TABLES.section_patterns("grammar")
 _MAPS = _TABLES.maps("grammar")
 HEDGING_VERBS = _TABLES.words("HEDGING_VERBS")
 _INDIRECT = _TABLES.words("INDIRECT")
+_DIRECT = _TABLES.words("DIRECT")
 _PLANNING = {verb: _TABLES.pattern(p) for verb, p in _MAPS["planning"].items()}
 """A hedging verb that states a plan when an infinitive follows: "je pense à partir"."""
 (
@@ -118,6 +126,41 @@ def agreed(verb: str) -> str:
     if folded.endswith(("ds", "is")):
         return verb[:-1] + ("" if folded.endswith("ds") else "t")  # attends, choisis
     return verb
+
+
+def said_to_listener(me: str, you: str, before: str, obj: str, verb: str, done: str) -> str:
+    """ "je vous …" retold: the listener after the verb, as its object ("l'utilisateur
+    rappelle l'assistant") or, for most verbs, with "à" ("l'utilisateur envoie à
+    l'assistant le devis"); a past participle stays with its auxiliary ("l'utilisateur
+    l'a renvoyée à l'assistant").
+
+    >>> said_to_listener("Léa", "Théo", "", "l'", "ai", "renvoyée")
+    "Léa l'a renvoyée à Théo"
+    >>> said_to_listener("Léa", "Théo", "", "", "rappelle", "")
+    'Léa rappelle Théo'
+    """
+    to = you if verb.casefold() in _DIRECT else f"à {you}"
+    told = f"{me} {before}{obj}{agreed(verb)}"
+    return f"{told} {done} {to}" if done else f"{told} {to}"
+
+
+def agreed_listener(verb: str) -> str:
+    """The verb after "vous" (or "tu") agreed with a listener named: "pouvez" → "peut",
+    "envoyez" → "envoie", "notez" → "note", "pourriez" → "pourrait", "peux" → "peut".
+
+    >>> [agreed_listener(v) for v in ("pouvez", "envoyez", "notez", "pourriez", "veux")]
+    ['peut', 'envoie', 'note', 'pourrait', 'veut']
+    """
+    folded = verb.casefold()
+    if folded in _MAPS["vous"]:
+        return _MAPS["vous"][folded]
+    if folded.endswith("riez"):
+        return verb[:-3] + "ait"  # conditional: pourriez -> pourrait
+    if folded.endswith("yez"):
+        return verb[:-3] + "ie"  # envoyez -> envoie
+    if folded.endswith("ez"):
+        return verb[:-1]  # first group: notez -> note
+    return agreed(verb)
 
 
 def _third_plural(verb: str, pronoun_on: bool) -> str:
