@@ -53,6 +53,10 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         "Wow, that's so cool, congrats!",
         "You're amazing, what a great idea!",
         "Me too!",
+        "brilliant, thanks",
+        "great shout thx",
+        "Have a nice weekend!",
+        "That's it, cheers.",
     ],
 )
 def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str) -> None:
@@ -493,6 +497,12 @@ def test_the_value_a_choice_replaces_is_left_out(said: str, told: str) -> None:
 def test_an_answer_that_decides_nothing_yet_gives_no_observation(asked: str, said: str) -> None:
     """Kept, it would carry the question's values as if one were chosen."""
     assert _observations(_extract(("assistant", None, asked), ("user", None, said))) == []
+
+
+def test_a_statement_closed_by_thanks_is_kept() -> None:
+    said = "We booked the barn for the reception, thanks."
+    [told] = _observations(_extract(("assistant", None, "Any news?"), ("user", None, said)))
+    assert "booked the barn" in told
 
 
 def test_an_undecided_answer_that_names_a_value_is_kept() -> None:
