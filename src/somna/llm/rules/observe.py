@@ -143,13 +143,17 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
 
 
 def _undecided(sentence: str, language: Language) -> bool:
-    """Whether every clause of a sentence decides nothing yet ("Not sure, I'll think about
-    it."), with no value named: "not sure about the floor, I'll take the oak" decides."""
-    clauses = [clause for clause in _COMMA.split(sentence) if clause.strip()]
+    """Whether a sentence decides nothing yet: each clause puts off ("Not sure, I'll think
+    about it.", "Maybe later, thanks.") and none gives a number. "Not sure about the floor,
+    I'll take the oak" decides."""
+    clauses = [clause.strip() for clause in _COMMA.split(sentence) if clause.strip()]
     return (
-        bool(clauses)
-        and all(language.undecided.match(clause.strip()) for clause in clauses)
-        and not holds_a_value(sentence, names=False)
+        any(language.undecided.match(clause) for clause in clauses)
+        and all(
+            language.undecided.match(clause) or language.pleasantry.search(clause)
+            for clause in clauses
+        )
+        and not any(ch.isdigit() for ch in sentence)
     )
 
 
