@@ -492,8 +492,8 @@ def test_the_value_a_choice_replaces_is_left_out(said: str, told: str) -> None:
         ("Weekly or monthly visits?", "Not sure yet, I'll think about it."),
         ("Oak or walnut?", "I'm not sure, I'll think about it."),
         ("Franchise à 300 € ou à 600 € ?", "Je sais pas, je vais réfléchir."),
-        ("Would you like our premium cover too?", "Maybe later, thanks."),
-        ("Vous voulez l'option nettoyage des vitres ?", "Pas pour l'instant, merci."),
+        ("Would you like the extended warranty too?", "Maybe later, thanks."),
+        ("Vous voulez la livraison express ?", "Pas pour l'instant, merci."),
     ],
 )
 def test_an_answer_that_decides_nothing_yet_gives_no_observation(asked: str, said: str) -> None:
