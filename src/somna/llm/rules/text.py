@@ -54,6 +54,9 @@ _BULLET = re.compile(r"[-*\u2022>]+\s+|\d+[.)]\s+")
 _ABBREVIATIONS = words(
     """mr mrs ms dr st jr sr vs etc e.g i.e prof mt no approx dept est mme mlle m cf p.ex"""
 )
+_TRAILING_OFF = re.compile(r"(?:\.{2,}|\u2026)$")
+"""An ellipsis: a pause, when the sentence goes on in lower case after it."""
+_GOES_ON = re.compile(r"[ \t]+[a-zà-ÿ]")
 _TRAILING = re.compile(r"[^\w)\]\"'\u00bb%]+$")
 
 
@@ -63,13 +66,16 @@ def fold(text: str) -> str:
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each sentence, ending at . ! ? … or a line break (not after "Dr.").
+    """``(start, end)`` of each sentence, ending at . ! ? … or a line break (not after "Dr.",
+    nor at an ellipsis the sentence goes on after in lower case).
 
     Leading bullets ("- ", "1. ") and surrounding whitespace are left out of the span.
     """
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _END.finditer(text):
+        if _TRAILING_OFF.match(match.group()) and _GOES_ON.match(text, match.end()):
+            continue  # "the older partners are... not super techy": one thought
         if match.group().startswith(".") and match.group().rstrip("\"')]\u201d\u00bb") == ".":
             before = text[start : match.start()].split()
             word = before[-1].casefold() if before else ""

@@ -1,0 +1,24 @@
+"""Sentences with their offsets: where one ends and the next begins."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.text import split_sentences
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("We moved. The new flat is bigger!", ["We moved.", "The new flat is bigger!"]),
+        ("Dr. Okafor said so. Fine.", ["Dr. Okafor said so.", "Fine."]),
+        # a pause that goes on in lower case is one thought; a capital starts another
+        (
+            "the night staff are... not keen on the app. Next week… We try again.",
+            ["the night staff are... not keen on the app.", "Next week…", "We try again."],
+        ),
+        ("- first item\n- second item", ["first item", "second item"]),
+    ],
+)
+def test_where_sentences_end(text: str, sentences: list[str]) -> None:
+    assert [text[start:end] for start, end in split_sentences(text)] == sentences
