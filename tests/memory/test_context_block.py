@@ -148,6 +148,12 @@ def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> N
             "L'utilisateur garde son fourgon dans un garage fermé.",
             "Comment est-il facturé ?",
         ),
+        # how many will come, asked in French over an English fact
+        (
+            "The user says that in the end 64 guests are coming to the launch.",
+            "The launch is in the old tram depot near the station.",
+            "Combien de personnes pour le lancement ?",
+        ),
     ],
 )
 def test_a_topic_question_brings_the_fact_that_names_it(
