@@ -20,6 +20,7 @@ from somna.llm.rules.ages import age_contradicts, ages
         ("L'utilisateur dit que Karim a déménagé il y a 3 ans.", {}),
         ("The user says that the meeting with Noor is 5 minutes long.", {}),
         ("The user is 34.", {}),
+        ("The race is the Leeds Half, the user is 41 and unfit.", {}),  # the speaker's age
     ],
 )
 def test_the_ages_a_text_gives_by_name(text: str, found: dict[str, int]) -> None:

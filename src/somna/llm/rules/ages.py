@@ -24,25 +24,26 @@ _SENTENCE_END = re.compile(r"[.!?]\s")
 
 def ages(text: str, languages: Sequence[Language] = LANGUAGES) -> dict[str, int]:
     """The ages `text` gives, by the name of the person each belongs to: the name written
-    last before it in the same sentence ("Theo, he is 12"). An age with no name before it
-    (the speaker's, "I'm 34") is left out.
+    last before it in the same sentence ("Theo, he is 12"). An age with no name before it,
+    or the speaker's ("I'm 34", "the user is 34"), is left out.
 
     >>> ages("The user says that her son is Theo, he is 12 (in the chess club).")
     {'Theo': 12}
     >>> ages("L'utilisateur dit que Noé a 9 ans, il entre en CE2.")
     {'Noé': 9}
+    >>> ages("The race is the Leeds Half, the user is 41 and unfit.")
+    {}
     """
     found: dict[str, int] = {}
     for language in languages:
         for match in language.age.finditer(text):
             before = text[max(0, match.start() - _NAME_REACH) : match.start()]
             clause = before[max((m.end() for m in _SENTENCE_END.finditer(before)), default=0) :]
-            names = [
-                n[0] for n in _NAME.finditer(clause) if n[0].casefold() not in language.stopwords
-            ]
+            names = [n for n in _NAME.finditer(clause) if n[0].casefold() not in language.stopwords]
             number = next(v for k, v in match.groupdict().items() if k.startswith("age") and v)
-            if names:
-                found[names[-1]] = int(number)
+            speaker = clause.rstrip().casefold().endswith(language.plain_user)
+            if names and not speaker:  # "Leeds Half, the user is 41": the speaker's age
+                found[names[-1][0]] = int(number)
     return found
 
 
