@@ -310,6 +310,15 @@ def _rank(value: float | None) -> int | None:
     return None if value is None else int(value)
 
 
+_FILLED = 4
+"""Facts a block about the client holds at least, when that many stand near: the answer
+is often the second or third fact by rank (a date for "when is the wedding?" that never
+says "wedding"). On the development scenarios, answers in the block went from 84.4% to
+89.1% (3 gave 85.9%, 5 let an old value in), general questions left empty unchanged."""
+_FILL_FLOOR = 0.5
+"""Share of `context_floor` a fact filling a block stands above the background."""
+
+
 def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fact]:
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
@@ -322,14 +331,22 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
     unrelated question, close to nothing in particular, brings no fact. With the
     embedder down, a shared word is enough. A fact whose strength fell under
     `context_strength_floor` stays searchable but leaves the prompt.
+
+    A question one fact bears on is about this client: its block is filled up to
+    `_FILLED` facts with the next ones by rank that stand half the floor above the
+    background, in their order. A question no fact bears on still brings none.
     """
-    return [
-        r.fact
+    fresh = [
+        r
         for r in recalled
-        if r.fact is not None
-        and r.fact.strength >= settings.context_strength_floor
-        and _bears_on_question(r.signals, settings)
+        if r.fact is not None and r.fact.strength >= settings.context_strength_floor
     ]
+    kept = {id(r) for r in fresh if _bears_on_question(r.signals, settings)}
+    if kept and len(kept) < _FILLED:  # a question about this client: a block worth reading
+        near = settings.context_floor * _FILL_FLOOR
+        more = [r for r in fresh if id(r) not in kept and r.signals.get("cosine_gap", -1) >= near]
+        kept.update(id(r) for r in more[: _FILLED - len(kept)])
+    return [r.fact for r in fresh if id(r) in kept and r.fact is not None]
 
 
 def _bears_on_question(signals: dict[str, float], settings: Settings) -> bool:
