@@ -67,6 +67,9 @@ CASES = [
         "La couleur préférée de Camille est le bleu.",
         Verdict.CONTRADICTS,
     ),
+    # contradicts: an age lower than before (a higher one follows the calendar)
+    ("Theo is 10.", "Theo is 12.", Verdict.CONTRADICTS),
+    ("Theo is 13.", "Theo is 12.", Verdict.SUPERSEDES),
     # contradicts: one negates the other
     ("Odile likes tea.", "Odile does not like tea.", Verdict.CONTRADICTS),
     ("Odile doesn't like tea.", "Odile likes tea.", Verdict.CONTRADICTS),

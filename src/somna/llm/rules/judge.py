@@ -37,7 +37,8 @@ __all__ = [
 DUPLICATE_JACCARD = 0.8
 _ARTICLES = re.compile(r"^(?:" + "|".join(language.articles for language in LANGUAGES) + r")\s+")
 _EVOLVING = frozenset({"age"})
-"""Slots whose value changes by itself: a newer value replaces the older one."""
+"""Slots whose value changes by itself: a newer value replaces the older one, unless it
+is lower ("Theo is 12", then "Theo is 10"), which contradicts it."""
 _FLOATING = frozenset().union(*(language.floating for language in LANGUAGES))
 """Words of a retold statement ("The user says that…") and time adverbs ("now") that are
 no part of a sentence's frame."""
@@ -140,6 +141,8 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> Ju
         new_value, old_value = set(new_slot[2].split()), set(old_slot[2].split())
         if new_value <= old_value or old_value <= new_value:
             return verdict(Verdict.DUPLICATE, f"Same {name} for the same subject.")
+        if new_slot[0] in _EVOLVING and _younger(new_slot[2], old_slot[2]):
+            return verdict(Verdict.CONTRADICTS, f"A lower {name!r} than before: one is wrong.")
         if says_changed or new_slot[0] in _EVOLVING:
             return verdict(Verdict.SUPERSEDES, f"Newer {name!r} for the same subject.")
         return verdict(
@@ -161,6 +164,11 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> Ju
     if new_statement.negated == old_statement.negated and similarity >= DUPLICATE_JACCARD:
         return verdict(Verdict.DUPLICATE, f"Nearly the same words (Jaccard {similarity:.2f}).")
     return verdict(Verdict.DISTINCT, "No rule relates the two facts.")
+
+
+def _younger(new: str, old: str) -> bool:
+    """Whether an age given anew is lower than the one before: time only adds to it."""
+    return new.isdigit() and old.isdigit() and int(new) < int(old)
 
 
 def judge_pairs(request: JudgeRequest, languages: Sequence[Language] = LANGUAGES) -> Judgements:
