@@ -185,8 +185,8 @@ def answered_then_told(memory: Memory, clock: Clock, asked: str, answer: str, th
         # an amount revised: a bound of one scale, with a word of change
         (
             "Welcome! May I have your name and a budget for the refit?",
-            "Ines Varga here; budget about €18,000 all in.",
-            "Good news, the bank agreed, we can stretch to 21,500 max.",
+            "Ines Varga here; budget about €18,000 in total.",
+            "Good news, the loan came through: we can go to 21,500 max now.",
             "18,000",
             "21,500",
             "Ines Varga",
@@ -194,9 +194,9 @@ def answered_then_told(memory: Memory, clock: Clock, asked: str, answer: str, th
         # another name in the slot the question asked ("from which station?")
         (
             "Lovely! When would you travel, and from which station?",
-            "Two weeks from 3 June; Leeds is easiest for us.",
+            "Ten days from 3 June; Derby suits us best.",
             "Could we leave from York instead? It's closer to my sister's.",
-            "Leeds",
+            "Derby",
             "York",
             "3 June",
         ),
@@ -218,8 +218,8 @@ def test_a_revised_budget_leaves_the_prompt_with_the_new_one(client: Memory, clo
         client,
         clock,
         "Welcome! May I have your name and a budget for the refit?",
-        "Ines Varga here; budget about €18,000 all in.",
-        "Good news, the bank agreed, we can stretch to 21,500 max.",
+        "Ines Varga here; budget about €18,000 in total.",
+        "Good news, the loan came through: we can go to 21,500 max now.",
     )
     block = block_facts(client, "What's the client's maximum budget?")
     assert "21,500" in block and "18,000" not in block
@@ -241,7 +241,7 @@ def test_one_message_that_gives_two_figures_anew_replaces_both(
         client,
         clock,
         "s2",
-        ("user", "Funding closed, so it's 3 data engineers now and up to 80k."),
+        ("user", "The new contract is signed: we hire 3 data engineers now, up to 80k."),
         ("assistant", "Noted."),
     )
     gone = texts(client, FactStatus.SUPERSEDED)
@@ -262,12 +262,12 @@ def test_an_age_the_calendar_rules_out_is_put_to_a_person(client: Memory, clock:
         clock,
         "What is your son's name, and how old is he?",
         "His name is Theo, he is 12 and loves chess.",
-        "Let's take the junior group then, Theo is 10 so he can join.",
+        "Put Theo with the juniors, he is 10.",
     )
     [pair] = client.conflicts("alice")
     sides = (pair.fact_a.text, pair.fact_b.text)
     assert any("he is 12" in side for side in sides)
-    assert any("Theo is 10" in side for side in sides)
+    assert any("he is 10" in side for side in sides)
     assert texts(client, FactStatus.DISPUTED) != []
 
 
@@ -277,7 +277,7 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
         clock,
         "s1",
         ("assistant", "Welcome! May I have your name and a budget for the refit?"),
-        ("user", "Ines Varga; budget about €18,000 all in."),
+        ("user", "Ines Varga; budget about €18,000 in total."),
         ("assistant", "Thank you."),
     )
     assert "The user is Ines Varga." in client.context("alice", "Which tiles were chosen?")
@@ -287,7 +287,7 @@ def test_a_child_on_the_plan_of_an_adults_only_event_is_put_to_a_person(
     client: Memory, clock: Clock
 ) -> None:
     talk(client, clock, "s1", "No kids at the anniversary dinner please, it's adults only.")
-    talk(client, clock, "s2", "Mila, my niece, will sit with us; she's 6 and loves cake.")
+    talk(client, clock, "s2", "Our neighbours' girl Mila joins our table; she's 6 and loves cake.")
     [pair] = client.conflicts("alice")
     sides = f"{pair.fact_a.text} {pair.fact_b.text}"
     assert "adults only" in sides and "Mila" in sides

@@ -265,11 +265,11 @@ class Consolidator:
         plan = await_call(item.future, item.deadline, job)
         if plan.candidates:
             judge(self.means, profile, plan.candidates, item.run, job, item.deadline)
-            keep_the_rest(self.means, profile, plan.candidates, job.now)
         if job.dry_run:
             count_dry(plan, item.run, job.planned)
             job.planned.append(plan)
         else:  # the write checks that the session is still ours
+            keep_the_rest(self.means, profile, plan.candidates, job.now)
             write(self.means, profile, plan, item.run, job)
 
     def _after_sessions(

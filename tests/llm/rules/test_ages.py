@@ -16,11 +16,11 @@ from somna.llm.rules.ages import age_contradicts, ages
         ("L'utilisateur dit que son fils c'est Noé, il a 11 ans.", {"Noé": 11}),
         ("L'utilisateur dit que Inès aura 8 ans en mai.", {"Inès": 8}),
         # years of something else are no age, nor an age with no one named
-        ("L'utilisateur dit que Karim est à son compte depuis 3 ans.", {}),
-        ("L'utilisateur dit que Karim a déménagé il y a 3 ans.", {}),
+        ("L'utilisateur dit que Bastien est à son compte depuis 3 ans.", {}),
+        ("L'utilisateur dit que Bastien a déménagé il y a 3 ans.", {}),
         ("The user says that the meeting with Noor is 5 minutes long.", {}),
         ("The user is 34.", {}),
-        ("The race is the Leeds Half, the user is 41 and unfit.", {}),  # the speaker's age
+        ("The gig is at the Derby Arena, the user is 52 and drums.", {}),  # the speaker's age
     ],
 )
 def test_the_ages_a_text_gives_by_name(text: str, found: dict[str, int]) -> None:
@@ -30,7 +30,7 @@ def test_the_ages_a_text_gives_by_name(text: str, found: dict[str, int]) -> None
 @pytest.mark.parametrize(
     ("old", "new", "years", "contradicts"),
     [
-        ("Theo is 12.", "Theo is 10, so he can join the junior group.", 0.1, True),
+        ("Theo is 12.", "Put Theo with the juniors, he is 10.", 0.1, True),
         ("Theo is 12.", "Theo is 15 now.", 0.5, True),  # older than the calendar allows
         ("Theo is 12.", "Theo is 13 now.", 0.5, False),  # a birthday
         ("Theo is 12.", "Theo is 12 and loves chess.", 0.1, False),

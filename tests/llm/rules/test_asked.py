@@ -6,22 +6,22 @@ import pytest
 
 from somna.llm.rules.asked import slot_renamed
 
-_LEEDS = "The user says that Leeds is easiest (in answer to: From which station will you leave?)."
+_DERBY = "The user says that Derby suits us (in answer to: From which station will you leave?)."
 _LILLE = "L'utilisateur dit que Lille c'est mieux (en réponse à « Vous partez de quelle gare ? »)."
 
 
 @pytest.mark.parametrize(
     ("old", "new", "renamed"),
     [
-        (_LEEDS, "The user asks to leave from York instead.", True),
+        (_DERBY, "The user asks to leave from York instead.", True),
         (_LILLE, "L'utilisateur dit que finalement on part de Grenoble.", True),
         # nothing says it changed
-        (_LEEDS, "The user asks to leave from York.", False),
+        (_DERBY, "The user asks to leave from York.", False),
         # another slot, or the same name again
-        (_LEEDS, "The user now travels with Amira.", False),
-        (_LEEDS, "The user will leave from Leeds after all.", False),
+        (_DERBY, "The user now travels with Nour.", False),
+        (_DERBY, "The user will leave from Derby after all.", False),
         # a month or a day is no name
-        (_LEEDS, "The user will now leave from Monday.", False),
+        (_DERBY, "The user will now leave from Monday.", False),
         # the old answer named nothing
         (
             "The user says that the early one (in answer to: From which station?).",

@@ -14,22 +14,22 @@ from somna.llm.rules.counts import number_updated, numbers_given
         ("Around 110 guests for the reception.", "Update: the guest list is at 130 now."),
         # an amount revised, tied by its scale and a bound
         (
-            "The user says that around £18,000 all in (in answer to: Any budget in mind?).",
-            "The user says that the board agreed, we can stretch to 21,500 max.",
+            "The user says that around £18,000 in total (in answer to: Any budget in mind?).",
+            "The user says that the board agreed, we can go to 21,500 max now.",
         ),
         ("The user says that 60-70k base.", "The user says that we can now go up to 80k."),
         (
-            "L'utilisateur dit que environ 240 000 cette année.",
-            "L'utilisateur dit que son chiffre sera plus haut que prévu, plutôt 290 000.",
+            "L'utilisateur dit que autour de 240 000 sur l'exercice.",
+            "L'utilisateur dit que les ventes dépassent les prévisions : plutôt 290 000 désormais.",
         ),
         (
             "L'utilisateur dit que budget 410 000 max.",
-            "L'utilisateur dit que la banque suit jusqu'à 450 000, on peut monter un peu.",
+            "L'utilisateur dit que le prêt accordé va jusqu'à 450 000, on peut monter.",
         ),
         # the number of the question answered is what was asked, not what is said
         (
-            "L'utilisateur dit que nous serons 30 (en réponse à « Combien de personnes ? »).",
-            "L'utilisateur dit que finalement nous serons 36 (en réponse à « Toujours 30 ? »).",
+            "L'utilisateur dit que 30 couverts (en réponse à « Combien de couverts ? »).",
+            "L'utilisateur dit que finalement 36 couverts (en réponse à « Toujours 30 ? »).",
         ),
     ],
 )
@@ -48,11 +48,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
         # an amount ten times larger is another amount
         ("The user says that around £1,800 a month.", "The user says that now it's £25,000 max."),
         # nothing says it changed
-        ("The user says that around £18,000 all in.", "The user says that 21,500 max."),
-        # a rank counts nothing: "the 4th shop" is no fourth count of shops
+        ("The user says that around £18,000 in total.", "The user says that 21,500 max."),
+        # a rank counts nothing: "a 3rd café" is no third count of cafés
         (
-            "The user says that we've got 3 shops in Leeds.",
-            "The user says that we're opening a 4th shop on the 28th now.",
+            "The user says that we run 2 cafés in Derby.",
+            "The user says that we open a 3rd café on the 14th now.",
         ),
     ],
 )

@@ -18,7 +18,7 @@ _ADULTS_ONLY = "The user says that no kids at the anniversary dinner, adults onl
         ("L'utilisateur est allergique aux arachides.", "Un gâteau aux arachides.", True),
         # an adults-only event, and a child on its plan, by word or by age
         (_ADULTS_ONLY, "We need a high chair for the baby at table 2.", True),
-        (_ADULTS_ONLY, "Save a seat for Mila, my niece, she's 6 and loves cake.", True),
+        (_ADULTS_ONLY, "Our neighbours' girl Mila joins our table, she's 6 and loves cake.", True),
         (
             "L'utilisateur dit que ce sera sans enfants, entre adultes.",
             "L'utilisateur dit que Noé a 7 ans, il sera à côté de sa tante.",

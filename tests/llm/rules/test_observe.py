@@ -396,8 +396,8 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
         ),
         (
             "C'est toujours 12 places pour l'atelier ?",
-            "Finalement nous serons 15, deux collègues viennent aussi.",
-            "L'utilisateur dit que finalement nous serons 15, deux collègues viennent aussi.",
+            "Deux collègues viennent aussi, donc 15 finalement.",
+            "L'utilisateur dit que deux collègues viennent aussi, donc 15 finalement.",
         ),
     ],
 )
@@ -421,8 +421,8 @@ def test_an_answer_that_confirms_the_asked_value_keeps_the_question() -> None:
     ("said", "told"),
     [
         (
-            "our accountant wants to move us to quarterly billing, cheaper for us?",
-            "The user says that our accountant wants to move us to quarterly billing.",
+            "the board asked for quarterly invoices from now on, ok for you?",
+            "The user says that the board asked for quarterly invoices from now on.",
         ),
         (
             "We'll drop the van off at the depot on Monday, right?",
@@ -444,7 +444,7 @@ def test_a_question_with_commas_is_no_statement() -> None:
     ("observation", "rest"),
     [
         (
-            "The user says that Ines Varga here; budget about 18,000 all in (in answer to: "
+            "The user says that Ines Varga here; budget about 18,000 in total (in answer to: "
             "May the assistant have the user's name and budget?).",
             "The user says that Ines Varga here (in answer to: May the assistant have the "
             "user's name and budget?).",
@@ -453,7 +453,7 @@ def test_a_question_with_commas_is_no_statement() -> None:
             "No, Basic; billed monthly the user thinks.",
             "No, Basic.",
         ),
-        ("The user says that budget about 18,000 all in.", None),  # one statement
+        ("The user says that budget about 18,000 in total.", None),  # one statement
         ("The user says that Ines Varga here; the loft has 2 rooms.", None),  # none replaced
         ("The user says that budget 18,000; monthly billing.", None),  # all replaced
     ],

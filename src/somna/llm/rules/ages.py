@@ -1,6 +1,6 @@
 """A person's age told twice: the second may follow the calendar, or contradict the first.
 
-"Her son Theo, he is 12" and, weeks later, "Theo is 10 so he can join the junior group"
+"Her son Theo, he is 12" and, weeks later, "put Theo with the juniors, he is 10"
 share a name and little else; an agent that books the group must know a person should
 settle which is true. An age grows by one a year at most: a younger age, or one older
 than the time between allows, contradicts the first.
@@ -31,7 +31,7 @@ def ages(text: str, languages: Sequence[Language] = LANGUAGES) -> dict[str, int]
     {'Theo': 12}
     >>> ages("L'utilisateur dit que Noé a 9 ans, il entre en CE2.")
     {'Noé': 9}
-    >>> ages("The race is the Leeds Half, the user is 41 and unfit.")
+    >>> ages("The gig is at the Derby Arena, the user is 52 and drums.")
     {}
     """
     found: dict[str, int] = {}
@@ -42,7 +42,7 @@ def ages(text: str, languages: Sequence[Language] = LANGUAGES) -> dict[str, int]
             names = [n for n in _NAME.finditer(clause) if n[0].casefold() not in language.stopwords]
             number = next(v for k, v in match.groupdict().items() if k.startswith("age") and v)
             speaker = clause.rstrip().casefold().endswith(language.plain_user)
-            if names and not speaker:  # "Leeds Half, the user is 41": the speaker's age
+            if names and not speaker:  # "Derby Arena, the user is 52": the speaker's age
                 found[names[-1][0]] = int(number)
     return found
 
@@ -51,7 +51,7 @@ def age_contradicts(old: str, new: str, years_between: float) -> bool:
     """Whether `new` gives a person named in `old` an age the calendar rules out: younger,
     or older by more than the years between the two (and one for a birthday).
 
-    >>> age_contradicts("Theo is 12.", "Theo is 10 so he can join.", 0.1)
+    >>> age_contradicts("Theo is 12.", "Put Theo with the juniors, he is 10.", 0.1)
     True
     >>> age_contradicts("Theo is 12.", "Theo is 13 now.", 1.0)
     False

@@ -1,5 +1,5 @@
 """A name an answer gave to the question's slot, given anew: "from which station?", then
-"Leeds", weeks later "can we leave from York instead?".
+"Derby", weeks later "can we leave from York instead?".
 
 The answer names a place, a person or a firm where the question asked "from which",
 "with what", "chez quel": the question's preposition is the slot. A newer statement that
@@ -23,7 +23,7 @@ _ASKED_SLOT = re.compile(
     + r")(?!\w)",
     re.IGNORECASE,
 )
-"""A question's slot: a preposition before "which" / "what" / "quel" ("from which airport")."""
+"""A question's slot: a preposition before "which" / "what" / "quel" ("from which station")."""
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
 _MONTHS = re.compile("|".join(language.months for language in LANGUAGES), re.IGNORECASE)
 _NOT_NAMES = frozenset(
@@ -52,12 +52,12 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     name, and says it changed.
 
     >>> slot_renamed(
-    ...     "The user says that Leeds suits us (in answer to: From which office will you work?).",
+    ...     "The user says that Derby suits us (in answer to: From which office will you work?).",
     ...     "The user will work from York instead.",
     ... )
     True
     >>> slot_renamed(
-    ...     "The user says that Leeds suits us (in answer to: From which office will you work?).",
+    ...     "The user says that Derby suits us (in answer to: From which office will you work?).",
     ...     "The user will work from home on Fridays now.",
     ... )
     False

@@ -248,9 +248,6 @@ class Language:
     """Words of a retold statement and time adverbs: no part of a sentence's frame."""
     not_topics: frozenset[str]
     """Words two statements share without being about the same thing."""
-    novel: frozenset[str]
-    """Words of change that say something is new ("the new one", "bonne nouvelle"), not
-    that a figure changed."""
     value_words: frozenset[str]
     """Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
     offers: frozenset[str]

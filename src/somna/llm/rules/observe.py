@@ -202,7 +202,7 @@ def _statement_before_question(sentence: str, language: Language) -> int:
             and "?" not in sentence[: comma.start()]
         ):
             return comma.start()
-    # A short tag that asks by its tone alone ("…quarterly billing, cheaper for us?",
+    # A short tag that asks by its tone alone ("…quarterly invoices from now on, ok for you?",
     # "…at 6pm, right?") after a statement that asks nothing itself.
     if (
         commas

@@ -227,7 +227,6 @@ def load_language(
         ordinals=tables.text(patterns.get("ordinals", "")),
         floating=tables.words("FLOATING"),
         not_topics=tables.words("NOT_TOPICS"),
-        novel=tables.words("NOVEL"),
         offers=tables.words("OFFERS"),
         value_words=tables.words("VALUE_WORDS"),
     )
