@@ -32,3 +32,27 @@ _LILLE = "L'utilisateur dit que Lille c'est mieux (en réponse à « Vous partez
 )
 def test_a_name_in_the_asked_slot_given_anew(old: str, new: str, renamed: bool) -> None:
     assert slot_renamed(old, new) is renamed
+
+
+_IN_COPY = "The user wants the invoices by email, with Bruno in copy."
+_EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno en copie."
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "renamed"),
+    [
+        (_IN_COPY, "The user says that Bruno is leaving, put Lina in copy from now on.", True),
+        (_EN_COPIE, "L'utilisateur dit que bruno part, mettez plutôt Lina en copie maintenant.", True),
+        ("Our contact is Bruno for the Derby site.", "Our contact is Lina now.", True),
+        # nothing says it changed
+        (_IN_COPY, "The user says to put Lina in copy of the quotes.", False),
+        # the old name stays beside the new one
+        (_IN_COPY, "The user wants Bruno and Lina in copy from now on.", False),
+        # another frame
+        (_IN_COPY, "The user now travels with Lina to the fair.", False),
+        # the same two words beside, none of them saying anything ("to it with …")
+        ("The user went to it with Bruno.", "The user now goes to it with Lina.", False),
+    ],
+)
+def test_a_name_among_the_same_words_given_anew(old: str, new: str, renamed: bool) -> None:
+    assert slot_renamed(old, new) is renamed

@@ -1,9 +1,10 @@
-"""A name an answer gave to the question's slot, given anew: "from which station?", then
-"Derby", weeks later "can we leave from York instead?".
+"""A name given anew in its slot: "from which station?", then "Derby", weeks later "can we
+leave from York instead?"; or "with Bruno in copy", then "put Lina in copy from now on".
 
-The answer names a place, a person or a firm where the question asked "from which",
-"with what", "chez quel": the question's preposition is the slot. A newer statement that
-puts another name right after that preposition, and says it changed, replaces it.
+The slot is where the name stood: after the preposition of the question it answered
+("from which", "with what", "chez quel"), or among the same words ("… in copy", "cc …",
+"our contact is …"). A newer statement that puts another name in that slot, and says it
+changed, replaces it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _ASKED_SLOT = re.compile(
 )
 """A question's slot: a preposition before "which" / "what" / "quel" ("from which station")."""
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
+_WORD = re.compile(r"[^\W_]+")
 _MONTHS = re.compile("|".join(language.months for language in LANGUAGES), re.IGNORECASE)
 _NOT_NAMES = frozenset(
     word
@@ -48,8 +50,8 @@ def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bo
 
 
 def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `new` puts another name in the slot of the question `old` answered with a
-    name, and says it changed.
+    """Whether `new` puts another name in the slot of a name of `old` (the question it
+    answered, or the words beside it), and says it changed.
 
     >>> slot_renamed(
     ...     "The user says that Derby suits us (in answer to: From which office will you work?).",
@@ -61,15 +63,21 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     ...     "The user will work from home on Fridays now.",
     ... )
     False
+    >>> slot_renamed(
+    ...     "The user wants the invoices by email, with Bruno in copy.",
+    ...     "The user says that Bruno is leaving, put Lina in copy from now on.",
+    ... )
+    True
     """
-    asked = ANSWERED.search(old)
-    if asked is None:
-        return False
     language = detect_language(f"{new} {old}", languages, languages[0])
     if not language.change.search(fold(new)):
         return False
-    named = _names(old[: asked.start()]) - _names(new)
-    if not named:
+    asked = ANSWERED.search(old)
+    said = old if asked is None else old[: asked.start()]
+    if _framed_anew(said, new, _names(said), language):
+        return True
+    named = _names(said) - _names(new)
+    if asked is None or not named:
         return False
     for slot in _ASKED_SLOT.finditer(old, asked.start()):
         preposition = re.escape(slot["preposition"])
@@ -77,6 +85,48 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
         if any(_is_name(n["name"]) and n["name"] not in named for n in given.finditer(new)):
             return True
     return False
+
+
+def _framed_anew(old: str, new: str, named: set[str], language: Language) -> bool:
+    """Whether another name of `new` stands among the words that stand beside one of
+    `named` in `old` (the same two words after it, "… en copie", or before it, "our contact
+    is …", one of them a content word), with none of `named` beside it ("Bruno and Lina")."""
+    frames = {frame for name in named for frame in _frames(old, name, language)}
+    if not frames:
+        return False
+    words = _words(new)
+    olds = {name.casefold() for name in named}
+    for name in _names(new) - named:
+        for at in _places(words, name):
+            if olds.isdisjoint(words[max(at - 2, 0) : at + 3]) and frames & _frames_at(
+                words, at, language
+            ):
+                return True
+    return False
+
+
+def _frames(text: str, name: str, language: Language) -> set[tuple[str, ...]]:
+    words = _words(text)
+    return {frame for at in _places(words, name) for frame in _frames_at(words, at, language)}
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(fold(text).casefold())
+
+
+def _places(words: list[str], name: str) -> list[int]:
+    folded = name.casefold()
+    return [at for at, word in enumerate(words) if word == folded]
+
+
+def _frames_at(words: list[str], at: int, language: Language) -> set[tuple[str, ...]]:
+    """The two words after and the two words before `words[at]`, where one is a content word."""
+    frames = (("after", *words[at + 1 : at + 3]), ("before", *words[max(at - 2, 0) : at]))
+    return {
+        frame
+        for frame in frames
+        if len(frame) == 3 and any(w not in language.stopwords and len(w) > 2 for w in frame[1:])
+    }
 
 
 def _names(text: str) -> set[str]:

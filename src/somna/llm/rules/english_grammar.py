@@ -44,17 +44,21 @@ def _third_singular(verb: str) -> str:
 PRESENT = {verb: _third_singular(verb) for verb in sorted(_TABLES.words("PRESENT"))}
 PAST = _TABLES.words("PAST")
 ADVERBS = _TABLES.words("ADVERBS")
+_AUXILIARIES = _TABLES.maps("grammar")["auxiliaries"]
 _KEPT = _TABLES.words("UNAGREED") | _TABLES.words("FILLER") | PAST | ADVERBS
 
 
 def agreed(verb: str) -> str:
-    """The word after "I", agreed with a named speaker: "handle" → "handles". A retold
-    observation keeps whatever verb was said, so any word that can only be a verb in the
-    present is agreed, not only the known ones; a past tense, a modal or an adverb keeps
-    its form."""
+    """The word after "I", agreed with a named speaker: "handle" → "handles", "don't" →
+    "does not". A retold observation keeps whatever verb was said, so any word that can
+    only be a verb in the present is agreed, not only the known ones; a past tense, a
+    modal, an adverb or another contraction keeps its form."""
+    auxiliary = _AUXILIARIES.get(verb.casefold())
+    if auxiliary is not None:
+        return auxiliary
     if verb in PRESENT:
         return PRESENT[verb]
-    if verb.casefold() in _KEPT or verb.endswith("ed"):
+    if verb.casefold() in _KEPT or verb.endswith(("ed", "'t")):
         return verb
     return _third_singular(verb)
 

@@ -133,6 +133,8 @@ class Language:
     """A part of a sentence matching any of these is never a fact (conditionals, pleasantries)."""
     pleasantry: re.Pattern[str]
     """Greetings and thanks, alone or nearly: part of ``skip``, and kept out of summaries too."""
+    greeting: re.Pattern[str]
+    """A greeting opening a sentence that goes on: what follows it is judged alone."""
     lead: re.Pattern[str]
     """Discourse markers and a time phrase (group ``when``) before the clause; matched at start."""
     segment_break: re.Pattern[str]

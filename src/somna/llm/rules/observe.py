@@ -117,9 +117,10 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
     short, and whatever courtesy comes with it: the question says what the value is."""
     trimmed = trim_clause(sentence)
     answered = answering and holds_a_value(trimmed, names=False)  # a name may be the listener's
+    greeted = language.greeting.match(trimmed)  # "hi, the new hire starts on monday"
     if (
         "?" in sentence
-        or (language.pleasantry.search(trimmed) and not answered)
+        or (language.pleasantry.search(trimmed[greeted.end() if greeted else 0 :]) and not answered)
         or language.request.search(trimmed)
         or language.hypothetical.search(trimmed)
         or _undecided(trimmed, language)

@@ -173,6 +173,7 @@ def load_language(
         stopwords=tables.words("STOPWORDS"),
         skip=tables.patterns(patterns["skip"]),
         pleasantry=tables.pattern(patterns["pleasantry"]),
+        greeting=tables.pattern(patterns["greeting"]),
         lead=tables.pattern(patterns["lead"]),
         segment_break=tables.pattern(patterns["segment_break"]),
         clause_break=tables.pattern(patterns["clause_break"]),
