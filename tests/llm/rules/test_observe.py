@@ -118,8 +118,8 @@ def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
         (
             "Which day suits you for the fitting?",
             "Ok, Tuesday then!",
-            "The user says that Tuesday (Tuesday 5 May 2026) then (in answer to: Which day suits the user for the "
-            "fitting?).",
+            "The user says that Tuesday (Tuesday 5 May 2026) then "
+            "(in answer to: Which day suits the user for the fitting?).",
         ),
         (
             "Facturation mensuelle ou à la livraison ?",
