@@ -291,3 +291,31 @@ def test_a_child_on_the_plan_of_an_adults_only_event_is_put_to_a_person(
     [pair] = client.conflicts("alice")
     sides = f"{pair.fact_a.text} {pair.fact_b.text}"
     assert "adults only" in sides and "Mila" in sides
+
+
+def test_what_a_disputed_answer_says_besides_stays_active(client: Memory, clock: Clock) -> None:
+    answered_then_told(
+        client,
+        clock,
+        "Any special diets among your guests?",
+        "Two guests are allergic to peanuts, it's serious, and 4 are vegetarian.",
+        "For dessert we'll keep the peanut brittle for everyone, it was so good.",
+    )
+    [pair] = client.conflicts("alice")
+    assert "allergic to peanuts" in f"{pair.fact_a.text} {pair.fact_b.text}"
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "4 are vegetarian" in active and "allergic" not in active
+    assert "dessert" not in active  # "for dessert, it was so good" gives no value: no rest
+
+
+def test_what_a_disputed_statement_says_besides_stays_active(client: Memory, clock: Clock) -> None:
+    answered_then_told(
+        client,
+        clock,
+        "What is your son's name, and how old is he?",
+        "His name is Theo, he is 12 and loves chess.",
+        "The Saturday Juniors course then, Theo is 10 so he can join.",
+    )
+    assert len(client.conflicts("alice")) == 1
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "Saturday Juniors" in active and "Theo is 10" not in active

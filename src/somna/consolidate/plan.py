@@ -28,8 +28,12 @@ class Candidate:
     rule: str | None = None
     """The extraction rule that proposed it, kept in its `created` event."""
     rests: dict[str, Candidate] = field(default_factory=dict)
-    """By neighbor it supersedes, what that neighbor still tells once the part this fact
-    replaces is gone (`somna.llm.rules.observe.rest_of`): written as a fact of its own."""
+    """By neighbor it supersedes or contradicts, what that neighbor still tells once the
+    part this fact replaces or disputes is left out (`somna.llm.rules.observe.rest_of`):
+    written as a fact of its own."""
+    own_rests: dict[str, Candidate] = field(default_factory=dict)
+    """By neighbor it contradicts, what this fact still tells once the part in dispute is
+    left out: written as a fact of its own, active while the two wait for a person."""
 
 
 @dataclass

@@ -1,17 +1,23 @@
-"""What an observation still tells once a newer fact replaces part of it.
+"""What an observation still tells once a newer fact replaces or disputes part of it.
 
 An observation joins the informative statements of one message ("Ines, buyer at a
 studio of 12; billed monthly"). When a newer fact replaces one of them ("annual billing
-from now on"), superseding the whole observation would lose the others with it. Between
-the judge and the write, each superseded observation whose statements the cheap rules can
-tell apart (`wording.replaces_part`) gets its rest: a candidate of the statements left,
-with the question they answered, the observation's time and category, and a copy of its
-evidence (the quote is still verbatim, and still says them). The write creates it beside
-the supersession, so the old value leaves and the rest stays.
+from now on"), superseding the whole observation would lose the others with it; when one
+of them is set against another fact ("allergic to nuts, and 3 vegetarians" / "the nut
+cake for everyone"), disputing the whole observation would take its other statements out
+of the prompt until a person settles it. Between the judge and the write, each
+observation superseded or disputed whose statements the cheap rules can tell apart
+(`wording.replaces_part`, `wording.disputes_part`) gets its rest: a candidate of the
+statements left, with the question they answered, the observation's time and category,
+and a copy of its evidence (the quote is still verbatim, and still says them). The
+write creates it beside the supersession or the dispute, so the old value leaves, the
+contradiction waits for a person, and the rest stays.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
@@ -19,48 +25,87 @@ from pydantic import ValidationError
 
 from somna.consolidate.job import Means
 from somna.consolidate.plan import Candidate
-from somna.consolidate.wording import replaces_part
+from somna.consolidate.wording import disputes_part, replaces_part, years_apart
 from somna.llm.rules.counts import number_updated
 from somna.llm.rules.extract import OBSERVATION
+from somna.llm.rules.frames import holds_a_value
+from somna.llm.rules.languages import ANSWERED
 from somna.llm.rules.observe import rest_of
-from somna.model import Fact, Profile, Verdict
+from somna.model import Evidence, Fact, Profile, Verdict
 from somna.model.entities import new_id
 
 __all__ = ["keep_the_rest"]
 
 
+@dataclass(frozen=True)
+class _Rest:
+    kept_in: dict[str, Candidate]
+    """Where the rest goes: the candidate's `rests` or `own_rests`, by the neighbor's id."""
+    neighbor_id: str
+    of: Fact
+    """The observation it is the rest of."""
+    text: str
+
+
 def keep_the_rest(
     means: Means, profile: Profile, candidates: list[Candidate], now: datetime
 ) -> None:
-    """Give each candidate the rest of every observation it supersedes in part."""
-    found: list[tuple[Candidate, Fact, str]] = []
-    for candidate in candidates:
-        said = candidate.evidence[0].quote if candidate.evidence else None
-        replaced = partial(replaces_part, new=candidate.fact.text, said=said)
-        recounted = partial(number_updated, new=candidate.fact.text)
-        for neighbor in candidate.neighbors:
-            if (
-                candidate.verdicts.get(neighbor.id) is Verdict.SUPERSEDES
-                and neighbor.category == OBSERVATION
-                and (rest := rest_of(neighbor.text, replaced, recounted))
-            ):
-                found.append((candidate, neighbor, rest))
+    """Give each candidate the rest of every observation it supersedes or disputes in
+    part, its own among them."""
+    found = [rest for candidate in candidates for rest in _rests(candidate)]
     if not found:
         return
     with means.store.read(profile.id) as tx:
-        evidence = tx.evidence([older.id for _, older, _ in found])
-    vectors = means.embedder.embed([rest for _, _, rest in found])
-    for (candidate, older, rest), vector in zip(found, vectors, strict=True):
+        stored = tx.evidence([rest.of.id for rest in found])
+    said: dict[str, list[Evidence]] = {c.fact.id: c.evidence for c in candidates}
+    vectors = means.embedder.embed([rest.text for rest in found])
+    for rest, vector in zip(found, vectors, strict=True):
+        older = rest.of
         try:  # the rest goes on as the observation did: its time, status and strength
             fact = Fact.model_validate(
                 older.model_dump()
-                | {"id": new_id("fct"), "text": rest, "recorded_at": now, "judged_at": now}
+                | {"id": new_id("fct"), "text": rest.text, "recorded_at": now, "judged_at": now}
             )
         except ValidationError:
-            continue  # a rest too short to be a fact: the supersession takes it all
-        quotes = [
-            e.model_copy(update={"id": new_id("evd"), "fact_id": fact.id})
-            for e in evidence
-            if e.fact_id == older.id
-        ]
-        candidate.rests[older.id] = Candidate(fact, quotes, vector, rule=OBSERVATION)
+            continue  # a rest too short to be a fact: the verdict takes it all
+        evidence = said.get(older.id) or [e for e in stored if e.fact_id == older.id]
+        quotes = [e.model_copy(update={"id": new_id("evd"), "fact_id": fact.id}) for e in evidence]
+        rest.kept_in[rest.neighbor_id] = Candidate(fact, quotes, vector, rule=OBSERVATION)
+
+
+def _rests(candidate: Candidate) -> list[_Rest]:
+    fact = candidate.fact
+    said = candidate.evidence[0].quote if candidate.evidence else None
+    replaced = partial(replaces_part, new=fact.text, said=said)
+    recounted = partial(number_updated, new=fact.text)
+    found = []
+    for neighbor in candidate.neighbors:
+        verdict = candidate.verdicts.get(neighbor.id)
+        if verdict is Verdict.SUPERSEDES:
+            found += _rest(candidate.rests, neighbor, neighbor, replaced, recounted)
+        elif verdict is Verdict.CONTRADICTS:
+            years = years_apart(fact, neighbor)
+            disputed = partial(disputes_part, other=fact.text, years=years)
+            found += _rest(candidate.rests, neighbor, neighbor, disputed, disputed, valued=True)
+            disputing = partial(disputes_part, other=neighbor.text, years=years)
+            found += _rest(candidate.own_rests, neighbor, fact, disputing, disputing, valued=True)
+    return found
+
+
+def _rest(
+    kept_in: dict[str, Candidate],
+    neighbor: Fact,
+    of: Fact,
+    replaced: Callable[[str], bool],
+    clause_replaced: Callable[[str], bool],
+    *,
+    valued: bool = False,
+) -> list[_Rest]:
+    """The rest of `of` when it is an observation, and (`valued`) only when what is left
+    still gives a value: "for dessert, it was so good" is no rest of a disputed choice."""
+    if of.category != OBSERVATION:
+        return []
+    text = rest_of(of.text, replaced, clause_replaced)
+    if not text or (valued and not holds_a_value(ANSWERED.split(text)[0])):
+        return []
+    return [_Rest(kept_in, neighbor.id, of, text)]

@@ -121,12 +121,15 @@ def reconcile(tx: StagedWrite, candidate: Candidate, now: datetime, tally: Run) 
             lifecycle.dispute(change.fact(fact.id), neighbor, at=now, actor=ACTOR)
         )
         tally.facts_disputed += 2 if neighbor.status is not FactStatus.DISPUTED else 1
+        for kept in (candidate.rests, candidate.own_rests):
+            if neighbor.id in kept:
+                rests.append(kept[neighbor.id])
     tx.stage(change)
     if restored:  # said again after it was let go: counted reinforced
         tally.facts_reinforced += 1
     else:
         tally.facts_added += 1
-    for rest in rests:  # what the superseded observations still tell
+    for rest in rests:  # what the observations superseded or disputed still tell
         reconcile(tx, rest, now, tally)
     return fact.id
 

@@ -7,7 +7,6 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import timedelta
 
 from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
@@ -34,12 +33,14 @@ __all__ = [
     "changed_choices",
     "changed_values",
     "diet_clashes",
+    "disputes_part",
     "given_anew",
     "judge_request",
     "may_give_anew",
     "may_take",
     "replaces_part",
     "same_wording",
+    "years_apart",
 ]
 
 _FRAME_CANDIDATES = 20
@@ -152,13 +153,14 @@ def age_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     return [
         other
         for other in worded
-        if age_contradicts(other.text, fact.text, _years(fact.valid_from - other.valid_from))
-        or age_contradicts(fact.text, other.text, _years(other.valid_from - fact.valid_from))
+        if age_contradicts(other.text, fact.text, years_apart(fact, other))
+        or age_contradicts(fact.text, other.text, years_apart(fact, other))
     ]
 
 
-def _years(elapsed: timedelta) -> float:
-    return abs(elapsed.days) / 365.25
+def years_apart(a: Fact, b: Fact) -> float:
+    """The years between the times two facts were said."""
+    return abs((a.valid_from - b.valid_from).days) / 365.25
 
 
 def _by_words(
@@ -199,6 +201,19 @@ def replaces_part(part: str, new: str, said: str | None = None) -> bool:
         or slot_renamed(part, new)
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)
+    )
+
+
+def disputes_part(part: str, other: str, years: float) -> bool:
+    """Whether `other`, said `years` apart, sets itself against what `part` (one statement
+    or clause of an observation) says: its value given otherwise (`replaces_part`), a diet
+    one of them states and the other breaks, or an age the calendar rules out."""
+    return (
+        replaces_part(part, other)
+        or breaks_diet(part, other)
+        or breaks_diet(other, part)
+        or age_contradicts(part, other, years)
+        or age_contradicts(other, part, years)
     )
 
 
