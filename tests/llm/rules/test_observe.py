@@ -488,6 +488,30 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
 
 
 @pytest.mark.parametrize(
+    ("observation", "rest"),
+    [
+        (
+            "The user says that two guests are allergic to nuts, it's serious, and 4 are vegan.",
+            "The user says that 4 are vegan.",
+        ),
+        (
+            "L'utilisateur dit que deux invités allergiques aux noix, c'est grave, et 4 vegans.",
+            "L'utilisateur dit que 4 vegans.",
+        ),
+        # nothing left once what leans on the clause in dispute goes with it
+        ("The user says that the user is allergic to nuts, have been for years.", None),
+    ],
+)
+def test_a_clause_that_leans_on_one_in_dispute_goes_with_it(
+    observation: str, rest: str | None
+) -> None:
+    def disputed(part: str) -> bool:
+        return "allergi" in part
+
+    assert rest_of(observation, disputed, disputed) == rest
+
+
+@pytest.mark.parametrize(
     ("said", "told"),
     [
         (

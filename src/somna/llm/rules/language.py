@@ -191,6 +191,9 @@ class Language:
     not yet true, so no observation."""
     undecided: re.Pattern[str]
     """An answer that decides nothing yet ("not sure, I'll think about it")."""
+    leaning: re.Pattern[str]
+    """What opens a clause that leans on the one before it, with no subject of its own
+    ("it's serious", "have been for years", "c'est sérieux"): it goes with that clause."""
     hypothetical: re.Pattern[str]
     """A what-if: a condition with a conditional verb ("If I moved, I would…"). A plain
     condition ("call me if it rains") still tells something."""

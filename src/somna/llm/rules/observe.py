@@ -23,7 +23,7 @@ from datetime import date
 from somna.llm.rules.counts import corrects_the_question
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import holds_a_value
-from somna.llm.rules.language import Language, Speaker, retell_speaker
+from somna.llm.rules.language import Language, Speaker, detect_language, retell_speaker
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
@@ -372,10 +372,11 @@ def rest_of(
         gone = [replaced(part + question) for part in parts]
     if not any(gone):
         return None
+    language = detect_language(observation, LANGUAGES, LANGUAGES[0])
     kept = [
         rest
         for part, out in zip(parts, gone, strict=True)
-        if (rest := _clauses_left(part, recounted) if out else part)
+        if (rest := _clauses_left(part, recounted, language) if out else part)
     ]
     if not kept:
         return None
@@ -383,12 +384,26 @@ def rest_of(
     return f"{rest[:-1]}{question}." if asked else rest
 
 
-def _clauses_left(statement: str, recounted: Callable[[str], bool]) -> str | None:
+def _clauses_left(
+    statement: str, recounted: Callable[[str], bool], language: Language
+) -> str | None:
     """The clauses of a replaced statement that a newer number does not replace by
-    themselves, when some are; None otherwise (the statement goes whole)."""
+    themselves, when some are; None otherwise (the statement goes whole). A clause that
+    leans on one that goes ("allergic to nuts, it's serious") goes with it, and the
+    first clause left loses its "and"."""
     clauses = statement.split(", ")
-    kept = [clause for clause in clauses if not recounted(clause)]
-    return ", ".join(kept) if kept and len(kept) < len(clauses) else None
+    kept: list[str] = []
+    going = False
+    for clause in clauses:
+        going = recounted(clause) or (going and language.leaning.match(clause) is not None)
+        if not going:
+            kept.append(clause)
+    if not kept or len(kept) == len(clauses):
+        return None
+    lead = language.lead.match(kept[0])
+    if kept[0] != clauses[0] and lead:  # "… and 4 vegetarians": "4 vegetarians"
+        kept[0] = kept[0][lead.start("when") if lead["when"] else lead.end() :]
+    return ", ".join(kept) if kept[0] else None
 
 
 def select(

@@ -198,6 +198,7 @@ def load_language(
         request=tables.pattern(patterns["request"]),
         hypothetical=tables.pattern(patterns["hypothetical"]),
         undecided=tables.pattern(patterns["undecided"]),
+        leaning=tables.pattern(patterns["leaning"]),
         plain_user=data["plain_user"],
         plain_assistant=data["plain_assistant"],
         letters=tables.pattern(patterns["letters"]) if "letters" in patterns else None,
