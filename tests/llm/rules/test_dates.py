@@ -17,6 +17,7 @@ WEDNESDAY = date(2026, 2, 18)
         ("next wed at 3pm is fine", "next wed (Wednesday 25 February 2026) at 3pm is fine"),
         ("see you this saturday", "see you this saturday (Saturday 21 February 2026)"),
         ("on friday then", "on friday (Friday 20 February 2026) then"),
+        ("the new intern starts monday", "the new intern starts monday (Monday 23 February 2026)"),
         ("saturday after next", "saturday after next (Saturday 28 February 2026)"),
         ("a week on friday", "a week on friday (Friday 27 February 2026)"),
         ("the fair starts on the 28th", "the fair starts on the 28th (Saturday 28 February 2026)"),
@@ -36,6 +37,9 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
     "said",
     [
         "the digest should go out monday mornings",
+        "every thursday we close early",
+        "tuesday's good for us",
+        "I sat with them for an hour",
         "on mondays we close early",
         "le mercredi c'est bien pour lui",
         "tous les vendredis",
