@@ -45,6 +45,25 @@ def test_a_french_observation_is_retold_and_dated() -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        # "que" joined to a vowel is written as one
+        ("il est dyslexique, donc pas de dictées", "Le client dit qu'il est dyslexique"),
+        ("on a rendez-vous à la banque mardi", "Le client dit qu'on a rendez-vous"),
+        # "le mien" is the speaker's
+        ("Je cherche un comptable, le mien part à la retraite.", "le sien part à la retraite"),
+        # a capital within its sentence names someone: it stays
+        ("au fait, Bruno part à la fin du mois", "Le client dit que Bruno part"),
+        ("by the way, Bruno leaves us in June", "Le client says that Bruno leaves"),
+    ],
+)
+def test_a_retold_statement_reads_as_written(said: str, told: str) -> None:
+    digest = _extract(("user", "Tariq", "Salut !"), ("user", "Le client", said), user="Le client")
+    [text] = _observations(digest)
+    assert told in text
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "Did you ever try making fresh pasta at home with the kids?",
@@ -71,8 +90,8 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
     [
         (
             "New shifts at work, so evenings are out. Can we move my lessons to 7.15am?",
-            "New shifts at work, so evenings are out; the user asks to move the user's lessons "
-            "to 7.15am.",
+            "The user says that new shifts at work, so evenings are out; the user asks to move "
+            "the user's lessons to 7.15am.",
         ),
         (
             "could you send the invoices to my partner Ilse instead?",
@@ -412,7 +431,7 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
         (
             "Lovely. Are you still 30 for the dinner?",
             "36 in the end, my cousins come too.",
-            "36 in the end, the user's cousins come too.",
+            "The user says that 36 in the end, the user's cousins come too.",
         ),
         (
             "C'est toujours 12 places pour l'atelier ?",

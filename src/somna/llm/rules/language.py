@@ -147,6 +147,9 @@ class Language:
     spoken: tuple[tuple[re.Pattern[str], Replacement], ...]
     """Rewrites of a clause into plain written form before it is matched and retold:
     "gonna" as "going to", a dropped subject restored ("Just got a dog": "I just got…")."""
+    elisions: tuple[tuple[re.Pattern[str], str], ...]
+    """Where a retold sentence joins two words the language writes as one ("dit que il":
+    "dit qu'il"), and how."""
     interrogative: re.Pattern[str]
     """How a question opens ("Did you…", "Est-ce que…"): in a sentence with a "?", a part
     that opens so is a question too, not only the part that holds the "?"."""

@@ -216,13 +216,19 @@ def _statement_before_question(sentence: str, language: Language) -> int:
     return len(sentence)
 
 
-def _named(text: str, speaker: str, language: Language) -> str:
-    """``text`` opened with "<speaker> says that" when it does not name the speaker."""
-    if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", text):
-        return text
+def _named(text: str, speaker: str, language: Language, capital_said: bool = False) -> str:
+    """``text`` opened with "<speaker> says that" unless its first clause names the speaker; its
+    first word lower-cased when common, unless (`capital_said`) it was written with a
+    capital within its sentence ("by the way, Bruno leaves")."""
+    opening = re.split(r"[,;] ", text, maxsplit=1)[0]
+    if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", opening, re.IGNORECASE):
+        return text  # "Ines Varga, buyer…" retold names the speaker first
     says = language.says.format(speaker)
-    common = _common_opening(text, language)
-    return f"{says} {text[:1].lower()}{text[1:]}" if common else f"{says} {text}"
+    common = not capital_said and _common_opening(text, language)
+    joined = f"{says} {text[:1].lower() if common else text[:1]}"
+    for elision, written in language.elisions:  # "dit que il": "dit qu'il"
+        joined = elision.sub(written, joined)
+    return joined + text[1:]
 
 
 def _common_opening(text: str, language: Language) -> bool:
@@ -307,7 +313,8 @@ def observe(
                 break
     parts: list[str] = []
     used = 0
-    for _, told_from, end, _, request in kept:
+    capital_said = False  # the first part opens with a capital within its sentence: a name
+    for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
         told = resolve_dates(retell_speaker(said, speaker, listener, language), said_on)
         told = _OLD_CHOICE.sub("", _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told)))
@@ -319,11 +326,19 @@ def observe(
             told = f"{asking.format(speaker, listener)} {told}"
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break
+        if not parts:
+            first = _WORD.match(folded, told_from)
+            capital_said = (
+                told_from > start
+                and first is not None
+                and first[0][:1].isupper()
+                and all(first[0].casefold() not in other.stopwords for other in LANGUAGES)
+            )
         parts.append(told)
         used += len(told) + 2
     if not parts:
         return None
-    text = finish_sentence(_named("; ".join(parts), speaker, language))
+    text = finish_sentence(_named("; ".join(parts), speaker, language, capital_said))
     weight = 1.0
     if asked and answering:
         weight = ANSWER_WEIGHT

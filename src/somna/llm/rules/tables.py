@@ -179,6 +179,10 @@ def load_language(
         clause_break=tables.pattern(patterns["clause_break"]),
         together=tables.pattern(patterns["together"]),
         spoken=tuple(_spoken(tables, entry, spoken or {}) for entry in data.get("spoken", [])),
+        elisions=tuple(
+            (tables.pattern(entry["pattern"]), entry["replace"])
+            for entry in data.get("elisions", [])
+        ),
         interrogative=tables.pattern(patterns["interrogative"]),
         hedges=tables.patterns(patterns["hedges"]),
         personal=tables.pattern(patterns["personal"]),
