@@ -192,3 +192,43 @@ def test_many_pairs_go_to_the_judge_in_calls_of_twenty(alice: Memory, clock: Clo
     m.consolidate()
     assert sum(sizes) == len(cities) - 1 and max(sizes) <= 20 and len(sizes) == 2
     assert all(f.judged_at is not None for f in m.list_facts("alice"))
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        # a plan that breaks a stated diet
+        (
+            "The user has been vegetarian for ten years.",
+            "The user ordered the chicken wings platter for the team lunch.",
+        ),
+        # an age the calendar rules out
+        ("Theo, the user's son, is 12.", "Theo is 9, so he goes with the juniors."),
+    ],
+)
+def test_what_the_rules_set_against_an_older_fact_opens_a_conflict_at_night(
+    alice: Memory, clock: Clock, first: str, then: str
+) -> None:
+    older = alice.add_fact("alice", first).fact
+    clock.advance(days=2)
+    added = alice.add_fact("alice", then)
+    assert older.id in [c.fact.id for c in added.similar + added.candidates]
+    run = alice.consolidate()
+    assert (run.facts_disputed, run.llm_calls) == (2, 0)  # the rules decide: no judge asked
+    [conflict] = alice.conflicts("alice")
+    assert {conflict.fact_a.id, conflict.fact_b.id} == {older.id, added.fact.id}
+
+
+def test_a_count_given_anew_through_the_api_supersedes_the_older_one_at_night(
+    alice: Memory, clock: Clock
+) -> None:
+    older = alice.add_fact(
+        "alice", "The guest list for the gala is at about 110.", category="event"
+    ).fact
+    clock.advance(days=2)
+    newer = alice.add_fact(
+        "alice", "Update: the gala guest list is at 130 now.", category="event"
+    ).fact
+    run = alice.consolidate()
+    assert run.facts_superseded == 1
+    assert alice.get("alice", older.id).superseded_by == newer.id

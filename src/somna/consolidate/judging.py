@@ -20,16 +20,12 @@ from somna.consolidate.job import Job, Means, await_call
 from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import (
     ONE_OFF,
-    age_clashes,
-    changed_choices,
-    changed_values,
-    diet_clashes,
-    given_anew,
+    Related,
     judge_request,
     may_give_anew,
+    related,
     same_wording,
 )
-from somna.llm.rules.choices import choice_verdict
 from somna.llm.tasks import JUDGE
 from somna.model import Fact, Profile, Run, Verdict
 from somna.store import Eligibility, Reader
@@ -49,10 +45,7 @@ class _Near:
 
     closest: list[str]
     """Ids of the facts closest by meaning above the floor, closest first."""
-    reframed: list[Fact]
-    renewed: list[Fact]
-    clashing: list[Fact]
-    rechosen: list[Fact]
+    related: Related
 
 
 def judge(
@@ -92,10 +85,7 @@ def _look_around(
         )
         near[i] = _Near(
             [fact_id for fact_id, score in nearest[: 4 * _NEIGHBORS] if score >= floor],
-            changed_values(tx, fact, eligible),
-            given_anew(tx, fact, eligible, [fact_id for fact_id, _ in nearest]),
-            diet_clashes(tx, fact, eligible) + age_clashes(tx, fact, eligible),
-            changed_choices(tx, fact, eligible),
+            related(tx, fact, eligible, [fact_id for fact_id, _ in nearest]),
         )
     return near
 
@@ -112,36 +102,21 @@ def _neighbors(fact: Fact, around: _Near, found: dict[str, Fact]) -> list[Fact]:
     ]
     close = same_subject[:_NEIGHBORS]
     taken = {c.id for c in close}
-    by_words = around.reframed + around.renewed + around.clashing + around.rechosen
-    others = {f.id: f for f in by_words if f.id not in taken}
-    return close + list(others.values())
+    return close + [f for f in around.related.facts if f.id not in taken]
 
 
 def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
     """Decide what needs no model; the pairs left for the judge."""
-    updated = {f.id for f in around.renewed}
-    clashes = {f.id for f in around.clashing}
-    rechosen = {f.id for f in around.rechosen}
-    one_off = candidate.fact.category in ONE_OFF
     said = candidate.evidence[0].quote if candidate.evidence else None
     asked = []
     for neighbor in candidate.neighbors:
-        # The same words in another order need no model, nor a dated statement that
-        # gives a count anew and says it changed, nor a plan that breaks a stated diet,
-        # nor, for what no model is asked about, a choice made again.
+        # The same words in another order need no model, nor what the rules decide alone
+        # (a count given anew, a plan that breaks a stated diet, a choice made again).
         if same_wording(candidate.fact.text, neighbor.text):
             candidate.verdicts[neighbor.id] = Verdict.DUPLICATE
-        elif neighbor.id in updated:
-            candidate.verdicts[neighbor.id] = Verdict.SUPERSEDES
-        elif neighbor.id in clashes:
-            candidate.verdicts[neighbor.id] = Verdict.CONTRADICTS
-        elif (
-            one_off
-            and neighbor.id in rechosen
-            and (chose := choice_verdict(neighbor.text, candidate.fact.text, said)) is not None
-        ):
-            candidate.verdicts[neighbor.id] = chose
-        elif not one_off:
+        elif (ruled := around.related.verdict(candidate.fact, neighbor, said)) is not None:
+            candidate.verdicts[neighbor.id] = ruled
+        elif candidate.fact.category not in ONE_OFF:
             asked.append((candidate, neighbor))
     return asked
 

@@ -3,10 +3,11 @@
 `add_fact` (REST, MCP `fact_add`, the CLI) stores a fact at once and hands the caller
 the facts to judge; the caller may not do it, and "Lives in Berlin." then sits beside
 "Lives in Paris." with both in the prompt. So the nightly run takes every active fact
-nothing has judged yet, finds an older active fact of its subject in its sentence frame
-with another value, or that made another choice of the same kind, whatever its cosine
-(`somna.consolidate.wording.changed_values`, `changed_choices`), or else the closest one
-above `judge_floor`, asks the same judge the pipeline asks for extracted candidates, and
+nothing has judged yet, finds an older active fact of its subject that the cheap rules
+relate to it whatever its cosine (its sentence frame with another value, a value given
+anew, a diet or an age set against it, another choice of the same kind:
+`somna.consolidate.wording.related`), or else the closest one above `judge_floor`; takes
+what the rules decide alone, asks the same judge the pipeline asks for the rest, and
 applies the verdict as the pipeline does: a duplicate joins the older fact, a fact that
 supersedes ends the older one, a contradiction opens a conflict. Then each of them is
 marked judged, so it is checked once. Embedding and the model call come before the
@@ -23,10 +24,9 @@ import numpy as np
 
 from somna.consolidate.wording import (
     ONE_OFF,
-    changed_choices,
-    changed_values,
     judge_request,
     may_take,
+    related,
     same_wording,
 )
 from somna.embed import Embedder
@@ -68,9 +68,9 @@ def recheck(
     vectors = embedder.embed([fact.text for fact in waiting])
     with store.read(profile_id) as reader:
         pairs = [
-            (fact, older)
+            (fact, *found)
             for fact, vector in zip(waiting, vectors, strict=True)
-            if (older := _older_neighbor(reader, fact, vector, floor, now)) is not None
+            if (found := _older_neighbor(reader, fact, vector, floor, now)) is not None
         ]
     try:
         verdicts = _verdicts(pairs, judge)
@@ -78,7 +78,7 @@ def recheck(
         _log.warning("The re-check of %d facts waits for the next run: %s", len(waiting), exc)
         return
     with store.write(profile_id) as tx:
-        for fact, older in pairs:
+        for fact, older, _ in pairs:
             verdict = verdicts.get(fact.id)
             if verdict is not None and verdict is not Verdict.DISTINCT:
                 _apply(tx, fact.id, older.id, verdict, now=now, actor=actor, run=run)
@@ -87,40 +87,42 @@ def recheck(
 
 def _older_neighbor(
     reader: Reader, fact: Fact, vector: np.ndarray, floor: float, now: datetime
-) -> Fact | None:
-    """An older active fact of the same subject in ``fact``'s sentence frame with another
-    value, whatever its cosine; otherwise the closest older one above `floor`.
+) -> tuple[Fact, Verdict | None] | None:
+    """An older active fact of the same subject that the cheap rules relate to ``fact``
+    (`somna.consolidate.wording.related`), whatever its cosine, with what the rules decide
+    of it; otherwise the closest older one above `floor`, for the judge.
 
     Only older facts: a newer one was judged against this one when it came (by the
     pipeline, or by this re-check), so each pair is judged once.
     """
     eligible = Eligibility(at=now, now=now)
-    for other in changed_values(reader, fact, eligible) + changed_choices(reader, fact, eligible):
+    nearest = reader.vector_search(vector, eligible, _SEARCHED)
+    rules = related(reader, fact, eligible, [fact_id for fact_id, _ in nearest])
+    for other in rules.facts:
         if other.recorded_at < fact.recorded_at:
-            return other
-    near = [
-        fact_id
-        for fact_id, score in reader.vector_search(vector, Eligibility(at=now, now=now), _SEARCHED)
-        if score >= floor and fact_id != fact.id
-    ]
+            return other, rules.verdict(fact, other)
+    near = [fact_id for fact_id, score in nearest if score >= floor and fact_id != fact.id]
     subject = fact.subject.casefold()
     for neighbor in reader.get_facts(near):
         if neighbor.subject.casefold() == subject and neighbor.recorded_at < fact.recorded_at:
-            return neighbor
+            return neighbor, None
     return None
 
 
 def _verdicts(
-    pairs: Sequence[tuple[Fact, Fact]], judge: Callable[[JudgeRequest], Judgements]
+    pairs: Sequence[tuple[Fact, Fact, Verdict | None]],
+    judge: Callable[[JudgeRequest], Judgements],
 ) -> dict[str, Verdict]:
-    """Each new fact's verdict on its older neighbor: the same wording without asking, the
-    rest in judge calls of `_PAIRS_PER_CALL` pairs (dated happenings are never asked, as in
-    the pipeline)."""
+    """Each new fact's verdict on its older neighbor: the same wording, or what the rules
+    decide alone, without asking; the rest in judge calls of `_PAIRS_PER_CALL` pairs (dated
+    happenings are never asked, as in the pipeline)."""
     verdicts: dict[str, Verdict] = {}
     asked: list[tuple[Fact, Fact]] = []
-    for fact, older in pairs:
+    for fact, older, ruled in pairs:
         if same_wording(fact.text, older.text):
             verdicts[fact.id] = Verdict.DUPLICATE
+        elif ruled is not None:
+            verdicts[fact.id] = ruled
         elif fact.category not in ONE_OFF:
             asked.append((fact, older))
     for start in range(0, len(asked), _PAIRS_PER_CALL):

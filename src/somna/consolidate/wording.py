@@ -7,6 +7,7 @@ Shared by the pipeline (a candidate against its neighbor) and the nightly re-che
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
@@ -29,6 +30,7 @@ from somna.store import Eligibility, Reader
 
 __all__ = [
     "ONE_OFF",
+    "Related",
     "age_clashes",
     "changed_choices",
     "changed_values",
@@ -38,6 +40,7 @@ __all__ = [
     "judge_request",
     "may_give_anew",
     "may_take",
+    "related",
     "replaces_part",
     "same_wording",
     "years_apart",
@@ -61,6 +64,52 @@ def same_wording(a: str, b: str) -> bool:
         return False
     differing = set(normalize_text(a).split()) ^ set(normalize_text(b).split())
     return not differing & _NEGATIONS
+
+
+@dataclass(frozen=True)
+class Related:
+    """The active facts of a fact's subject that the cheap rules relate to it, whatever
+    their cosine, and what they decide of each without a model."""
+
+    reframed: list[Fact]
+    """Its sentence frame with another value (`changed_values`): for the judge."""
+    renewed: list[Fact]
+    """Dated statements it gives a new value of, and says so (`given_anew`): superseded."""
+    clashing: list[Fact]
+    """A diet or an age set against it (`diet_clashes`, `age_clashes`): contradicted."""
+    rechosen: list[Fact]
+    """Another choice of the kind it chooses (`changed_choices`)."""
+
+    @property
+    def facts(self) -> list[Fact]:
+        """Each related fact once, in the order above."""
+        every = self.reframed + self.renewed + self.clashing + self.rechosen
+        return list({f.id: f for f in every}.values())
+
+    def verdict(self, fact: Fact, other: Fact, said: str | None = None) -> Verdict | None:
+        """What `fact` (said in the words `said`) does to `other` by the rules alone: None
+        where the judge decides. A choice made again is decided here only for the dated
+        happenings no judge is asked about."""
+        if any(other.id == f.id for f in self.renewed):
+            return Verdict.SUPERSEDES
+        if any(other.id == f.id for f in self.clashing):
+            return Verdict.CONTRADICTS
+        if fact.category in ONE_OFF and any(other.id == f.id for f in self.rechosen):
+            return choice_verdict(other.text, fact.text, said)
+        return None
+
+
+def related(tx: Reader, fact: Fact, eligible: Eligibility, nearest: Sequence[str] = ()) -> Related:
+    """The facts the cheap rules relate to `fact`, on every path that judges one: the
+    pipeline's candidates, `add_fact` and the nightly re-check. `nearest`: ids of the
+    facts nearest by meaning, whatever their cosine, where a value given anew is looked
+    for too."""
+    return Related(
+        changed_values(tx, fact, eligible),
+        given_anew(tx, fact, eligible, nearest),
+        diet_clashes(tx, fact, eligible) + age_clashes(tx, fact, eligible),
+        changed_choices(tx, fact, eligible),
+    )
 
 
 def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:

@@ -15,7 +15,7 @@ import numpy as np
 
 from somna.config import Settings
 from somna.consolidate.restoring import restore_said_again
-from somna.consolidate.wording import changed_choices, changed_values
+from somna.consolidate.wording import related
 from somna.errors import ConflictStateError, InvalidInputError
 from somna.memory.approval import proposed_by_agent, require_person
 from somna.memory.conflicts import UNSETTLED
@@ -85,9 +85,9 @@ class FactWrites:
         with self.store.write(profile) as tx:
             similar = _similar(tx, vector, now, floor)
             eligible = Eligibility(at=now, now=now)
-            found = changed_values(tx, fact, eligible) + changed_choices(tx, fact, eligible)
+            found = related(tx, fact, eligible, [s.fact.id for s in similar]).facts
             taken = {s.fact.id for s in similar}
-            reframed = [f for f in {f.id: f for f in found}.values() if f.id not in taken]
+            reframed = [f for f in found if f.id not in taken]
             known = tx.find_active(fact.type, fact.subject, fact.text_hash)
             if known is not None:
                 quotes = {fold_text(e.quote) for e in tx.evidence([known.id])}
@@ -110,8 +110,9 @@ class FactWrites:
             for s in near
             if s.similarity < tuned.neighbor_floor and s.fact.subject == stored.subject
         ]
-        # Another value in the same sentence frame, or another choice of the same kind, is
-        # a candidate whatever its cosine.
+        # What the cheap rules relate to it (another value in the same sentence frame, a
+        # value given anew, a diet or an age set against it, another choice of the same
+        # kind) is a candidate whatever its cosine.
         apart += [
             Similar(f, _cosine(vector, self.embed(f.text))) for f in reframed if f.id != stored.id
         ]
