@@ -62,6 +62,7 @@ def add_facts(
     if not facts:
         return []
     texts = list(dict.fromkeys(new.text for new in facts))
+    batched = set(texts)
     parts = [texts[start : start + _PART] for start in range(0, len(texts), _PART)]
     vectors: dict[str, np.ndarray] = {}
     # The first part is embedded before the transaction: a checked embedder reads the
@@ -78,11 +79,14 @@ def add_facts(
                 vectors.update(zip(part, embedded, strict=True))
 
             def embed(text: str) -> np.ndarray:
-                while text not in vectors and (step := next(pending, None)) is not None:
+                # A text of the batch waits for its part; another (a neighbour to compare)
+                # is embedded alone, without waiting for the parts still on their way.
+                while text in batched and text not in vectors:
+                    step = next(pending)
                     learn(step[0], step[1].result())
-                known = vectors.get(text)
-                vector: np.ndarray = known if known is not None else embedder.embed([text])[0]
-                return vector
+                if text not in vectors:
+                    vectors[text] = embedder.embed([text])[0]
+                return vectors[text]
 
             learn(parts[0], first)
             writes = FactWrites(cast(Store, batch), embed)
