@@ -167,6 +167,7 @@ def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile
         ),
         ("Bonsoir, je suis menuisière et je cherche un atelier.", "Odile est menuisière"),
         ("Re bonjour, j'ai bien reçu les 2 devis.", "Odile a bien reçu les 2 devis."),
+        ("hi there, we opened the second shop yesterday", "Odile says that we opened"),
     ],
 )
 def test_a_greeting_opening_a_sentence_that_goes_on_is_left_out(said: str, told: str) -> None:
