@@ -319,3 +319,26 @@ def test_what_a_disputed_statement_says_besides_stays_active(client: Memory, clo
     assert len(client.conflicts("alice")) == 1
     active = "\n".join(texts(client, FactStatus.UNVERIFIED))
     assert "Saturday Juniors" in active and "Theo is 10" not in active
+
+
+def test_who_the_client_is_keeps_what_they_said_they_are_and_each_quote(
+    client: Memory, clock: Clock
+) -> None:
+    session(
+        client,
+        clock,
+        "s1",
+        ("assistant", "Bonjour ! Puis-je avoir votre nom et votre projet ?"),
+        ("user", "Inès Varga. On cherche un T2 près de la gare."),
+        ("assistant", "Comment préférez-vous être contactée ?"),
+        ("user", "par sms, je suis sage-femme je peux pas décrocher en journée"),
+        ("assistant", "C'est noté."),
+    )
+    [who] = [f for f in all_facts(client, "alice") if f.text.startswith("L'utilisateur est Inès")]
+    assert who.text == "L'utilisateur est Inès Varga, sage-femme."
+    quotes = [e.quote for e in client.history("alice", who.id).evidence]
+    assert sorted(quotes) == [
+        "Inès Varga",
+        "par sms, je suis sage-femme je peux pas décrocher en journée",
+    ]
+    assert who.text in client.context("alice", "Quel train pour la visite ?")

@@ -55,3 +55,74 @@ def test_a_name_given_when_asked_is_who_the_client_is(
 )
 def test_no_name_without_the_question_or_the_name(asked: str, said: str) -> None:
     assert _client_info(asked, said) == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "told", "quotes"),
+    [
+        # the name, then the age in the same answer
+        (
+            [
+                ("assistant", "Welcome! What's your name, and when's the race?"),
+                ("user", "Theo. race is the Lakeside 10k on 3 May. I'm 38 and pretty unfit lol"),
+            ],
+            "The user is Theo, 38.",
+            ["Theo", "I'm 38 and pretty unfit lol"],
+        ),
+        # the name, then the trade in a later message
+        (
+            [
+                ("assistant", "Puis-je avoir votre nom et quelques infos sur votre projet ?"),
+                ("user", "Inès Varga. On cherche un T2 avec mon compagnon."),
+                ("assistant", "Comment préférez-vous être contactée ?"),
+                ("user", "par sms, je suis sage-femme je peux pas décrocher en journée"),
+            ],
+            "L'utilisateur est Inès Varga, sage-femme.",
+            ["Inès Varga", "par sms, je suis sage-femme je peux pas décrocher en journée"],
+        ),
+        # a trade with its article, said to an agent who asked the name
+        (
+            [
+                ("assistant", "Hi! May I have your name?"),
+                ("user", "Nour Haddad. I'm a physiotherapist and I work from home on Mondays."),
+            ],
+            "The user is Nour Haddad, a physiotherapist.",
+            ["Nour Haddad", "I'm a physiotherapist and I work from home on Mondays."],
+        ),
+    ],
+)
+def test_who_the_client_is_tells_what_they_said_they_are(
+    turns: list[tuple[str, str]], told: str, quotes: list[str]
+) -> None:
+    digest = RulesLLM().structured(EXTRACT, transcript(*((r, None, t) for r, t in turns))).value
+    named = [f for f in digest.facts if f.text == told]
+    assert [f.quote for f in named] == quotes  # one fact, said with each quote
+
+
+@pytest.mark.parametrize(
+    ("asked", "name", "said", "told"),
+    [
+        ("May I have your name?", "Mila Costa.", "I'm a bit lost with the settings.", "is"),
+        ("May I have your name?", "Mila Costa.", "I'm 5 minutes away from the office.", "is"),
+        ("May I have your name?", "Mila Costa.", "I'm a big fan of the new layout.", "is"),
+        ("Votre nom ?", "Mila Costa.", "je suis perdue avec les réglages", "est"),
+    ],
+)
+def test_a_sentence_that_says_no_trade_nor_age_describes_no_one(
+    asked: str, name: str, said: str, told: str
+) -> None:
+    digest = (
+        RulesLLM()
+        .structured(
+            EXTRACT,
+            transcript(
+                ("assistant", None, asked),
+                ("user", None, name),
+                ("assistant", None, "Merci !" if told == "est" else "Thanks!"),
+                ("user", None, said),
+            ),
+        )
+        .value
+    )
+    [who] = [f.text for f in digest.facts if f.category == "client_info"]
+    assert who.endswith(f" {told} Mila Costa.")

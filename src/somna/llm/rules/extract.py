@@ -20,7 +20,7 @@ from datetime import date
 from somna.llm.rules.choices import chosen
 from somna.llm.rules.language import Language, Speaker, detect_language
 from somna.llm.rules.languages import LANGUAGES
-from somna.llm.rules.names import name_given
+from somna.llm.rules.names import NamedAs, described, name_given, who_is
 from somna.llm.rules.observe import (
     FIRST_CLASS,
     ITEMS_PER_MESSAGE,
@@ -241,6 +241,8 @@ def typed_facts(
     )
     names = {m.speaker for m in transcript.messages if m.speaker} | {transcript.user}
     typed: list[tuple[int, CandidateFact]] = []
+    who_said: dict[str, tuple[int, NamedAs, Language]] = {}  # the name each speaker gave
+    descriptions: list[tuple[int, str, str, str]] = []  # (position, speaker, quote, what)
     sources: set[tuple[int, int]] = set()
     seen: set[str] = set()
     observed: list[Observation | None] = []
@@ -258,6 +260,8 @@ def typed_facts(
             sentence = folded[start:end]
             # Per sentence, for messages that switch language; a tie keeps the message's.
             spoken = detect_language(sentence, languages, language, evidence=_SWITCH)
+            if (what := described(sentence, spoken)) is not None:
+                descriptions.append((position, who.name, message.content[start:end], what))
             group = _company(sentence, spoken) or _company(folded, spoken)
             found = facts_of_sentence(sentence, Speaker(who.name, group), spoken, names)
             first_class = [item.text for item in found if item.category in FIRST_CLASS]
@@ -290,6 +294,7 @@ def typed_facts(
         if named is not None and not any(
             p == position and f.category == CLIENT_INFO for p, f in typed
         ):  # "May I have your name?" "Ines Varga, buyer at…": who the client is
+            who_said.setdefault(who.name, (len(typed), named, language))
             typed.append(
                 (
                     position,
@@ -317,9 +322,41 @@ def typed_facts(
                 typed=said_typed,
             )
         )
+    _describe(transcript, typed, who_said, descriptions)
     return typed, observed, sources
 
 
+def _describe(
+    transcript: SessionTranscript,
+    typed: list[tuple[int, CandidateFact]],
+    who_said: dict[str, tuple[int, NamedAs, Language]],
+    descriptions: list[tuple[int, str, str, str]],
+) -> None:
+    """Who each speaker who gave their name is, with what they said they are elsewhere in
+    the session ("Callum." … "I'm 41", "je suis infirmière"): the name's fact tells both,
+    and is said again with each quote that says more, so it keeps every quote."""
+    for speaker, (place, named, language) in who_said.items():
+        said = [(p, quote, what) for p, who, quote, what in descriptions if who == speaker]
+        whats = list(dict.fromkeys(what for _, _, what in said))[:_DESCRIPTIONS]
+        if not whats:
+            continue
+        position, fact = typed[place]
+        text = who_is(named.name, whats, Speaker(speaker), language)
+        typed[place] = (position, fact.model_copy(update={"text": text}))
+        for p, quote, _ in said:
+            message = transcript.messages[p]
+            typed.append(
+                (
+                    p,
+                    fact.model_copy(
+                        update={"text": text, "quote": quote, "message_index": message.index}
+                    ),
+                )
+            )
+
+
+_DESCRIPTIONS = 2
+"""What a speaker said they are, told after their name: a trade and an age, say."""
 _ASSISTANT = "the assistant"
 _LEFT_UNSAID = 2
 """Content words of a sentence its typed facts leave out from which the observation still

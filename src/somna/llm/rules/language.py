@@ -222,6 +222,11 @@ class Language:
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
     named: str
     """How who a speaker is is told: ``"{} is {}"``."""
+    age_told: str
+    """How an age reads after a name: ``"{}"`` ("Callum, 41"), ``"{} ans"``."""
+    describes_self: re.Pattern[str]
+    """How a speaker says their trade or their age ("I'm a nurse", "j'ai 41 ans"): group
+    ``role`` or ``age``."""
     asks_name: re.Pattern[str]
     """A question that asks the listener's name ("May I have your name?")."""
     before_name: re.Pattern[str]

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 
 from somna.llm.rules.language import Language, Speaker
-from somna.llm.rules.text import finish_sentence
+from somna.llm.rules.text import finish_sentence, fold
 
-__all__ = ["NamedAs", "name_given"]
+__all__ = ["NamedAs", "described", "name_given", "who_is"]
 
 _NAME = re.compile(r"[A-ZÀ-Ý][\w'-]+(?: [A-ZÀ-Ý][\w'-]+){0,2}(?=[\s,;.!:]|$)")
 """One to three capitalised words: "Ines", "Ines Varga", "Jean-Luc De Smet"."""
@@ -28,6 +28,7 @@ class NamedAs:
     start: int
     end: int
     """Where the name is in the answer: its quote."""
+    name: str
 
 
 def name_given(answer: str, asked: str | None, who: Speaker, language: Language) -> NamedAs | None:
@@ -46,6 +47,31 @@ def name_given(answer: str, asked: str | None, who: Speaker, language: Language)
     name = _NAME.match(answer, opening.end() if opening else 0)
     if name is None or any(w.casefold() in language.stopwords for w in name[0].split()):
         return None
+    return NamedAs(who_is(name[0], [], who, language), name.start(), name.end(), name[0])
+
+
+def described(sentence: str, language: Language) -> str | None:
+    """What a speaker says they are: their trade or their age, as it reads after their
+    name; None when the sentence says neither.
+
+    >>> from somna.llm.rules.languages import ENGLISH, FRENCH
+    >>> described("I'm a nurse, I can't pick up during the day.", ENGLISH)
+    'a nurse'
+    >>> described("Callum. I'm 41 and pretty unfit", ENGLISH), described("j'ai 41 ans", FRENCH)
+    ('41', '41 ans')
+    >>> described("I'm a bit lost with the settings.", ENGLISH) is None
+    True
+    """
+    match = language.describes_self.search(fold(sentence))
+    if match is None:
+        return None
+    if match["role"]:
+        return str(match["role"]).casefold()
+    return language.age_told.format(match["age"])
+
+
+def who_is(name: str, descriptions: list[str], who: Speaker, language: Language) -> str:
+    """Who the speaker is, told: their name, then what they said they are ("The user is
+    Callum, 41, a nurse.")."""
     speaker = language.plain_user if who.is_user else who.name
-    told = finish_sentence(language.named.format(speaker, name[0]))
-    return NamedAs(told, name.start(), name.end())
+    return finish_sentence(language.named.format(speaker, ", ".join([name, *descriptions])))

@@ -441,7 +441,7 @@ def select(
     for position, fact in typed:
         if fact.category not in FIRST_CLASS and covers(position, fact):
             replaced[position] = replaced.get(position, 0) + 1
-    used = len(typed)
+    used = len({fact.text for _, fact in typed})  # a fact said twice counts once
     ranked = sorted(
         (i for i, item in enumerate(observations) if item is not None),
         key=lambda i: (-observations[i].score, i),  # type: ignore[union-attr]

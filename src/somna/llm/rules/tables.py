@@ -216,6 +216,8 @@ def load_language(
         asking_listener=data["asking_listener"],
         answering=data["answering"],
         named=data["named"],
+        age_told=data["age_told"],
+        describes_self=tables.pattern(patterns["describes_self"]),
         asks_name=tables.pattern(patterns["asks_name"]),
         before_name=tables.pattern(patterns["before_name"]),
         retell_questions=data["retell_questions"],
