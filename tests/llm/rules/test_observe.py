@@ -63,6 +63,15 @@ def test_a_retold_statement_reads_as_written(said: str, told: str) -> None:
     assert told in text
 
 
+def test_a_name_the_conversation_writes_keeps_its_capital_opening_a_statement() -> None:
+    digest = _extract(
+        ("assistant", None, "Any special requirements?"),
+        ("user", None, "Noa has a severe sesame allergy, we carry an epipen"),
+        ("assistant", None, "Noted, we will tell the hotel about Noa."),
+    )
+    assert _observations(digest)[0].startswith("The user says that Noa has a severe")
+
+
 @pytest.mark.parametrize(
     "said",
     [

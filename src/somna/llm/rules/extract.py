@@ -242,6 +242,9 @@ def typed_facts(
     names = {m.speaker for m in transcript.messages if m.speaker} | {transcript.user}
     typed: list[tuple[int, CandidateFact]] = []
     who_said: dict[str, tuple[int, NamedAs, Language]] = {}  # the name each speaker gave
+    named_within = {
+        n[0] for m in transcript.messages for n in _NAMED_WITHIN.finditer(fold(m.content))
+    }
     descriptions: list[tuple[int, str, str, str]] = []  # (position, speaker, quote, what)
     sources: set[tuple[int, int]] = set()
     seen: set[str] = set()
@@ -320,6 +323,7 @@ def typed_facts(
                 said_on,
                 asked,
                 typed=said_typed,
+                names=named_within,
             )
         )
     _describe(transcript, typed, who_said, descriptions)
@@ -355,6 +359,8 @@ def _describe(
             )
 
 
+_NAMED_WITHIN = re.compile(r"(?<=[a-zà-ÿ0-9,;:] )[A-ZÀ-Ý][a-zà-ÿ'-]+\b")
+"""A word written with a capital within a sentence ("see Leo", "merci Albane"): a name."""
 _DESCRIPTIONS = 2
 """What a speaker said they are, told after their name: a trade and an age, say."""
 _ASSISTANT = "the assistant"

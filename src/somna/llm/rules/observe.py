@@ -287,11 +287,13 @@ def observe(
     said_on: date,
     asked: str | None = None,
     typed: Collection[int] = (),
+    names: Collection[str] = (),
 ) -> Observation | None:
     """The observation of one message, or None when it tells nothing. ``asked`` is the
     question of ``listener`` that the message answers (`question_of` their message);
     ``typed``, where the sentences start that a typed fact already says, so that one
-    statement is not stored twice."""
+    statement is not stored twice; ``names``, the names the conversation writes within
+    its sentences, kept as written when one opens a statement ("Leo has a cold")."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
@@ -328,9 +330,9 @@ def observe(
             break
         if not parts:
             first = _WORD.match(folded, told_from)
-            capital_said = (
-                told_from > start
-                and first is not None
+            capital_said = first is not None and (
+                first[0] in names
+                or told_from > start
                 and first[0][:1].isupper()
                 and all(first[0].casefold() not in other.stopwords for other in LANGUAGES)
             )
