@@ -332,9 +332,11 @@ def observe(
             first = _WORD.match(folded, told_from)
             capital_said = first is not None and (
                 first[0] in names
-                or told_from > start
-                and first[0][:1].isupper()
-                and all(first[0].casefold() not in other.stopwords for other in LANGUAGES)
+                or (
+                    told_from > start
+                    and first[0][:1].isupper()
+                    and all(first[0].casefold() not in other.stopwords for other in LANGUAGES)
+                )
             )
         parts.append(told)
         used += len(told) + 2
