@@ -29,6 +29,7 @@ from somna.llm.rules.observe import (
     question_of,
     select,
 )
+from somna.llm.rules.relatives import name_relatives, relatives
 from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact, SessionTranscript
@@ -201,6 +202,7 @@ def extract_facts(
     typed fact, so the summary can favour them.
     """
     typed, observed, sources = typed_facts(transcript, languages)
+    known = relatives((m.content for m in transcript.messages if m.role is Role.USER), languages)
     facts = []
 
     def covers(position: int, fact: CandidateFact) -> bool:
@@ -224,7 +226,8 @@ def extract_facts(
                 rule=OBSERVATION,
             )
         if fact is not None:
-            facts.append(fact)
+            named = name_relatives(fact.text, fact.quote, known, languages)
+            facts.append(fact if named == fact.text else fact.model_copy(update={"text": named}))
     return facts, sources
 
 

@@ -227,6 +227,15 @@ class Language:
     describes_self: re.Pattern[str]
     """How a speaker says their trade or their age ("I'm a nurse", "j'ai 41 ans"): group
     ``role`` or ``age``."""
+    names_relative: re.Pattern[str]
+    """A relative named ("my son is Leo", "mon fils c'est Hugo"): groups ``relation``
+    and ``name``."""
+    several_relatives: frozenset[str]
+    """Relatives one often has several of ("friend", "cousin"): never named this way."""
+    relative_said: str
+    relative_retold: str
+    """A relative as said ("my son") and as retold ("the user's son"): patterns with the
+    relation to fill in (``{relation}``)."""
     asks_name: re.Pattern[str]
     """A question that asks the listener's name ("May I have your name?")."""
     before_name: re.Pattern[str]
