@@ -10,6 +10,7 @@ from pydantic import Field
 
 from somna.interfaces.api.response_dto import MessageOut
 from somna.interfaces.api.wire import RequestBody, ResponseBody
+from somna.memory.metrics import SessionMetrics
 from somna.memory.sessions import SessionInfo
 from somna.model import SessionStatus
 
@@ -20,7 +21,6 @@ __all__ = [
     "N8nImportOut",
     "ResumeOut",
     "SessionInfoOut",
-    "SessionMetricsOut",
     "ThreadOut",
 ]
 
@@ -77,23 +77,6 @@ class MergeIn(RequestBody):
     other: str = Field(min_length=1, max_length=256, description="The session key merged in.")
 
 
-class SessionMetricsOut(ResponseBody):
-    session_id: str
-    key: str
-    status: SessionStatus
-    started_at: datetime
-    turns: int
-    user_turns: int
-    assistant_turns: int
-    user_chars_mean: float | None
-    assistant_chars_mean: float | None
-    time_to_close_s: float | None
-    clarifications: int
-    topic_shifts: int
-    facts_used: int
-    facts_used_reported: int
-
-
 class MetricsOut(ResponseBody):
     profile: str
     sessions: int
@@ -107,7 +90,7 @@ class MetricsOut(ResponseBody):
     topic_shifts: int
     facts_used: int
     facts_used_reported: int
-    per_session: list[SessionMetricsOut]
+    per_session: list[SessionMetrics]
 
 
 class N8nImportIn(RequestBody):
