@@ -177,6 +177,8 @@ def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile
         ("Bonsoir, je suis menuisière et je cherche un atelier.", "Odile est menuisière"),
         ("Re bonjour, j'ai bien reçu les 2 devis.", "Odile a bien reçu les 2 devis."),
         ("hi there, we opened the second shop yesterday", "Odile says that we opened"),
+        # a name after the greeting's comma is who the sentence is about, not who is greeted
+        ("Coucou, Noé adore sa nouvelle prof de piano !", "Odile dit que Noé adore"),
     ],
 )
 def test_a_greeting_opening_a_sentence_that_goes_on_is_left_out(said: str, told: str) -> None:
