@@ -55,6 +55,8 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         # a capital within its sentence names someone: it stays
         ("au fait, Bruno part à la fin du mois", "Le client dit que Bruno part"),
         ("by the way, Bruno leaves us in June", "Le client says that Bruno leaves"),
+        # an order is no question, though it opens as one might
+        ("do it, switch me to the monthly plan from March", "switch Le client to the monthly"),
     ],
 )
 def test_a_retold_statement_reads_as_written(said: str, told: str) -> None:
@@ -85,6 +87,10 @@ def test_a_name_the_conversation_writes_keeps_its_capital_opening_a_statement() 
         "great shout thx",
         "Have a nice weekend!",
         "That's it, cheers.",
+        # questions written without their question mark
+        "do you sell the small wooden forks too or just paper stuff",
+        "hows your week going btw",
+        "est-ce que vous livrez aussi le samedi",
     ],
 )
 def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str) -> None:

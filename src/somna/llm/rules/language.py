@@ -150,6 +150,8 @@ class Language:
     elisions: tuple[tuple[re.Pattern[str], str], ...]
     """Where a retold sentence joins two words the language writes as one ("dit que il":
     "dit qu'il"), and how."""
+    unmarked_question: re.Pattern[str]
+    """A question written without its question mark ("do you sell forks too"): no fact."""
     interrogative: re.Pattern[str]
     """How a question opens ("Did you…", "Est-ce que…"): in a sentence with a "?", a part
     that opens so is a question too, not only the part that holds the "?"."""

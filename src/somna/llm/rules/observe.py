@@ -118,8 +118,10 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
     trimmed = trim_clause(sentence)
     answered = answering and holds_a_value(trimmed, names=False)  # a name may be the listener's
     greeted = language.greeting.match(trimmed)  # "hi, the new hire starts on monday"
+    opening = language.lead.match(trimmed)  # "btw do you sell forks too"
     if (
         "?" in sentence
+        or language.unmarked_question.match(trimmed[opening.end() if opening else 0 :])
         or (language.pleasantry.search(trimmed[greeted.end() if greeted else 0 :]) and not answered)
         or language.request.search(trimmed)
         or language.hypothetical.search(trimmed)

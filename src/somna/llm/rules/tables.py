@@ -183,6 +183,7 @@ def load_language(
             (tables.pattern(entry["pattern"]), entry["replace"])
             for entry in data.get("elisions", [])
         ),
+        unmarked_question=tables.pattern(patterns["unmarked_question"]),
         interrogative=tables.pattern(patterns["interrogative"]),
         hedges=tables.patterns(patterns["hedges"]),
         personal=tables.pattern(patterns["personal"]),
