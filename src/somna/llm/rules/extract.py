@@ -350,7 +350,9 @@ def _describe(
         position, fact = typed[place]
         text = who_is(named.name, whats, Speaker(speaker), language)
         typed[place] = (position, fact.model_copy(update={"text": text}))
-        for p, quote, _ in said:
+        for p, quote, what in said:
+            if what not in whats:
+                continue  # a third thing said of them: not told, not quoted
             message = transcript.messages[p]
             typed.append(
                 (
