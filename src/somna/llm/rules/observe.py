@@ -233,6 +233,21 @@ def _named(text: str, speaker: str, language: Language, capital_said: bool = Fal
     return joined + text[1:]
 
 
+def _a_name_opens(said: str, start: int, told_from: int, names: Collection[str]) -> bool:
+    """Whether what is told from `told_from` opens with a name: one the conversation writes
+    within its sentences, or a capital after what opened the sentence at `start` ("by the
+    way, Bruno leaves"), on no common word."""
+    first = _WORD.match(said, told_from)
+    if first is None:
+        return False
+    word = first[0]
+    return word in names or (
+        told_from > start
+        and word[:1].isupper()
+        and all(word.casefold() not in language.stopwords for language in LANGUAGES)
+    )
+
+
 def _common_opening(text: str, language: Language) -> bool:
     """Whether `text` opens with a common word, lower-cased after "says that" ("Around nine
     hundred…"), rather than a name ("Ines Vargo, buyer…", "Leo loves it, Leo says so",
@@ -317,7 +332,7 @@ def observe(
                 break
     parts: list[str] = []
     used = 0
-    capital_said = False  # the first part opens with a capital within its sentence: a name
+    capital_said = False
     for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
         told = resolve_dates(retell_speaker(said, speaker, listener, language), said_on)
@@ -331,15 +346,7 @@ def observe(
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break
         if not parts:
-            first = _WORD.match(folded, told_from)
-            capital_said = first is not None and (
-                first[0] in names
-                or (
-                    told_from > start
-                    and first[0][:1].isupper()
-                    and all(first[0].casefold() not in other.stopwords for other in LANGUAGES)
-                )
-            )
+            capital_said = _a_name_opens(folded, start, told_from, names)
         parts.append(told)
         used += len(told) + 2
     if not parts:
