@@ -364,7 +364,7 @@ def _describe(
             )
 
 
-_NAMED_WITHIN = re.compile(r"(?<=[a-zà-ÿ0-9,;:] )[A-ZÀ-Ý][a-zà-ÿ'-]+\b")
+_NAMED_WITHIN = re.compile(r"(?<=[a-zà-ÿ0-9] )[A-ZÀ-Ý][a-zà-ÿ'-]+\b(?![,!])")
 """A word written with a capital within a sentence ("see Leo", "merci Albane"): a name."""
 _DESCRIPTIONS = 2
 """What a speaker said they are, told after their name: a trade and an age, say."""

@@ -244,6 +244,7 @@ def _a_name_opens(said: str, start: int, told_from: int, names: Collection[str])
     return word in names or (
         told_from > start
         and word[:1].isupper()
+        and said[first.end() : first.end() + 1] not in {",", "!"}  # "Nah, …", "Agreed!"
         and all(word.casefold() not in language.stopwords for language in LANGUAGES)
     )
 
