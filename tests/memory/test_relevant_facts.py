@@ -24,13 +24,14 @@ def _texts(recalled: list[Recalled]) -> list[str]:
 
 def test_a_question_one_fact_bears_on_gets_the_next_facts_near_it_in_rank_order() -> None:
     """ "What does she do on weekends?" bears on her club; "Sunday mornings" never says
-    "weekend", yet stands near: the block holds four."""
+    "weekend", yet stands near: the block holds five."""
     recalled = [
         _recalled("Plays in a darts club.", cosine_gap=0.25),
         _recalled("Cycles on Sunday mornings.", cosine_gap=0.15),
         _recalled("Lives in Bath.", cosine_gap=0.12),
         _recalled("Works in logistics.", cosine_gap=0.11),
         _recalled("Has a budget of 3,000 euros.", cosine_gap=0.10),
+        _recalled("Keeps bees.", cosine_gap=0.10),
         _recalled("Is allergic to hazelnuts.", cosine_gap=0.05),
     ]
     assert _texts(recalled) == [
@@ -38,7 +39,21 @@ def test_a_question_one_fact_bears_on_gets_the_next_facts_near_it_in_rank_order(
         "Cycles on Sunday mornings.",
         "Lives in Bath.",
         "Works in logistics.",
+        "Has a budget of 3,000 euros.",
     ]
+
+
+def test_a_block_that_bears_on_four_facts_takes_a_fifth_near_it() -> None:
+    """Four facts share a word with "when is Mila's recital?"; the date, second by rank,
+    never says "recital" and stands near: it fills the fifth place."""
+    recalled = [
+        _recalled("Mila, the user's daughter, plays the cello.", text_rank=1, cosine_gap=0.3),
+        _recalled("It is on Saturday 6 June at 3pm.", cosine_gap=0.16),
+        _recalled("Mila's recital needs a black dress.", text_rank=2, cosine_gap=0.05),
+        _recalled("Mila practises every evening.", text_rank=3, cosine_gap=0.04),
+        _recalled("Mila's teacher is Ms Roy.", text_rank=4, cosine_gap=0.02),
+    ]
+    assert "It is on Saturday 6 June at 3pm." in _texts(recalled)
 
 
 def test_facts_far_below_the_floor_do_not_fill_a_block() -> None:
