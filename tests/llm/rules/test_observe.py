@@ -663,3 +663,13 @@ def test_a_hedge_before_a_decision_keeps_the_decision() -> None:
 )
 def test_a_french_verb_agrees_with_the_speaker_named(said: str, told: str) -> None:
     assert _observations(_extract(("assistant", None, "Bonjour !"), ("user", None, said))) == [told]
+
+
+def test_a_short_statement_is_kept_for_its_numbers() -> None:
+    digest = _extract(
+        ("assistant", None, "Great session today."),
+        ("user", None, "ok good to know. Also I did sign up for that 5k on the 9th!"),
+    )
+    assert _observations(digest) == [
+        "The user did sign up for that 5k on the 9th (Saturday 9 May 2026)."
+    ]

@@ -134,8 +134,10 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
         start = lead.start("when")  # "Yesterday, I…": the time is part of what was said
     core = sentence[start:]
     personal = _FIRST.search(core) is not None
-    words = [
-        w for w in _WORD.findall(core) if len(w) > 2 and w.casefold() not in language.stopwords
+    words = [  # a number counts however short ("the 10k on the 18th")
+        w
+        for w in _WORD.findall(core)
+        if w.isdigit() or (len(w) > 2 and w.casefold() not in language.stopwords)
     ]
     if len(words) < (1 if answered else _MIN_WORDS) or (
         not personal and len(words) < _REACTION_WORDS and _REACTION.match(core)
