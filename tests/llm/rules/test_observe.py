@@ -129,6 +129,10 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "Pouvez-vous mettre Gaspard en copie des devis ?",
             "L'utilisateur demande à l'assistant de mettre Gaspard en copie des devis.",
         ),
+        (
+            "Can the stock report go out on Tuesdays?",
+            "The user asks that the stock report go out on Tuesdays.",
+        ),
     ],
 )
 def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(

@@ -220,6 +220,9 @@ class Language:
     """How what a speaker asks for is told: ``"{} asks to"``."""
     asking_listener: str
     """How what a speaker asks the listener to do is told: ``"{} asks {} to"``."""
+    asking_that: str
+    """How a request that something of the speaker's be done otherwise is told:
+    ``"{} asks that"`` ("… the weekly digest go out on mondays")."""
     answering: str
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
     named: str

@@ -171,6 +171,8 @@ class _Asked:
     """Where what is asked for starts."""
     of_listener: bool
     """Whether the listener is to do it ("Can you call me?"), not the speaker."""
+    that: bool = False
+    """Whether something of the speaker's is to be done ("Can the digest go out on Mondays?")."""
 
 
 def _asked_for(sentence: str, language: Language) -> _Asked | None:
@@ -191,7 +193,10 @@ def _asked_for(sentence: str, language: Language) -> _Asked | None:
     if "?" in asked or not holds_a_value(asked):
         return None
     score, _ = _informative(asked, language, answering=True)  # "call me", "décaler à 17h"
-    return _Asked(score, start, opener["listener"] is not None) if score > 0 else None
+    if score <= 0:
+        return None
+    groups = opener.groupdict()
+    return _Asked(score, start, groups.get("listener") is not None, groups.get("that") is not None)
 
 
 def _statement_before_question(sentence: str, language: Language) -> int:
@@ -344,7 +349,13 @@ def observe(
         if not told:
             continue
         if request is not None:
-            asking = language.asking_listener if request.of_listener else language.asking
+            asking = (
+                language.asking_that
+                if request.that
+                else language.asking_listener
+                if request.of_listener
+                else language.asking
+            )
             told = f"{asking.format(speaker, listener)} {told}"
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break

@@ -215,6 +215,7 @@ def load_language(
         says=data["says"],
         asking=data["asking"],
         asking_listener=data["asking_listener"],
+        asking_that=data["asking_that"],
         answering=data["answering"],
         named=data["named"],
         age_told=data["age_told"],
