@@ -4,7 +4,9 @@ A business's agent asks early ("May I have your name and your company?") and the
 answers with the name first, then whatever else ("Ines Varga, buyer at a freight firm;
 we ship twice a week"). That answer is observed whole; the name alone is also kept as
 who the client is (`client_info`), so it is in the portrait whatever becomes of the
-rest (superseded, disputed).
+rest (superseded, disputed). What the client says they are in the same session, a
+trade or an age ("I'm a nurse", "j'ai 41 ans"), is told after the name (`described`,
+`who_is`): "The user is Theo, 38, a nurse.".
 """
 
 from __future__ import annotations
