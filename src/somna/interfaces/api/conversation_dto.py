@@ -10,13 +10,11 @@ from pydantic import Field
 
 from somna.interfaces.api.response_dto import MessageOut
 from somna.interfaces.api.wire import RequestBody, ResponseBody
-from somna.memory.metrics import SessionMetrics
 from somna.memory.sessions import SessionInfo
 from somna.model import SessionStatus
 
 __all__ = [
     "MergeIn",
-    "MetricsOut",
     "N8nImportIn",
     "N8nImportOut",
     "ResumeOut",
@@ -75,22 +73,6 @@ class ResumeOut(SessionInfoOut):
 class MergeIn(RequestBody):
     into: str = Field(min_length=1, max_length=256, description="The session key that stays.")
     other: str = Field(min_length=1, max_length=256, description="The session key merged in.")
-
-
-class MetricsOut(ResponseBody):
-    profile: str
-    sessions: int
-    turns: int
-    turns_per_session: float | None
-    user_chars_mean: float | None
-    assistant_chars_mean: float | None
-    time_to_close_s_mean: float | None
-    clarifications: int
-    clarification_rate: float | None
-    topic_shifts: int
-    facts_used: int
-    facts_used_reported: int
-    per_session: list[SessionMetrics]
 
 
 class N8nImportIn(RequestBody):

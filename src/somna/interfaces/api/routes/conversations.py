@@ -9,7 +9,6 @@ from fastapi import APIRouter, Path, Query
 
 from somna.interfaces.api.conversation_dto import (
     MergeIn,
-    MetricsOut,
     ResumeOut,
     SessionInfoOut,
     ThreadOut,
@@ -17,6 +16,7 @@ from somna.interfaces.api.conversation_dto import (
 from somna.interfaces.api.deps import MemoryDep, ReachableProfile
 from somna.interfaces.api.dto import MessageOut
 from somna.interfaces.api.routes import errors
+from somna.memory.metrics import ProfileMetrics
 from somna.memory.thread import Thread
 from somna.model import SessionStatus
 
@@ -82,13 +82,13 @@ def thread(
     return _thread(found)
 
 
-@router.get("/metrics", response_model=MetricsOut, responses=errors())
+@router.get("/metrics", response_model=ProfileMetrics, responses=errors())
 def metrics(
     profile: ReachableProfile,
     memory: MemoryDep,
     limit: Annotated[int, Query(ge=1, le=1000, description="The latest sessions.")] = 50,
     session: Annotated[str | None, Query(max_length=256, description="One session key.")] = None,
-) -> MetricsOut:
+) -> ProfileMetrics:
     """Conversation metrics per session and for the profile: turns, lengths, time to close,
     clarification questions, topic shifts, recalled facts used (as reported)."""
-    return MetricsOut.model_validate(memory.metrics(profile, limit=limit, session_key=session))
+    return memory.metrics(profile, limit=limit, session_key=session)
