@@ -43,7 +43,7 @@ PAIRS = [  # (stored fact, question in the other language)
     ("Le client a choisi le forfait annuel.", "Which plan did the client choose?"),
     ("The user lives in Lyon.", "Où habite le client ?"),
     ("Her cat is called Pistache.", "Comment s'appelle son chat ?"),
-    ("Il travaille comme boulanger à Nantes.", "What is his job?"),
+    ("Il travaille comme boulanger à Poitiers.", "What is his job?"),
     ("The invoice must be paid within thirty days.", "Quel est le délai de paiement ?"),
     ("Elle préfère être contactée par courriel.", "How does she want to be contacted?"),
     ("Plays the cello in an amateur orchestra.", "Joue-t-il d'un instrument ?"),

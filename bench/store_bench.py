@@ -25,11 +25,11 @@ from somna.model import lifecycle
 from somna.store.sqlite import SQLiteStore
 
 NAMES = [
-    "Alice", "Bruno", "Chloe", "Dmitri", "Emma", "Farid", "Grace", "Hugo", "Ines", "Jonas",
+    "Alice", "Bruno", "Chloe", "Dmitri", "Emma", "Farid", "Grace", "Hector", "Ines", "Jonas",
     "Keiko", "Liam", "Maya", "Noah", "Olga", "Pablo", "Quinn", "Rosa", "Sami", "Tara",
     "Umar", "Vera", "Wen", "Xavier", "Yara", "Zoe", "Anton", "Bea", "Carlos", "Dana",
-    "Elif", "Femi", "Gita", "Hans", "Ivy", "Jae", "Kofi", "Lena", "Marco", "Nia",
-    "Oscar", "Priya", "Raul", "Sofia", "Tomas", "Uma", "Viktor", "Wanda", "Yusuf", "Zara",
+    "Elin", "Femi", "Gita", "Hans", "Ivy", "Jae", "Kofi", "Lena", "Marco", "Nia",
+    "Oscar", "Pia", "Raul", "Sofia", "Tomas", "Uma", "Viktor", "Wanda", "Yusuf", "Zara",
 ]  # fmt: skip
 VERBS = [
     "likes", "owns", "dislikes", "is learning", "recommends", "bought", "sold", "collects",

@@ -297,15 +297,15 @@ def test_what_a_disputed_answer_says_besides_stays_active(client: Memory, clock:
     answered_then_told(
         client,
         clock,
-        "Any special diets among your guests?",
-        "Two guests are allergic to peanuts, it's serious, and 4 are vegetarian.",
-        "For dessert we'll keep the peanut brittle for everyone, it was so good.",
+        "Any dietary needs at the table?",
+        "Two of us are coeliac, it's a real allergy, and 4 are vegan.",
+        "For the starter we'll keep the garlic bread for everyone, it was lovely.",
     )
     [pair] = client.conflicts("alice")
-    assert "allergic to peanuts" in f"{pair.fact_a.text} {pair.fact_b.text}"
+    assert "coeliac" in f"{pair.fact_a.text} {pair.fact_b.text}"
     active = "\n".join(texts(client, FactStatus.UNVERIFIED))
-    assert "4 are vegetarian" in active and "allergic" not in active
-    assert "dessert" not in active  # "for dessert, it was so good" gives no value: no rest
+    assert "4 are vegan" in active and "coeliac" not in active and "real allergy" not in active
+    assert "starter" not in active  # "for the starter, it was lovely" gives no value: no rest
 
 
 def test_what_a_disputed_statement_says_besides_stays_active(client: Memory, clock: Clock) -> None:
@@ -314,11 +314,11 @@ def test_what_a_disputed_statement_says_besides_stays_active(client: Memory, clo
         clock,
         "What is your son's name, and how old is he?",
         "His name is Theo, he is 12 and loves chess.",
-        "The Saturday Juniors course then, Theo is 10 so he can join.",
+        "We'll take the Easter camp in Derby, Theo is 9 so it fits.",
     )
     assert len(client.conflicts("alice")) == 1
     active = "\n".join(texts(client, FactStatus.UNVERIFIED))
-    assert "Saturday Juniors" in active and "Theo is 10" not in active
+    assert "Easter camp in Derby" in active and "Theo is 9" not in active
 
 
 def test_who_the_client_is_keeps_what_they_said_they_are_and_each_quote(
@@ -328,10 +328,10 @@ def test_who_the_client_is_keeps_what_they_said_they_are_and_each_quote(
         client,
         clock,
         "s1",
-        ("assistant", "Bonjour ! Puis-je avoir votre nom et votre projet ?"),
-        ("user", "Inès Varga. On cherche un T2 près de la gare."),
-        ("assistant", "Comment préférez-vous être contactée ?"),
-        ("user", "par sms, je suis sage-femme je peux pas décrocher en journée"),
+        ("assistant", "Bonjour ! Quel est votre nom, et que souhaitez-vous rénover ?"),
+        ("user", "Inès Varga. La cuisine et la salle de bain."),
+        ("assistant", "Quand puis-je vous joindre ?"),
+        ("user", "le soir, je suis sage-femme et je travaille de jour"),
         ("assistant", "C'est noté."),
     )
     [who] = [f for f in all_facts(client, "alice") if f.text.startswith("L'utilisateur est Inès")]
@@ -339,6 +339,6 @@ def test_who_the_client_is_keeps_what_they_said_they_are_and_each_quote(
     quotes = [e.quote for e in client.history("alice", who.id).evidence]
     assert sorted(quotes) == [
         "Inès Varga",
-        "par sms, je suis sage-femme je peux pas décrocher en journée",
+        "le soir, je suis sage-femme et je travaille de jour",
     ]
     assert who.text in client.context("alice", "Quel train pour la visite ?")

@@ -110,7 +110,7 @@ def client(store: Store, embedder: BundledEmbedder, clock: Clock) -> Iterator[Me
         "The user prefers to be contacted by email and never by phone.",
         "The user is vegetarian.",
         "The user is allergic to hazelnuts.",
-        "The user's office is at 4 Quayside Road in Bristol.",
+        "The user's office is at 4 Quayside Road in Exeter.",
         "The user's team has a budget of 3,000 euros per month.",
         "The user plays chess online on Sunday mornings.",
     ]:

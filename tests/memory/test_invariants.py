@@ -74,7 +74,7 @@ def test_invariant_3_delete_retires_and_nothing_is_destroyed(alice: Memory) -> N
 
 def test_invariant_4_every_state_change_writes_its_event(alice: Memory) -> None:
     a = alice.add_fact("alice", "Lives in Lyon.").fact
-    b = alice.add_fact("alice", "Lives in Nantes.").fact
+    b = alice.add_fact("alice", "Lives in Poitiers.").fact
     c = alice.add_fact("alice", "Works as a nurse.").fact
     alice.add_fact("alice", "Works as a nurse.")  # reinforced
     alice.resolve("alice", b.id, a.id, "contradicts")

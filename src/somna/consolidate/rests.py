@@ -3,8 +3,8 @@
 An observation joins the informative statements of one message ("Ines, buyer at a
 studio of 12; billed monthly"). When a newer fact replaces one of them ("annual billing
 from now on"), superseding the whole observation would lose the others with it; when one
-of them is set against another fact ("allergic to nuts, and 3 vegetarians" / "the nut
-cake for everyone"), disputing the whole observation would take its other statements out
+of them is set against another fact ("two of us are coeliac, and 4 are vegan" / "the
+garlic bread for everyone"), disputing the whole observation would take its other statements out
 of the prompt until a person settles it. Between the judge and the write, each
 observation superseded or disputed whose statements the cheap rules can tell apart
 (`wording.replaces_part`, `wording.disputes_part`) gets its rest: a candidate of the
@@ -102,7 +102,7 @@ def _rest(
     valued: bool = False,
 ) -> list[_Rest]:
     """The rest of `of` when it is an observation, and (`valued`) only when what is left
-    still gives a value: "for dessert, it was so good" is no rest of a disputed choice."""
+    still gives a value: "for the starter, it was lovely" is no rest of a disputed choice."""
     if of.category != OBSERVATION:
         return []
     text = rest_of(of.text, replaced, clause_replaced)

@@ -559,7 +559,7 @@ def test_demo_shows_each_behaviour_and_runs_again(somna: Invoke, stored: Memory)
     instructions = sorted(f.text for f in facts if f.type is FactType.INSTRUCTION)
     assert instructions == [
         "L'utilisateur demande à l'assistant de retenir que le frère de l'utilisateur "
-        "s'appelle Hugo.",
+        "s'appelle Bastien.",
         "The user wants the assistant to remember that the user's sister's birthday is on "
         "12 March.",
     ]

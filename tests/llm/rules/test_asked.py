@@ -42,7 +42,7 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
     ("old", "new", "renamed"),
     [
         (_IN_COPY, "The user says that Bruno is leaving, put Lina in copy from now on.", True),
-        (_EN_COPIE, "L'utilisateur dit que bruno part, mettez Lina en copie maintenant.", True),
+        (_EN_COPIE, "L'utilisateur dit que désormais, mettez Lina en copie, Bruno change.", True),
         ("Our contact is Bruno for the Derby site.", "Our contact is Lina now.", True),
         # nothing says it changed
         (_IN_COPY, "The user says to put Lina in copy of the quotes.", False),

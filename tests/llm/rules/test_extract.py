@@ -197,7 +197,13 @@ def test_english_statements_become_facts(
         ),
         (None, "Je suis médecin.", "L'utilisateur est médecin.", "identity", FactType.PERSONA),
         (None, "Je m'appelle Marc.", "L'utilisateur s'appelle Marc.", "identity", FactType.PERSONA),
-        ("Camille", "J'habite à Nantes.", "Camille habite à Nantes.", "identity", FactType.PERSONA),
+        (
+            "Camille",
+            "J'habite à Poitiers.",
+            "Camille habite à Poitiers.",
+            "identity",
+            FactType.PERSONA,
+        ),
         (
             "Camille",
             "Ma sœur Emma habite à Marseille.",

@@ -28,9 +28,9 @@ def _client_info(asked: str, said: str) -> list[tuple[str, str]]:
         ),
         (
             "Sure. Could I get your full name for the booking?",
-            "Yes, it's Tom Okafor",
-            "The user is Tom Okafor.",
-            "Tom Okafor",
+            "Yes, it's Tom Adeyemi",
+            "The user is Tom Adeyemi.",
+            "Tom Adeyemi",
         ),
         (
             "Pouvez-vous me donner votre nom et le prénom de votre fille ?",
@@ -63,22 +63,22 @@ def test_no_name_without_the_question_or_the_name(asked: str, said: str) -> None
         # the name, then the age in the same answer
         (
             [
-                ("assistant", "Welcome! What's your name, and when's the race?"),
-                ("user", "Theo. race is the Lakeside 10k on 3 May. I'm 38 and pretty unfit lol"),
+                ("assistant", "Welcome! What's your name, and which distance are you after?"),
+                ("user", "Theo. The 10 miles at Easter. I'm 38, first race ever"),
             ],
             "The user is Theo, 38.",
-            ["Theo", "I'm 38 and pretty unfit lol"],
+            ["Theo", "I'm 38, first race ever"],
         ),
         # the name, then the trade in a later message
         (
             [
-                ("assistant", "Puis-je avoir votre nom et quelques infos sur votre projet ?"),
-                ("user", "Inès Varga. On cherche un T2 avec mon compagnon."),
-                ("assistant", "Comment préférez-vous être contactée ?"),
-                ("user", "par sms, je suis sage-femme je peux pas décrocher en journée"),
+                ("assistant", "Bonjour ! Quel est votre nom, et que souhaitez-vous rénover ?"),
+                ("user", "Inès Varga. La cuisine et la salle de bain."),
+                ("assistant", "Quand puis-je vous joindre ?"),
+                ("user", "le soir, je suis sage-femme et je travaille de jour"),
             ],
             "L'utilisateur est Inès Varga, sage-femme.",
-            ["Inès Varga", "par sms, je suis sage-femme je peux pas décrocher en journée"],
+            ["Inès Varga", "le soir, je suis sage-femme et je travaille de jour"],
         ),
         # a trade with its article, said to an agent who asked the name
         (

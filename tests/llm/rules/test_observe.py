@@ -56,7 +56,7 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         ("au fait, Bruno part à la fin du mois", "Le client dit que Bruno part"),
         ("by the way, Bruno leaves us in June", "Le client says that Bruno leaves"),
         # an order is no question, though it opens as one might
-        ("do it, switch me to the monthly plan from March", "switch Le client to the monthly"),
+        ("go ahead, move me to the yearly plan from June", "move Le client to the yearly"),
     ],
 )
 def test_a_retold_statement_reads_as_written(said: str, told: str) -> None:
@@ -68,10 +68,10 @@ def test_a_retold_statement_reads_as_written(said: str, told: str) -> None:
 def test_a_name_the_conversation_writes_keeps_its_capital_opening_a_statement() -> None:
     digest = _extract(
         ("assistant", None, "Any special requirements?"),
-        ("user", None, "Noa has a severe sesame allergy, we carry an epipen"),
+        ("user", None, "Noa can't have sesame at all, the hotel must know"),
         ("assistant", None, "Noted, we will tell the hotel about Noa."),
     )
-    assert _observations(digest)[0].startswith("The user says that Noa has a severe")
+    assert _observations(digest)[0].startswith("The user says that Noa can't have sesame")
 
 
 @pytest.mark.parametrize(
@@ -88,8 +88,8 @@ def test_a_name_the_conversation_writes_keeps_its_capital_opening_a_statement() 
         "Have a nice weekend!",
         "That's it, cheers.",
         # questions written without their question mark
-        "do you sell the small wooden forks too or just paper stuff",
-        "hows your week going btw",
+        "do you ship to Norway or only within the EU",
+        "hows the new office btw",
         "est-ce que vous livrez aussi le samedi",
     ],
 )
@@ -130,8 +130,8 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "L'utilisateur demande à l'assistant de mettre Gaspard en copie des devis.",
         ),
         (
-            "Can the stock report go out on Tuesdays?",
-            "The user asks that the stock report go out on Tuesdays.",
+            "Can the stock count be moved to Thursdays?",
+            "The user asks that the stock count be moved to Thursdays.",
         ),
     ],
 )
@@ -181,14 +181,14 @@ def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile
     ("said", "told"),
     [
         (
-            "hi, the new intern starts monday, can you set up his badge?",
-            "Odile says that the new intern starts monday (Monday 4 May 2026).",
+            "hi, the movers come monday, can you leave the gate open?",
+            "Odile says that the movers come monday (Monday 4 May 2026).",
         ),
-        ("Bonsoir, je suis menuisière et je cherche un atelier.", "Odile est menuisière"),
-        ("Re bonjour, j'ai bien reçu les 2 devis.", "Odile a bien reçu les 2 devis."),
+        ("Bonsoir, la commande de bois est arrivée ce matin.", "Odile dit que la commande"),
+        ("Re bonjour, nous avons signé le bail hier.", "Odile dit que nous avons signé"),
         ("hi there, we opened the second shop yesterday", "Odile says that we opened"),
         # a name after the greeting's comma is who the sentence is about, not who is greeted
-        ("Coucou, Noé adore sa nouvelle prof de piano !", "Odile dit que Noé adore"),
+        ("Coucou, Noé a fini son stage de voile !", "Odile dit que Noé a fini"),
     ],
 )
 def test_a_greeting_opening_a_sentence_that_goes_on_is_left_out(said: str, told: str) -> None:
@@ -205,7 +205,7 @@ def test_a_greeting_opening_a_sentence_that_goes_on_is_left_out(said: str, told:
         ("I also fix old radios in my spare time.", "also fixes old radios"),
         ("I finished the kitchen tiles at the weekend.", "finished the kitchen tiles"),
         ("I can bring the samples on my next visit.", "can bring the samples"),
-        ("I don't read emails during the day shift.", "does not read emails"),
+        ("I don't open parcels on weekends.", "does not open parcels"),
         ("I usually dont answer calls after six.", "usually does not answer calls"),
         ("I wasn't sure about the oak at first, now I love it.", "was not sure about the oak"),
     ],
@@ -497,7 +497,7 @@ def test_a_statement_with_a_short_question_in_its_tone_is_kept(said: str, told: 
 
 
 def test_a_question_with_commas_is_no_statement() -> None:
-    said = "Do you deliver to Rennes, Lille, or Nantes?"
+    said = "Do you deliver to Rennes, Lille, or Tours?"
     assert _observations(_extract(("assistant", None, "Hello!"), ("user", None, said))) == []
 
 
@@ -532,22 +532,22 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
     ("observation", "rest"),
     [
         (
-            "The user says that two guests are allergic to nuts, it's serious, and 4 are vegan.",
+            "The user says that two of us can't have sesame, it's a real allergy, and 4 are vegan.",
             "The user says that 4 are vegan.",
         ),
         (
-            "L'utilisateur dit que deux invités allergiques aux noix, c'est grave, et 4 vegans.",
+            "L'utilisateur dit que ma sœur ne supporte pas le sésame, c'est grave, et 4 vegans.",
             "L'utilisateur dit que 4 vegans.",
         ),
         # nothing left once what leans on the clause in dispute goes with it
-        ("The user says that the user is allergic to nuts, have been for years.", None),
+        ("The user says that the user can't have sesame, has been since May.", None),
     ],
 )
 def test_a_clause_that_leans_on_one_in_dispute_goes_with_it(
     observation: str, rest: str | None
 ) -> None:
     def disputed(part: str) -> bool:
-        return "allergi" in part
+        return "sesame" in part or "sésame" in part
 
     assert rest_of(observation, disputed, disputed) == rest
 

@@ -11,7 +11,7 @@ from somna.llm.rules.text import split_sentences
     ("text", "sentences"),
     [
         ("We moved. The new flat is bigger!", ["We moved.", "The new flat is bigger!"]),
-        ("Dr. Okafor said so. Fine.", ["Dr. Okafor said so.", "Fine."]),
+        ("Dr. Adeyemi said so. Fine.", ["Dr. Adeyemi said so.", "Fine."]),
         # a pause that goes on in lower case is one thought; a capital starts another
         (
             "the night staff are... not keen on the app. Next week… We try again.",

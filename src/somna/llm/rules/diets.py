@@ -70,7 +70,7 @@ def diets() -> tuple[Diet, ...]:
 
 
 def restrictions(text: str) -> list[Diet]:
-    """The diets `text` states ("Is vegan.", "Leo has a severe peanut allergy.").
+    """The diets `text` states ("Is vegan.", "Noa has a bad sesame allergy.").
 
     >>> [d.name for d in restrictions("The user has been vegan for years.")]
     ['vegan']

@@ -340,7 +340,7 @@ def _describe(
     descriptions: list[tuple[int, str, str, str]],
 ) -> None:
     """Who each speaker who gave their name is, with what they said they are elsewhere in
-    the session ("Callum." … "I'm 41", "je suis infirmière"): the name's fact tells both,
+    the session ("Theo." … "I'm 38", "je suis sage-femme"): the name's fact tells both,
     and is said again with each quote that says more, so it keeps every quote."""
     for speaker, (place, named, language) in who_said.items():
         said = [(p, quote, what) for p, who, quote, what in descriptions if who == speaker]
@@ -365,7 +365,7 @@ def _describe(
 
 
 _NAMED_WITHIN = re.compile(r"(?<=[a-zà-ÿ0-9] )[A-ZÀ-Ý][a-zà-ÿ'-]+\b(?![,!])")
-"""A word written with a capital within a sentence ("see Leo", "merci Albane"): a name."""
+"""A word written with a capital within a sentence ("see Noa", "merci Bastien"): a name."""
 _DESCRIPTIONS = 2
 """What a speaker said they are, told after their name: a trade and an age, say."""
 _ASSISTANT = "the assistant"

@@ -151,7 +151,7 @@ class Language:
     """Where a retold sentence joins two words the language writes as one ("dit que il":
     "dit qu'il"), and how."""
     unmarked_question: re.Pattern[str]
-    """A question written without its question mark ("do you sell forks too"): no fact."""
+    """A question written without its question mark ("do you ship to Norway"): no fact."""
     interrogative: re.Pattern[str]
     """How a question opens ("Did you…", "Est-ce que…"): in a sentence with a "?", a part
     that opens so is a question too, not only the part that holds the "?"."""
@@ -198,7 +198,7 @@ class Language:
     """An answer that decides nothing yet ("not sure, I'll think about it")."""
     leaning: re.Pattern[str]
     """What opens a clause that leans on the one before it, with no subject of its own
-    ("it's serious", "have been for years", "c'est sérieux"): it goes with that clause."""
+    ("it's a real allergy", "since childhood", "c'est grave"): it goes with that clause."""
     hypothetical: re.Pattern[str]
     """A what-if: a condition with a conditional verb ("If I moved, I would…"). A plain
     condition ("call me if it rains") still tells something."""
@@ -222,18 +222,18 @@ class Language:
     """How what a speaker asks the listener to do is told: ``"{} asks {} to"``."""
     asking_that: str
     """How a request that something of the speaker's be done otherwise is told:
-    ``"{} asks that"`` ("… the weekly digest go out on mondays")."""
+    ``"{} asks that"`` ("… the stock count be moved to thursdays")."""
     answering: str
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
     named: str
     """How who a speaker is is told: ``"{} is {}"``."""
     age_told: str
-    """How an age reads after a name: ``"{}"`` ("Callum, 41"), ``"{} ans"``."""
+    """How an age reads after a name: ``"{}"`` ("Theo, 38"), ``"{} ans"``."""
     describes_self: re.Pattern[str]
-    """How a speaker says their trade or their age ("I'm a nurse", "j'ai 41 ans"): group
+    """How a speaker says their trade or their age ("I'm a joiner", "j'ai 52 ans"): group
     ``role`` or ``age``."""
     names_relative: re.Pattern[str]
-    """A relative named ("my son is Leo", "mon fils c'est Hugo"): groups ``relation``
+    """A relative named ("my son is Noa", "mon fils s'appelle Noé"): groups ``relation``
     and ``name``."""
     several_relatives: frozenset[str]
     """Relatives one often has several of ("friend", "cousin"): never named this way."""

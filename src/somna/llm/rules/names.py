@@ -5,8 +5,8 @@ answers with the name first, then whatever else ("Ines Varga, buyer at a freight
 we ship twice a week"). That answer is observed whole; the name alone is also kept as
 who the client is (`client_info`), so it is in the portrait whatever becomes of the
 rest (superseded, disputed). What the client says they are in the same session, a
-trade or an age ("I'm a nurse", "j'ai 41 ans"), is told after the name (`described`,
-`who_is`): "The user is Theo, 38, a nurse.".
+trade or an age ("I'm a joiner", "j'ai 52 ans"), is told after the name (`described`,
+`who_is`): "The user is Theo, 38, a joiner.".
 """
 
 from __future__ import annotations
@@ -57,10 +57,10 @@ def described(sentence: str, language: Language) -> str | None:
     name; None when the sentence says neither.
 
     >>> from somna.llm.rules.languages import ENGLISH, FRENCH
-    >>> described("I'm a nurse, I can't pick up during the day.", ENGLISH)
-    'a nurse'
-    >>> described("Callum. I'm 41 and pretty unfit", ENGLISH), described("j'ai 41 ans", FRENCH)
-    ('41', '41 ans')
+    >>> described("I'm a joiner, I work on site most days.", ENGLISH)
+    'a joiner'
+    >>> described("Theo. I'm 38, my first race.", ENGLISH), described("j'ai 52 ans", FRENCH)
+    ('38', '52 ans')
     >>> described("I'm a bit lost with the settings.", ENGLISH) is None
     True
     """
@@ -74,6 +74,6 @@ def described(sentence: str, language: Language) -> str | None:
 
 def who_is(name: str, descriptions: list[str], who: Speaker, language: Language) -> str:
     """Who the speaker is, told: their name, then what they said they are ("The user is
-    Callum, 41, a nurse.")."""
+    Theo, 38, a joiner.")."""
     speaker = language.plain_user if who.is_user else who.name
     return finish_sentence(language.named.format(speaker, ", ".join([name, *descriptions])))

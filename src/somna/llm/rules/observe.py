@@ -118,7 +118,7 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
     trimmed = trim_clause(sentence)
     answered = answering and holds_a_value(trimmed, names=False)  # a name may be the listener's
     greeted = language.greeting.match(trimmed)  # "hi, the new hire starts on monday"
-    opening = language.lead.match(trimmed)  # "btw do you sell forks too"
+    opening = language.lead.match(trimmed)  # "btw do you ship to Norway"
     if (
         "?" in sentence
         or language.unmarked_question.match(trimmed[opening.end() if opening else 0 :])
@@ -134,7 +134,7 @@ def _informative(sentence: str, language: Language, answering: bool = False) -> 
         start = lead.start("when")  # "Yesterday, I…": the time is part of what was said
     core = sentence[start:]
     personal = _FIRST.search(core) is not None
-    words = [  # a number counts however short ("the 10k on the 18th")
+    words = [  # a number counts however short ("the 5k on the 9th")
         w
         for w in _WORD.findall(core)
         if w.isdigit() or (len(w) > 2 and w.casefold() not in language.stopwords)
@@ -172,7 +172,7 @@ class _Asked:
     of_listener: bool
     """Whether the listener is to do it ("Can you call me?"), not the speaker."""
     that: bool = False
-    """Whether something of the speaker's is to be done ("Can the digest go out on Mondays?")."""
+    """Whether something of the speaker's is to be done ("Can the stock count be moved?")."""
 
 
 def _asked_for(sentence: str, language: Language) -> _Asked | None:
@@ -258,7 +258,7 @@ def _a_name_opens(said: str, start: int, told_from: int, names: Collection[str])
 
 def _common_opening(text: str, language: Language) -> bool:
     """Whether `text` opens with a common word, lower-cased after "says that" ("Around nine
-    hundred…"), rather than a name ("Ines Vargo, buyer…", "Leo loves it, Leo says so",
+    hundred…"), rather than a name ("Ines Vargo, buyer…", "Noa loves it, Noa says so",
     "Tuesday then")."""
     words = text.split(maxsplit=2)
     if not words or not text[1:2].islower():
@@ -318,7 +318,7 @@ def observe(
     question of ``listener`` that the message answers (`question_of` their message);
     ``typed``, where the sentences start that a typed fact already says, so that one
     statement is not stored twice; ``names``, the names the conversation writes within
-    its sentences, kept as written when one opens a statement ("Leo has a cold")."""
+    its sentences, kept as written when one opens a statement ("Noa has a cold")."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
@@ -431,7 +431,7 @@ def _clauses_left(
 ) -> str | None:
     """The clauses of a replaced statement that a newer number does not replace by
     themselves, when some are; None otherwise (the statement goes whole). A clause that
-    leans on one that goes ("allergic to nuts, it's serious") goes with it, and the
+    leans on one that goes ("coeliac, it's a real allergy") goes with it, and the
     first clause left loses its "and"."""
     clauses = statement.split(", ")
     kept: list[str] = []
@@ -443,7 +443,7 @@ def _clauses_left(
     if not kept or len(kept) == len(clauses):
         return None
     lead = language.lead.match(kept[0])
-    if kept[0] != clauses[0] and lead:  # "… and 4 vegetarians": "4 vegetarians"
+    if kept[0] != clauses[0] and lead:  # "… and 4 are vegan": "4 are vegan"
         kept[0] = kept[0][lead.start("when") if lead["when"] else lead.end() :]
     return ", ".join(kept) if kept[0] else None
 

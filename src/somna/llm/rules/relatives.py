@@ -1,9 +1,9 @@
-"""The people a client names by how they are related to them: "my son is Leo", then
-"my son has a peanut allergy" retold "the user's son Leo has a peanut allergy".
+"""The people a client names by how they are related to them: "my son is Noa", then
+"my son can't have sesame" retold "the user's son Noa can't have sesame".
 
-A session that names a relative once ("mon fils c'est Hugo", "my boss, Ines,") names
-them in what else it retells of that relative, so a question about Hugo finds what was
-said of "my son". Only where the message said "my son" ("mon fils"): a "son fils" the
+A session that names a relative once ("mon fils s'appelle Noé", "my boss, Ines,") names
+them in what else it retells of that relative, so a question about Noé finds what was
+said of "mon fils". Only where the message said "my son" ("mon fils"): a "son fils" the
 client said of someone else is left alone. A relation given two names in the session
 ("my sister Ana", "my sister Lu"), or one people often have several of ("my friend"),
 is left unnamed.
@@ -28,8 +28,8 @@ Relatives = dict[tuple[str, str], str]
 def relatives(said: Iterable[str], languages: Sequence[Language] = LANGUAGES) -> Relatives:
     """The relatives the messages `said` name, each relation with one name only.
 
-    >>> relatives(["My son is Leo, he is 6.", "my wife Aoife books the hotel"])
-    {('en', 'son'): 'Leo', ('en', 'wife'): 'Aoife'}
+    >>> relatives(["My son is Noa, he is 6.", "my wife Dora books the hotel"])
+    {('en', 'son'): 'Noa', ('en', 'wife'): 'Dora'}
     """
     found: dict[tuple[str, str], set[str]] = {}
     for text in said:
@@ -50,8 +50,8 @@ def name_relatives(
     where the retelling mentions them and no name follows.
 
     >>> name_relatives("The user says that the user's son has a cold.", "my son has a cold",
-    ...                {("en", "son"): "Leo"})
-    "The user says that the user's son Leo has a cold."
+    ...                {("en", "son"): "Noa"})
+    "The user says that the user's son Noa has a cold."
     """
     codes = {language.code: language for language in languages}
     for (code, relation), name in known.items():
