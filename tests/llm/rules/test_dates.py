@@ -43,6 +43,7 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "on mondays we close early",
         "le mercredi c'est bien pour lui",
         "tous les vendredis",
+        "samedi 10h à partir du 21, c'est parfait",
         "le 28 février",
         "nous serons 23 le soir",
         "the 3rd of May",
