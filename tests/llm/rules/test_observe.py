@@ -47,6 +47,9 @@ def test_a_french_observation_is_retold_and_dated() -> None:
 @pytest.mark.parametrize(
     ("said", "told"),
     [
+        # the speaker asked of the listener, after the verb
+        ("Rappelez-moi mardi vers 9h pour le devis.", "Rappelez Le client mardi"),
+        ("Envoyez-moi le devis signé demain.", "Envoyez à Le client le devis signé"),
         # "que" joined to a vowel is written as one
         ("il est dyslexique, donc pas de dictées", "Le client dit qu'il est dyslexique"),
         ("on a rendez-vous à la banque mardi", "Le client dit qu'on a rendez-vous"),

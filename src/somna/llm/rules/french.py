@@ -9,6 +9,7 @@ from somna.llm.rules.french_grammar import (
     FRENCH_GRAMMAR,
     agreed,
     agreed_listener,
+    asked_of_listener,
     said_to_listener,
 )
 from somna.llm.rules.french_instruction import instruction
@@ -24,6 +25,9 @@ FRENCH = load_language(
         "agreed": lambda match, me, you: f"{me} {match['before']}{agreed(match['verb'])}",
         "to_listener": lambda match, me, you: said_to_listener(
             me, you, match["before"], match["object"], match["verb"], match["participle"] or ""
+        ),
+        "asked_of_listener": lambda match, me, you: asked_of_listener(
+            me, match["verb"] or match["verb2"]
         ),
         "agreed_listener": lambda match, me, you: (
             f"{you} {agreed_listener(match['plural'] or match['single'])}"

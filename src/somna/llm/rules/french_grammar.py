@@ -30,6 +30,7 @@ __all__ = [
     "FRENCH_GRAMMAR",
     "agreed",
     "agreed_listener",
+    "asked_of_listener",
     "nominative",
     "said_to_listener",
     "starts_with_vowel",
@@ -43,6 +44,7 @@ _MAPS = _TABLES.maps("grammar")
 HEDGING_VERBS = _TABLES.words("HEDGING_VERBS")
 _INDIRECT = _TABLES.words("INDIRECT")
 _DIRECT = _TABLES.words("DIRECT")
+_DIRECT_ASKED = _TABLES.words("DIRECT_ASKED")
 _PLANNING = {verb: _TABLES.pattern(p) for verb, p in _MAPS["planning"].items()}
 """A hedging verb that states a plan when an infinitive follows: "je pense à partir"."""
 (
@@ -142,6 +144,16 @@ def said_to_listener(me: str, you: str, before: str, obj: str, verb: str, done: 
     to = you if verb.casefold() in _DIRECT else f"à {you}"
     told = f"{me} {before}{obj}{agreed(verb)}"
     return f"{told} {done} {to}" if done else f"{told} {to}"
+
+
+def asked_of_listener(me: str, verb: str) -> str:
+    """ "appelez-moi" retold: the speaker as the verb's object ("appelez l'utilisateur"),
+    or for most verbs with "à" ("écrivez à l'utilisateur").
+
+    >>> asked_of_listener("Léa", "Écrivez"), asked_of_listener("Léa", "appelez")
+    ('Écrivez à Léa', 'appelez Léa')
+    """
+    return f"{verb} {me}" if verb.casefold() in _DIRECT_ASKED else f"{verb} à {me}"
 
 
 def agreed_listener(verb: str) -> str:
