@@ -202,8 +202,8 @@ def age_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     return [
         other
         for other in worded
-        if age_contradicts(other.text, fact.text, years_apart(fact, other))
-        or age_contradicts(fact.text, other.text, years_apart(fact, other))
+        if age_contradicts(other.text, fact.text, years := years_apart(fact, other))
+        or age_contradicts(fact.text, other.text, years)
     ]
 
 

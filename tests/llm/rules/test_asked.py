@@ -1,4 +1,5 @@
-"""A name given anew in the slot of the question an answer gave one to."""
+"""A name given anew in its slot: the slot of the question an answer gave one to, or the
+words the name stood among."""
 
 from __future__ import annotations
 
@@ -8,18 +9,29 @@ from somna.llm.rules.asked import slot_renamed
 
 _DERBY = "The user says that Derby suits us (in answer to: From which station will you leave?)."
 _LILLE = "L'utilisateur dit que Lille c'est mieux (en réponse à « Vous partez de quelle gare ? »)."
+_IN_COPY = "The user wants the invoices by email, with Bruno in copy."
+_EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno en copie."
 
 
 @pytest.mark.parametrize(
     ("old", "new", "renamed"),
     [
+        # the slot of the question answered
         (_DERBY, "The user asks to leave from York instead.", True),
         (_LILLE, "L'utilisateur dit que finalement on part de Grenoble.", True),
+        # the words the name stood among
+        (_IN_COPY, "The user says that Bruno is leaving, put Lina in copy from now on.", True),
+        (_EN_COPIE, "L'utilisateur dit que désormais, mettez Lina en copie, Bruno change.", True),
+        ("Our contact is Bruno for the Derby site.", "Our contact is Lina now.", True),
         # nothing says it changed
         (_DERBY, "The user asks to leave from York.", False),
-        # another slot, or the same name again
+        (_IN_COPY, "The user says to put Lina in copy of the quotes.", False),
+        # another slot or frame, or the same name again
         (_DERBY, "The user now travels with Nour.", False),
         (_DERBY, "The user will leave from Derby after all.", False),
+        (_IN_COPY, "The user now travels with Lina to the fair.", False),
+        # the old name stays beside the new one
+        (_IN_COPY, "The user wants Bruno and Lina in copy from now on.", False),
         # a month or a day is no name
         (_DERBY, "The user will now leave from Monday.", False),
         # the old answer named nothing
@@ -28,31 +40,9 @@ _LILLE = "L'utilisateur dit que Lille c'est mieux (en réponse à « Vous partez
             "The user asks to leave from York instead.",
             False,
         ),
-    ],
-)
-def test_a_name_in_the_asked_slot_given_anew(old: str, new: str, renamed: bool) -> None:
-    assert slot_renamed(old, new) is renamed
-
-
-_IN_COPY = "The user wants the invoices by email, with Bruno in copy."
-_EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno en copie."
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "renamed"),
-    [
-        (_IN_COPY, "The user says that Bruno is leaving, put Lina in copy from now on.", True),
-        (_EN_COPIE, "L'utilisateur dit que désormais, mettez Lina en copie, Bruno change.", True),
-        ("Our contact is Bruno for the Derby site.", "Our contact is Lina now.", True),
-        # nothing says it changed
-        (_IN_COPY, "The user says to put Lina in copy of the quotes.", False),
-        # the old name stays beside the new one
-        (_IN_COPY, "The user wants Bruno and Lina in copy from now on.", False),
-        # another frame
-        (_IN_COPY, "The user now travels with Lina to the fair.", False),
         # the same two words beside, none of them saying anything ("to it with …")
         ("The user went to it with Bruno.", "The user now goes to it with Lina.", False),
     ],
 )
-def test_a_name_among_the_same_words_given_anew(old: str, new: str, renamed: bool) -> None:
+def test_a_name_given_anew_in_its_slot(old: str, new: str, renamed: bool) -> None:
     assert slot_renamed(old, new) is renamed

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name
 from somna.llm.rules.text import fold
 
 __all__ = ["may_rename_a_slot", "slot_renamed"]
@@ -27,19 +27,6 @@ _ASKED_SLOT = re.compile(
 """A question's slot: a preposition before "which" / "what" / "quel" ("from which station")."""
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
 _WORD = re.compile(r"[^\W_]+")
-_MONTHS = re.compile("|".join(language.months for language in LANGUAGES), re.IGNORECASE)
-_NOT_NAMES = frozenset(
-    word
-    for language in LANGUAGES
-    for word in (
-        *language.dates.weekdays,
-        *language.stopwords,
-        *language.plain_user.split(),
-        *language.plain_assistant.split(),
-    )
-)
-"""Capitalised words that name no one: days, how the speakers are told, and common words
-opening a statement."""
 
 
 def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -82,7 +69,7 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     for slot in _ASKED_SLOT.finditer(old, asked.start()):
         preposition = re.escape(slot["preposition"])
         given = re.compile(rf"(?<!\w){preposition}\s+(?P<name>[A-ZÀ-Ý][\w'-]+)", re.IGNORECASE)
-        if any(_is_name(n["name"]) and n["name"] not in named for n in given.finditer(new)):
+        if any(is_name(n["name"]) and n["name"] not in named for n in given.finditer(new)):
             return True
     return False
 
@@ -132,8 +119,4 @@ def _frames_at(words: list[str], at: int, language: Language) -> set[tuple[str, 
 def _names(text: str) -> set[str]:
     """The names of a text: capitalised within a sentence (or opening one of the statements
     an observation joins), months, days and common words left out."""
-    return {n[0] for n in _NAME.finditer(text) if _is_name(n[0])}
-
-
-def _is_name(word: str) -> bool:
-    return word[0].isupper() and not _MONTHS.match(word) and word.casefold() not in _NOT_NAMES
+    return {n[0] for n in _NAME.finditer(text) if is_name(n[0])}

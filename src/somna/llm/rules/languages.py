@@ -13,7 +13,7 @@ from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language
 
-__all__ = ["ANSWERED", "LANGUAGES"]
+__all__ = ["ANSWERED", "LANGUAGES", "is_name"]
 
 LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
 
@@ -24,3 +24,27 @@ ANSWERED = re.compile(
 )
 """Where an observation's retold question starts (" (in answer to: …)", as `observe`
 appends it): what comes before is what was said, what comes after was asked."""
+
+_MONTHS = re.compile("|".join(language.months for language in LANGUAGES), re.IGNORECASE)
+_NOT_NAMES = frozenset(
+    word
+    for language in LANGUAGES
+    for word in (
+        *language.dates.weekdays,
+        *language.stopwords,
+        *language.plain_user.split(),
+        *language.plain_assistant.split(),
+    )
+)
+"""Capitalised words that name no one: days, how the speakers are told, and common words
+opening a statement."""
+
+
+def is_name(word: str) -> bool:
+    """Whether a capitalised word may name someone or somewhere: not a month, a day, how
+    the speakers are told, nor a common word.
+
+    >>> is_name("Derby"), is_name("Monday"), is_name("The")
+    (True, False, False)
+    """
+    return word[:1].isupper() and not _MONTHS.match(word) and word.casefold() not in _NOT_NAMES

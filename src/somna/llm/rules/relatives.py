@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from somna.llm.rules.language import Language
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import LANGUAGES, is_name
 from somna.llm.rules.text import fold
 
 __all__ = ["name_relatives", "relatives"]
@@ -36,7 +36,7 @@ def relatives(said: Iterable[str], languages: Sequence[Language] = LANGUAGES) ->
         for language in languages:
             for match in language.names_relative.finditer(fold(text)):
                 relation = match["relation"].casefold()
-                if _a_day(match["name"]) or relation in language.several_relatives:
+                if not is_name(match["name"]) or relation in language.several_relatives:
                     continue  # "my boss Monday said…", "my friend Sam": no one to name later
                 key = (language.code, relation)
                 found.setdefault(key, set()).add(match["name"])
@@ -62,14 +62,6 @@ def name_relatives(
         if said.search(fold(quote)) and (found := retold.search(text)) is not None:
             text = f"{text[: found.end()]} {name}{text[found.end() :]}"
     return text
-
-
-def _a_day(word: str) -> bool:
-    folded = word.casefold()
-    return any(
-        folded in language.dates.weekdays or re.fullmatch(language.months, folded)
-        for language in LANGUAGES
-    )
 
 
 @cache
