@@ -17,6 +17,10 @@ own: all it knows of one is a `Language`, and all of a `Language` but its few fu
 - ``[grammar.*]``: the shapes and words of retelling, read by the language's grammar;
 - ``[dates]``: relative dates, with the weekdays, counts and units they name.
 
+A field of `Language` that is a pattern, a word set, a string or a flag is read by its
+name and type, with no code of its own (`_as_written`); the others are built by
+`load_language`.
+
 In a pattern, ``{NAME}`` stands for a fragment, or for a word list as an alternation
 (longest word first); ``{!NAME}`` for "not right after a word of the list". A pattern is
 one string, or a list of strings read as one, so that a long one keeps a line per part.
@@ -27,10 +31,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, get_type_hints
 
 from somna.llm.rules.language import (
     SUBJECT,
@@ -163,87 +167,62 @@ def load_language(
     """The `Language` of ``<name>.toml``, with the functions its tables cannot hold.
 
     ``spoken``, ``persons`` and ``seeds`` are what a template cannot write, by the name an
-    entry of ``[[spoken]]``, ``[[persons]]`` or ``[[seeds]]`` calls it.
+    entry of ``[[spoken]]``, ``[[persons]]`` or ``[[seeds]]`` calls it. The fields built
+    here are those a table writes in a shape of its own; every other one is read as
+    written (`_as_written`).
     """
     tables = read_tables(name)
     data = tables.data
     patterns = data["patterns"]
-    return Language(
-        code=data["code"],
-        stopwords=tables.words("STOPWORDS"),
-        skip=tables.patterns(patterns["skip"]),
-        pleasantry=tables.pattern(patterns["pleasantry"]),
-        greeting=tables.pattern(patterns["greeting"]),
-        lead=tables.pattern(patterns["lead"]),
-        segment_break=tables.pattern(patterns["segment_break"]),
-        clause_break=tables.pattern(patterns["clause_break"]),
-        together=tables.pattern(patterns["together"]),
-        spoken=tuple(_spoken(tables, entry, spoken or {}) for entry in data.get("spoken", [])),
-        elisions=tuple(
+    built: dict[str, Any] = {
+        "third_person": third_person,
+        "instruction": instruction,
+        "spoken": tuple(_spoken(tables, entry, spoken or {}) for entry in data.get("spoken", [])),
+        "elisions": tuple(
             (tables.pattern(entry["pattern"]), entry["replace"])
             for entry in data.get("elisions", [])
         ),
-        unmarked_question=tables.pattern(patterns["unmarked_question"]),
-        interrogative=tables.pattern(patterns["interrogative"]),
-        hedges=tables.patterns(patterns["hedges"]),
-        personal=tables.pattern(patterns["personal"]),
-        rules=tuple(_rule(tables, entry) for entry in data["rules"]),
-        vague=tables.pattern(patterns["vague"]),
-        filler=tables.words("FILLER"),
-        company=tuple((group, tables.pattern(p)) for group, p in data["company"].items()),
-        third_person=third_person,
-        instruction=instruction,
-        slots=tuple(Slot(slot["name"], tables.pattern(slot["pattern"])) for slot in data["slots"]),
-        negators=tables.words("NEGATORS"),
-        negations=tables.words("NEGATIONS"),
-        cessation=tables.pattern(patterns["cessation"]),
-        change=tables.pattern(patterns["change"]),
-        ignorable=tables.words("IGNORABLE"),
-        lemmas=dict(data.get("lemmas", {})),
-        request=tables.pattern(patterns["request"]),
-        hypothetical=tables.pattern(patterns["hypothetical"]),
-        undecided=tables.pattern(patterns["undecided"]),
-        leaning=tables.pattern(patterns["leaning"]),
-        plain_user=data["plain_user"],
-        plain_assistant=data["plain_assistant"],
-        letters=tables.pattern(patterns["letters"]) if "letters" in patterns else None,
-        persons=tuple(
+        "rules": tuple(_rule(tables, entry) for entry in data["rules"]),
+        "company": tuple((group, tables.pattern(p)) for group, p in data["company"].items()),
+        "slots": tuple(
+            Slot(slot["name"], tables.pattern(slot["pattern"])) for slot in data["slots"]
+        ),
+        "lemmas": dict(data.get("lemmas", {})),
+        "letters": tables.pattern(patterns["letters"]) if "letters" in patterns else None,
+        "ordinals": tables.text(patterns.get("ordinals", "")),
+        "persons": tuple(
             (tables.pattern(entry["pattern"]), _person(entry, persons or {}))
             for entry in data["persons"]
         ),
-        asks_for=tables.pattern(patterns["asks_for"]),
-        says=data["says"],
-        asking=data["asking"],
-        asking_listener=data["asking_listener"],
-        asking_that=data["asking_that"],
-        answering=data["answering"],
-        named=data["named"],
-        age_told=data["age_told"],
-        describes_self=tables.pattern(patterns["describes_self"]),
-        names_relative=tables.pattern(patterns["names_relative"]),
-        several_relatives=tables.words("SEVERAL_RELATIVES"),
-        relative_said=tables.text(patterns["relative_said"]),
-        relative_retold=tables.text(patterns["relative_retold"]),
-        asks_name=tables.pattern(patterns["asks_name"]),
-        before_name=tables.pattern(patterns["before_name"]),
-        retell_questions=data["retell_questions"],
-        seeds=tuple(_seed(tables, entry, seeds or {}) for entry in data.get("seeds", [])),
-        dates=_dates(tables),
-        first_person=tables.text(patterns["first_person"]),
-        reaction=tables.text(patterns["reaction"]),
-        instead=tables.text(patterns["instead"]),
-        bounds=tables.text(patterns["bounds"]),
-        age=tables.pattern(patterns["age"]),
-        replaced=tables.text(patterns["replaced"]),
-        which=tables.text(patterns["which"]),
-        articles=tables.text(patterns["articles"]),
-        months=tables.text(patterns["months"]),
-        ordinals=tables.text(patterns.get("ordinals", "")),
-        floating=tables.words("FLOATING"),
-        not_topics=tables.words("NOT_TOPICS"),
-        offers=tables.words("OFFERS"),
-        value_words=tables.words("VALUE_WORDS"),
-    )
+        "seeds": tuple(_seed(tables, entry, seeds or {}) for entry in data.get("seeds", [])),
+        "dates": _dates(tables),
+    }
+    return Language(**_as_written(tables, skip=built.keys()), **built)
+
+
+def _as_written(tables: Tables, skip: Collection[str]) -> dict[str, Any]:
+    """The fields of `Language` a table writes as they are, each read by its type: a
+    pattern (or a tuple of them) from ``[patterns]`` by the field's name; a word set from
+    ``[words]`` by its name in capitals; a string from ``[patterns]`` as a pattern's text,
+    else, like a flag, from the top of the file."""
+    data, patterns = tables.data, tables.data["patterns"]
+    read: dict[str, Any] = {}
+    for name, kind in get_type_hints(Language).items():
+        if name in skip:
+            continue
+        if kind == re.Pattern[str]:
+            read[name] = tables.pattern(patterns[name])
+        elif kind == tuple[re.Pattern[str], ...]:
+            read[name] = tables.patterns(patterns[name])
+        elif kind == frozenset[str]:
+            read[name] = tables.words(name.upper())
+        elif kind is str and name in patterns:
+            read[name] = tables.text(patterns[name])
+        elif kind in (str, bool):
+            read[name] = data[name]
+        else:
+            raise TypeError(f"Language.{name} is read by load_language, not from its tables.")
+    return read
 
 
 def _dates(tables: Tables) -> DateWords:
