@@ -30,6 +30,18 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
         (_DERBY, "The user now travels with Nour.", False),
         (_DERBY, "The user will leave from Derby after all.", False),
         (_IN_COPY, "The user now travels with Lina to the fair.", False),
+        # the words of any retold statement are no frame: a move names a new town beside
+        # "l'utilisateur" as the portrait named the user beside it
+        (
+            "L'utilisateur s'appelle Nour Varga, l'utilisateur a un chien qui s'appelle Nino.",
+            "L'utilisateur dit qu'on a déménagé à Poitiers; l'utilisateur veut un rendez-vous.",
+            False,
+        ),
+        (
+            "The user is Nour Varga, the user owns a dog called Nino.",
+            "The user says they moved to Exeter now, the user wants a new slot.",
+            False,
+        ),
         # the old name stays beside the new one
         (_IN_COPY, "The user wants Bruno and Lina in copy from now on.", False),
         # a month or a day is no name

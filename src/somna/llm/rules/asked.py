@@ -107,13 +107,14 @@ def _places(words: list[str], name: str) -> list[int]:
 
 
 def _frames_at(words: list[str], at: int, language: Language) -> set[tuple[str, ...]]:
-    """The two words after and the two words before `words[at]`, where one is a content word."""
+    """The two words after and the two words before `words[at]`, where one is a content word:
+    not a stopword, nor a word every retold statement holds ("user", "utilisateur")."""
     frames = (("after", *words[at + 1 : at + 3]), ("before", *words[max(at - 2, 0) : at]))
-    return {
-        frame
-        for frame in frames
-        if len(frame) == 3 and any(w not in language.stopwords and len(w) > 2 for w in frame[1:])
-    }
+    return {frame for frame in frames if len(frame) == 3 and any(_content(w, language) for w in frame[1:])}
+
+
+def _content(word: str, language: Language) -> bool:
+    return len(word) > 2 and word not in language.stopwords and word not in language.not_topics
 
 
 def _names(text: str) -> set[str]:
