@@ -53,7 +53,13 @@ def _facts(content: str, *, speaker: str | None = None, user: str = "user") -> S
         ),
         ("Odile", "I'm a nurse.", "Odile is a nurse.", "identity", FactType.PERSONA),
         (None, "I live in Berlin.", "The user lives in Berlin.", "identity", FactType.PERSONA),
-        (None, "My name is Sam.", "The user's name is Sam.", "identity", FactType.PERSONA),
+        (
+            None,
+            "My last name is Okafor.",
+            "The user's last name is Okafor.",
+            "identity",
+            FactType.PERSONA,
+        ),
         (
             "Odile",
             "My sister Emma lives in Lyon.",

@@ -47,9 +47,47 @@ def test_a_name_given_when_asked_is_who_the_client_is(
 
 
 @pytest.mark.parametrize(
+    ("asked", "said", "told", "quote"),
+    [
+        (
+            "How can I help?",
+            "Hi there, Ines Varga here. We need a quote for two vans.",
+            "The user is Ines Varga.",
+            "Ines Varga",
+        ),
+        (
+            "Morning!",
+            "Hello, I'm Tom Adeyemi, I booked last week",
+            "The user is Tom Adeyemi.",
+            "Tom Adeyemi",
+        ),
+        (
+            "Bonjour, que puis-je faire pour vous ?",
+            "Bonjour, je m'appelle Nour Varga, j'ai un chien de 3 ans.",
+            "L'utilisateur est Nour Varga.",
+            "Nour Varga",
+        ),
+        (
+            "Bonjour !",
+            "Coucou, c'est Noé, le devis est bon pour moi",
+            "L'utilisateur est Noé.",
+            "Noé",
+        ),
+    ],
+)
+def test_a_name_given_unasked_opening_a_message_is_who_the_client_is(
+    asked: str, said: str, told: str, quote: str
+) -> None:
+    assert _client_info(asked, said) == [(told, quote)]
+
+
+@pytest.mark.parametrize(
     ("asked", "said"),
     [
         ("Which office will you fly from?", "Lisbon, ideally."),  # no name was asked for
+        ("How can I help?", "Hi, it's Monday again and the van is late"),  # a day is no name
+        ("How can I help?", "I'm not sure, Bruno said to call"),  # no name after "I'm"
+        ("Que puis-je faire ?", "c'est bon pour Lina, merci"),  # not opening with it
         ("May I have your name?", "sure, one moment"),  # no name given
     ],
 )

@@ -56,6 +56,9 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         # "que" joined to a vowel is written as one
         ("il est dyslexique, donc pas de dictées", "Le client dit qu'il est dyslexique"),
         ("on a rendez-vous à la banque mardi", "Le client dit qu'on a rendez-vous"),
+        # "je me …" is reflexive: "se", whoever is named
+        ("au fait, je m'occupe des devis pour l'atelier", "Le client s'occupe des devis"),
+        ("du coup je ne me déplace plus le lundi", "Le client ne se déplace plus le lundi"),
         # "le mien" is the speaker's
         ("Je cherche un comptable, le mien part à la retraite.", "le sien part à la retraite"),
         # a capital within its sentence names someone: it stays
@@ -307,9 +310,10 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
             "The user is Ines Varga from Corvell Freight, the user handles purchasing.",
         ),
         (
+            # a clause of its own after the name is observed, not joined to it
             "Bonjour, je suis Léa Fontaine, je gère la boulangerie de mon père.",
             "client_info",
-            "L'utilisateur est Léa Fontaine, l'utilisateur gère la boulangerie de son père.",
+            "L'utilisateur est Léa Fontaine.",
         ),
     ],
 )

@@ -10,6 +10,7 @@ from somna.llm.rules.french_grammar import (
     agreed,
     agreed_listener,
     asked_of_listener,
+    reflexive,
     said_to_listener,
 )
 from somna.llm.rules.french_instruction import instruction
@@ -22,7 +23,9 @@ FRENCH = load_language(
     third_person=FRENCH_GRAMMAR.third_person,
     instruction=instruction,
     persons={
-        "agreed": lambda match, me, you: f"{me} {match['before']}{agreed(match['verb'])}",
+        "agreed": lambda match, me, you: (
+            f"{me} {match['before']}{reflexive(match['self'])}{agreed(match['verb'])}"
+        ),
         "to_listener": lambda match, me, you: said_to_listener(
             me, you, match["before"], match["object"], match["verb"], match["participle"] or ""
         ),

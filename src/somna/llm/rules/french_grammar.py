@@ -32,6 +32,7 @@ __all__ = [
     "agreed_listener",
     "asked_of_listener",
     "nominative",
+    "reflexive",
     "said_to_listener",
     "starts_with_vowel",
 ]
@@ -128,6 +129,17 @@ def agreed(verb: str) -> str:
     if folded.endswith(("ds", "is")):
         return verb[:-1] + ("" if folded.endswith("ds") else "t")  # attends, choisis
     return verb
+
+
+def reflexive(pronoun: str | None) -> str:
+    """ "me" of a reflexive verb after "je", as it reads after a named speaker.
+
+    >>> reflexive("m'"), reflexive("me "), reflexive(None)
+    ("s'", 'se ', '')
+    """
+    if not pronoun:
+        return ""
+    return "s'" if pronoun.endswith("'") else "se "
 
 
 def said_to_listener(me: str, you: str, before: str, obj: str, verb: str, done: str) -> str:

@@ -241,6 +241,9 @@ class Language:
     relative_retold: str
     """A relative as said ("my son") and as retold ("the user's son"): patterns with the
     relation to fill in (``{relation}``)."""
+    introduces: re.Pattern[str]
+    """A name given unasked, opening a message ("Hi, I'm Ines Varga", "Ines Varga here",
+    "je m'appelle Noé"): group ``name``."""
     asks_name: re.Pattern[str]
     """A question that asks the listener's name ("May I have your name?")."""
     before_name: re.Pattern[str]

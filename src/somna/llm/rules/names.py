@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from somna.llm.rules.language import Language, Speaker
+from somna.llm.rules.languages import is_name
 from somna.llm.rules.text import finish_sentence, fold
 
 __all__ = ["NamedAs", "described", "name_given", "who_is"]
@@ -34,22 +35,37 @@ class NamedAs:
 
 
 def name_given(answer: str, asked: str | None, who: Speaker, language: Language) -> NamedAs | None:
-    """The name that opens `answer` when `asked`, the question it answers, asks for it.
+    """The name that opens `answer` when `asked`, the question it answers, asks for it, or
+    that the answer opens by introducing ("Hi, I'm Ines Varga", "c'est Noé").
 
     >>> from somna.llm.rules.languages import ENGLISH
     >>> name_given("Sure, it's Ines Varga, buyer.", "May I have your name?", Speaker("user"),
     ...            ENGLISH).text
     'The user is Ines Varga.'
+    >>> name_given("Ines Varga here, we need two vans.", None, Speaker("user"), ENGLISH).name
+    'Ines Varga'
     >>> name_given("Ines Varga, buyer.", "Which city?", Speaker("user"), ENGLISH) is None
     True
     """
-    if not asked or not language.asks_name.search(asked):
+    if asked and language.asks_name.search(asked):
+        opening = language.before_name.match(answer)
+        name = _NAME.match(answer, opening.end() if opening else 0)
+        found = (name[0], name.start(), name.end()) if name else None
+    else:
+        introduced = language.introduces.match(answer)
+        found = (
+            (introduced["name"], introduced.start("name"), introduced.end("name"))
+            if introduced
+            else None
+        )
+    if found is None or not all(_names_one(word, language) for word in found[0].split()):
         return None
-    opening = language.before_name.match(answer)
-    name = _NAME.match(answer, opening.end() if opening else 0)
-    if name is None or any(w.casefold() in language.stopwords for w in name[0].split()):
-        return None
-    return NamedAs(who_is(name[0], [], who, language), name.start(), name.end(), name[0])
+    name, start, end = found
+    return NamedAs(who_is(name, [], who, language), start, end, name)
+
+
+def _names_one(word: str, language: Language) -> bool:
+    return word.casefold() not in language.stopwords and is_name(word)
 
 
 def described(sentence: str, language: Language) -> str | None:
