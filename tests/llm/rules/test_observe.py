@@ -51,7 +51,10 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         ("Rappelez-moi mardi vers 9h pour le devis.", "Rappelez Le client mardi"),
         ("Envoyez-moi le devis signé demain.", "Envoyez à Le client le devis signé"),
         # "chez" is no verb: "chez nous" is the speaker's place, not asked of the listener
-        ("au fait, Bruno part de chez nous fin mai, mettez Lina en copie", "part de chez Le client fin"),
+        (
+            "au fait, Bruno part de chez nous fin mai, mettez Lina en copie",
+            "part de chez Le client fin",
+        ),
         ("le colis est arrivé chez moi hier", "arrivé chez Le client hier"),
         # "que" joined to a vowel is written as one
         ("il est dyslexique, donc pas de dictées", "Le client dit qu'il est dyslexique"),

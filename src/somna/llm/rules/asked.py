@@ -110,7 +110,11 @@ def _frames_at(words: list[str], at: int, language: Language) -> set[tuple[str, 
     """The two words after and the two words before `words[at]`, where one is a content word:
     not a stopword, nor a word every retold statement holds ("user", "utilisateur")."""
     frames = (("after", *words[at + 1 : at + 3]), ("before", *words[max(at - 2, 0) : at]))
-    return {frame for frame in frames if len(frame) == 3 and any(_content(w, language) for w in frame[1:])}
+    return {
+        frame
+        for frame in frames
+        if len(frame) == 3 and any(_content(w, language) for w in frame[1:])
+    }
 
 
 def _content(word: str, language: Language) -> bool:

@@ -298,8 +298,7 @@ def typed_facts(
         asked = _asked(transcript, position, listener)
         named = name_given(folded, asked, who, language)
         if named is not None and not any(
-            p == position and f.category in FIRST_CLASS and named.name in f.text
-            for p, f in typed
+            p == position and f.category in FIRST_CLASS and named.name in f.text for p, f in typed
         ):  # "May I have your name?" "Ines Varga, buyer at…", "Hi, Ines Varga here": who
             # the client is, told once ("My name is Ines" gives no second fact)
             typed = [(p, f) for p, f in typed if p != position or named.name not in f.text]
