@@ -47,21 +47,16 @@ def name_given(answer: str, asked: str | None, who: Speaker, language: Language)
     >>> name_given("Ines Varga, buyer.", "Which city?", Speaker("user"), ENGLISH) is None
     True
     """
+    group: int | str = 0
     if asked and language.asks_name.search(asked):
         opening = language.before_name.match(answer)
-        name = _NAME.match(answer, opening.end() if opening else 0)
-        found = (name[0], name.start(), name.end()) if name else None
+        match = _NAME.match(answer, opening.end() if opening else 0)
     else:
-        introduced = language.introduces.match(answer)
-        found = (
-            (introduced["name"], introduced.start("name"), introduced.end("name"))
-            if introduced
-            else None
-        )
-    if found is None or not all(_names_one(word, language) for word in found[0].split()):
+        match, group = language.introduces.match(answer), "name"
+    if match is None or not all(_names_one(word, language) for word in match[group].split()):
         return None
-    name, start, end = found
-    return NamedAs(who_is(name, [], who, language), start, end, name)
+    name = match[group]
+    return NamedAs(who_is(name, [], who, language), match.start(group), match.end(group), name)
 
 
 def _names_one(word: str, language: Language) -> bool:
