@@ -19,6 +19,10 @@ CASES = [
     ("Odile lives in Paris, France.", "Odile lives in Paris.", Verdict.DUPLICATE),
     ("L'utilisateur aime la randonnée.", "l'utilisateur aime la randonnée !", Verdict.DUPLICATE),
     ("Camille habite à Lyon.", "Camille habite maintenant à Lyon.", Verdict.DUPLICATE),
+    # who someone is, by a part of the same name, however it was told
+    ("The user is Nour.", "The user is Nour Varga, 38, a joiner.", Verdict.DUPLICATE),
+    ("The user's name is Nour Varga.", "The user is Nour.", Verdict.DUPLICATE),
+    ("L'utilisateur est Nour.", "L'utilisateur s'appelle Nour Varga.", Verdict.DUPLICATE),
     # supersedes: same subject, same one-value slot or sentence frame, another value, and
     # the newer one says it changed
     ("Odile moved to Berlin.", "Odile lives in Paris.", Verdict.SUPERSEDES),
@@ -67,6 +71,7 @@ CASES = [
         "La couleur préférée de Camille est le bleu.",
         Verdict.CONTRADICTS,
     ),
+    ("The user is Lina Varga.", "The user is Nour Varga.", Verdict.CONTRADICTS),
     # contradicts: an age lower than before (a higher one follows the calendar)
     ("Theo is 10.", "Theo is 12.", Verdict.CONTRADICTS),
     ("Theo is 13.", "Theo is 12.", Verdict.SUPERSEDES),
@@ -91,6 +96,7 @@ CASES = [
     ("Odile likes tea.", "Odile does not like coffee.", Verdict.DISTINCT),
     ("L'utilisateur aime le café.", "L'utilisateur travaille chez Airbus.", Verdict.DISTINCT),
     ("Camille habite à Lyon.", "Emma habite à Marseille.", Verdict.DISTINCT),
+    ("The user is Nour.", "The user is Nour's neighbour.", Verdict.DISTINCT),
 ]
 
 
