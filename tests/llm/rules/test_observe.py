@@ -56,6 +56,9 @@ def test_a_french_observation_is_retold_and_dated() -> None:
             "part de chez Le client fin",
         ),
         ("le colis est arrivé chez moi hier", "arrivé chez Le client hier"),
+        # a request that names who or what is the speaker's decision, put to the listener
+        ("Please invoice Bruno Varga, our bookkeeper, not me.", "asks Tariq to invoice Bruno"),
+        ("Merci d'envoyer les factures à Lina, notre comptable.", "demande à Tariq d'envoyer"),
         # "que" joined to a vowel is written as one
         ("il est dyslexique, donc pas de dictées", "Le client dit qu'il est dyslexique"),
         ("on a rendez-vous à la banque mardi", "Le client dit qu'on a rendez-vous"),

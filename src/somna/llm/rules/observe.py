@@ -183,9 +183,11 @@ def _asked_for(sentence: str, language: Language) -> _Asked | None:
     can we…", "Petite question : on peut…")."""
     label = _LABEL.match(sentence)
     start = label.end() if label else 0
-    lead = language.lead.match(sentence[start:])
-    start += lead.end() if lead else 0
-    opener = language.asks_for.match(sentence[start:])
+    opener = language.asks_for.match(sentence[start:])  # "merci de …" before "merci" leads
+    if opener is None:
+        lead = language.lead.match(sentence[start:])
+        start += lead.end() if lead else 0
+        opener = language.asks_for.match(sentence[start:])
     if opener is None:
         return None
     start += opener.end()
@@ -234,10 +236,16 @@ def _named(text: str, speaker: str, language: Language, capital_said: bool = Fal
         return text  # "Ines Varga, buyer…" retold names the speaker first
     says = language.says.format(speaker)
     common = not capital_said and _common_opening(text, language)
-    joined = f"{says} {text[:1].lower() if common else text[:1]}"
-    for elision, written in language.elisions:  # "dit que il": "dit qu'il"
+    return _joined(says, text[:1].lower() if common else text[:1], language) + text[1:]
+
+
+def _joined(opening: str, first: str, language: Language) -> str:
+    """An opening and the first letter of what it tells, as the language writes them:
+    "dit que il" as "dit qu'il", "demande de envoyer" as "demande d'envoyer"."""
+    joined = f"{opening} {first}"
+    for elision, written in language.elisions:
         joined = elision.sub(written, joined)
-    return joined + text[1:]
+    return joined
 
 
 def _a_name_opens(said: str, start: int, told_from: int, names: Collection[str]) -> bool:
@@ -356,7 +364,7 @@ def observe(
                 if request.of_listener
                 else language.asking
             )
-            told = f"{asking.format(speaker, listener)} {told}"
+            told = _joined(asking.format(speaker, listener), told[:1], language) + told[1:]
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break
         if not parts:
