@@ -293,6 +293,22 @@ def test_a_child_on_the_plan_of_an_adults_only_event_is_put_to_a_person(
     assert "adults only" in sides and "Mila" in sides
 
 
+def test_a_plan_holding_what_a_person_is_allergic_to_is_put_to_a_person(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "Careful, our dog Nino is allergic to lavender shampoo.")
+    talk(client, clock, "s2", "Yes go ahead, the lavender shampoo is fine for Nino this time.")
+    [pair] = client.conflicts("alice")
+    sides = f"{pair.fact_a.text} {pair.fact_b.text}"
+    assert "allergic to lavender shampoo" in sides and "is fine for Nino" in sides
+
+
+def test_a_named_allergen_ruled_out_is_no_contradiction(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "Careful, our dog Nino is allergic to lavender shampoo.")
+    talk(client, clock, "s2", "Remember: never any lavender shampoo for Nino, only the plain one.")
+    assert client.conflicts("alice") == []
+
+
 def test_what_a_disputed_answer_says_besides_stays_active(client: Memory, clock: Clock) -> None:
     answered_then_told(
         client,

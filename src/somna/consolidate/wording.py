@@ -13,7 +13,7 @@ from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
 from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.counts import may_update_a_number, number_updated
-from somna.llm.rules.diets import breaks_diet, foods_of, restrictions
+from somna.llm.rules.diets import breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import may_change_a_value, value_changed
 from somna.llm.tasks import JudgePair, JudgeRequest
@@ -169,11 +169,7 @@ def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     """Active facts of `fact`'s subject that a diet or an allergy sets against it: the
     restriction `fact` breaks ("Is vegan." for "Eats eggs every morning."), or the plans
     that break the restriction `fact` states. Found by words, whatever their cosine."""
-    stated = restrictions(fact.text)
-    searched = {w for d in stated for w in d.foods} | {
-        w for d in foods_of(fact.text) for w in d.stating
-    }
-    words = " ".join(keywords(" ".join(sorted(searched))))
+    words = " ".join(keywords(" ".join(sorted(clash_words(fact.text)))))
     if not words:
         return []
     return _by_words(

@@ -16,6 +16,16 @@ _ADULTS_ONLY = "The user says that no kids at the anniversary dinner, adults onl
         ("Is vegan.", "Has three eggs and a whey shake for breakfast.", True),
         ("Is vegetarian.", "No pork please, several guests never eat it.", False),
         ("L'utilisateur est allergique aux arachides.", "Un gâteau aux arachides.", True),
+        # an allergy to anything named, and a later plan that holds it
+        (
+            "L'utilisateur dit qu'il est allergique au shampoing à la camomille.",
+            "L'utilisateur dit que le shampoing à la camomille c'est très bien pour lui.",
+            True,
+        ),
+        ("Noa is allergic to latex gloves.", "The user says latex gloves are fine for Noa.", True),
+        ("Noa is allergic to latex gloves.", "The user says that no latex gloves, ever.", False),
+        ("Noa is allergic to latex gloves.", "The user says Noa's latex allergy is severe.", False),
+        ("Noa is allergic to latex gloves.", "The user bought new gloves.", False),
         # an adults-only event, and a child on its plan, by word or by age
         (_ADULTS_ONLY, "We need a high chair for the baby at table 2.", True),
         (_ADULTS_ONLY, "Our neighbours' girl Mila joins our table, she's 6 and loves cake.", True),

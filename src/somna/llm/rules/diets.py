@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from somna.llm.rules.ages import ages
+from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word
 
-__all__ = ["Diet", "breaks_diet", "diets", "foods_of", "restrictions"]
+__all__ = ["Diet", "breaks_diet", "clash_words", "diets", "restrictions"]
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,21 @@ class Diet:
     """The words of `breaks`, likewise."""
     under_age: int | None = None
     """A person younger than this, by the ages a plan gives, breaks it too."""
+    together: bool = False
+    """Whether only all `foods` on one plan break it ("latex" and "gloves")."""
 
     def broken_by(self, plan: str) -> bool:
         cleaned = self.unless.sub(" ", plan)
-        return any(
-            not _NEGATED.search(cleaned[: m.start()]) for m in self.breaks.finditer(cleaned)
-        ) or (self.under_age is not None and any(a < self.under_age for a in ages(plan).values()))
+        held = [
+            m[0].casefold()
+            for m in self.breaks.finditer(cleaned)
+            if not _NEGATED.search(cleaned[: m.start()])
+        ]
+        if self.together:
+            return all(any(h.startswith(food) for h in held) for food in self.foods)
+        return bool(held) or (
+            self.under_age is not None and any(a < self.under_age for a in ages(plan).values())
+        )
 
 
 _NEGATED = re.compile(
@@ -66,16 +76,78 @@ def diets() -> tuple[Diet, ...]:
             entry.get("under_age"),
         )
         for name, entry in read_toml("diets").items()
+        if isinstance(entry, dict)
     )
 
 
+@dataclass(frozen=True)
+class _Allergy:
+    """How an allergy to anything named is said (`diets.toml`)."""
+
+    to: re.Pattern[str]
+    """What opens the thing one is allergic to ("allergic to", "allergique au")."""
+    said: re.Pattern[str]
+    """A word of an allergy: a statement with one states an allergy, and breaks none."""
+    words: tuple[str, ...]
+
+
+@cache
+def _allergy() -> _Allergy:
+    table = read_toml("diets")
+    return _Allergy(
+        any_word(table["allergic_to"], whole=True),
+        any_word(table["allergy"], whole=False),
+        tuple(table["allergy"]),
+    )
+
+
+_NAMED = re.compile(r"[^,.;:!?()]+")
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+_SMALL_WORDS = frozenset().union(*(language.stopwords for language in LANGUAGES))
+
+
+def _named_allergies(text: str) -> list[Diet]:
+    """An allergy to what `text` names after "allergic to", "allergique au"… as a diet of
+    its own: all its words, each as a word's start (a plural or a feminine too), on one
+    plan break it."""
+    allergy = _allergy()
+    found = []
+    for opening in allergy.to.finditer(text):
+        named = _NAMED.match(text, opening.end())
+        words = [_stem(w) for w in _LETTERS.findall(named[0] if named else "")]
+        foods = tuple(dict.fromkeys(w for w in words if w not in _SMALL_WORDS))
+        if foods:
+            found.append(
+                Diet(
+                    f"allergic to {' '.join(foods)}",
+                    allergy.said,
+                    any_word(foods, whole=False),
+                    _NOTHING,
+                    allergy.words,
+                    foods,
+                    together=True,
+                )
+            )
+    return found
+
+
+def _stem(word: str) -> str:
+    folded = word.casefold()
+    return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
+
+
 def restrictions(text: str) -> list[Diet]:
-    """The diets `text` states ("Is vegan.", "Noa has a bad sesame allergy.").
+    """The diets `text` states ("Is vegan.", "Noa has a bad sesame allergy."), and an
+    allergy to anything else it names.
 
     >>> [d.name for d in restrictions("The user has been vegan for years.")]
     ['vegan']
+    >>> [d.name for d in restrictions("Noa is allergic to latex gloves.")]
+    ['allergic to latex glove']
     """
-    return [diet for diet in diets() if diet.says.search(text)]
+    stated = [diet for diet in diets() if diet.says.search(text)]
+    named = [d for d in _named_allergies(text) if not any(d.foods[0] in s.foods for s in stated)]
+    return stated + named
 
 
 def breaks_diet(restriction: str, plan: str) -> bool:
@@ -96,6 +168,16 @@ def breaks_diet(restriction: str, plan: str) -> bool:
     return False
 
 
-def foods_of(text: str) -> list[Diet]:
+def _foods_of(text: str) -> list[Diet]:
     """The diets a food in `text` would break, when `text` states none of them."""
     return [d for d in diets() if d.broken_by(text) and not d.says.search(text)]
+
+
+def clash_words(text: str) -> set[str]:
+    """The words of the facts `text` may clash with: the foods of the restrictions it
+    states, the words that state those its foods break and, unless it states an allergy,
+    those of an allergy to anything (what it holds may be what one names)."""
+    words = {w for d in restrictions(text) for w in d.foods}
+    words |= {w for d in _foods_of(text) for w in d.stating}
+    allergy = _allergy()
+    return words if allergy.said.search(text) else words | set(allergy.words)
