@@ -32,6 +32,13 @@ def _client_info(asked: str, said: str) -> list[tuple[str, str]]:
             "The user is Tom Adeyemi.",
             "Tom Adeyemi",
         ),
+        # a name that opens as a month's short form does ("Mar", "Jul") is a name still
+        (
+            "Could I get your name for the booking?",
+            "Marc Julliard, from the Exeter office",
+            "The user is Marc Julliard.",
+            "Marc Julliard",
+        ),
         (
             "Pouvez-vous me donner votre nom et le prénom de votre fille ?",
             "Mathilde Roux, ma fille s'appelle Jeanne, elle a 9 ans.",

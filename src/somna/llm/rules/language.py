@@ -276,6 +276,8 @@ class Language:
     """What follows a number that ranks rather than counts ("4th", "1er"), as alternatives."""
     floating: frozenset[str]
     """Words of a retold statement and time adverbs: no part of a sentence's frame."""
+    month_names: frozenset[str]
+    """The months, in full and cut short ("mar", "march"): no names, though capitalised."""
     not_topics: frozenset[str]
     """Words two statements share without being about the same thing."""
     value_words: frozenset[str]

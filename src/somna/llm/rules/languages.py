@@ -25,7 +25,7 @@ ANSWERED = re.compile(
 """Where an observation's retold question starts (" (in answer to: …)", as `observe`
 appends it): what comes before is what was said, what comes after was asked."""
 
-_MONTHS = re.compile("|".join(language.months for language in LANGUAGES), re.IGNORECASE)
+_MONTHS = frozenset().union(*(language.month_names for language in LANGUAGES))
 _NOT_NAMES = frozenset(
     word
     for language in LANGUAGES
@@ -44,7 +44,8 @@ def is_name(word: str) -> bool:
     """Whether a capitalised word may name someone or somewhere: not a month, a day, how
     the speakers are told, nor a common word.
 
-    >>> is_name("Derby"), is_name("Monday"), is_name("The")
-    (True, False, False)
+    >>> is_name("Derby"), is_name("Monday"), is_name("The"), is_name("Mar."), is_name("Marsh")
+    (True, False, False, False, True)
     """
-    return word[:1].isupper() and not _MONTHS.match(word) and word.casefold() not in _NOT_NAMES
+    folded = word.casefold()
+    return word[:1].isupper() and folded.rstrip(".") not in _MONTHS and folded not in _NOT_NAMES
