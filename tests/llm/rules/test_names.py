@@ -80,6 +80,13 @@ def test_a_name_given_when_asked_is_who_the_client_is(
             "L'utilisateur est Noé.",
             "Noé",
         ),
+        ("How can I help?", "Hi, Theo again. The van is late", "The user is Theo.", "Theo"),
+        (
+            "Que puis-je faire ?",
+            "Bonjour, Lina Varga, on vient d'emménager à Poitiers.",
+            "L'utilisateur est Lina Varga.",
+            "Lina Varga",
+        ),
     ],
 )
 def test_a_name_given_unasked_opening_a_message_is_who_the_client_is(
@@ -95,6 +102,7 @@ def test_a_name_given_unasked_opening_a_message_is_who_the_client_is(
         ("How can I help?", "Hi, it's Monday again and the van is late"),  # a day is no name
         ("How can I help?", "I'm not sure, Bruno said to call"),  # no name after "I'm"
         ("Que puis-je faire ?", "c'est bon pour Lina, merci"),  # not opening with it
+        ("How can I help?", "Hello Lina, the van is late"),  # a first name greeted
         ("May I have your name?", "sure, one moment"),  # no name given
     ],
 )

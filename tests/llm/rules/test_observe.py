@@ -310,6 +310,13 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
             "client_info",
             "L'utilisateur veut être contacté par email.",
         ),
+        # a way to be reached asked for from now on is how to reach them, no instruction
+        (
+            "Écrivez-moi plutôt sur WhatsApp maintenant, je ne décroche jamais.",
+            "client_info",
+            "Écrivez à l'utilisateur plutôt sur WhatsApp maintenant, l'utilisateur ne décroche "
+            "jamais.",
+        ),
         (
             "Hi, I'm Ines Varga from Corvell Freight, I handle purchasing.",
             "client_info",

@@ -76,7 +76,7 @@ def facts_of_sentence(
         return [seeded] if is_fact_text(text) else []
     if not asked and not _skipped(core, language.skip):
         request = language.instruction(core, who)  # "Also, always answer in French."
-        if request:
+        if request and "channel" not in chosen(core):  # how to reach them: client_info
             text = finish_sentence(request) if not request.endswith("»") else request
             rule = f"{language.code}.instruction"
             return (
