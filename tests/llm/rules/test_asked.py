@@ -42,6 +42,34 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says they moved to Exeter now, the user wants a new slot.",
             False,
         ),
+        # an address given anew for the same thing
+        (
+            "The user says email them to noa@varga.example please (in answer to: How should "
+            "we send the user's invoices?).",
+            "The user says send invoices to books@varga.example from now on.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que pour le joindre, c'est le 06 12 34 56 78.",
+            "L'utilisateur dit que pour le joindre désormais, c'est le 07 98 76 54 32.",
+            True,
+        ),
+        # the same address, or another about something else, or nothing says it changed
+        (
+            "The user says email the invoices to noa@varga.example.",
+            "The user says the invoices go to noa@varga.example from now on.",
+            False,
+        ),
+        (
+            "The user says email the invoices to noa@varga.example.",
+            "The user says the tickets now go to desk@varga.example.",
+            False,
+        ),
+        (
+            "The user says email the invoices to noa@varga.example.",
+            "The user says email the invoices to books@varga.example.",
+            False,
+        ),
         # the old name stays beside the new one
         (_IN_COPY, "The user wants Bruno and Lina in copy from now on.", False),
         # a month or a day is no name

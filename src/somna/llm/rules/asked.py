@@ -1,5 +1,7 @@
 """A name given anew in its slot: "from which station?", then "Derby", weeks later "can we
-leave from York instead?"; or "with Bruno in copy", then "put Lina in copy from now on".
+leave from York instead?"; or "with Bruno in copy", then "put Lina in copy from now on";
+or an address given anew for the same thing ("email the invoices to ines@…", then "send
+invoices to accounts@… from now on").
 
 The slot is where the name stood: after the preposition of the question it answered
 ("from which", "with what", "chez quel"), or among the same words ("… in copy", "cc …",
@@ -26,14 +28,18 @@ _ASKED_SLOT = re.compile(
 )
 """A question's slot: a preposition before "which" / "what" / "quel" ("from which station")."""
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[ .-]?\d){7,}")
+"""An email address, or a phone number of eight digits or more (blanks, dots and dashes
+between them)."""
 _WORD = re.compile(r"[^\W_]+")
 
 
 def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `slot_renamed` can hold for `new` against any text: it names someone or
-    somewhere and says something changed."""
+    somewhere, or gives an address, and says something changed."""
     language = detect_language(new, languages, languages[0])
-    return bool(_names(new)) and language.change.search(fold(new)) is not None
+    named = _names(new) or _ADDRESS.search(new)
+    return bool(named) and language.change.search(fold(new)) is not None
 
 
 def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -59,6 +65,8 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     language = detect_language(f"{new} {old}", languages, languages[0])
     if not language.change.search(fold(new)):
         return False
+    if _address_given_anew(old, new, language):
+        return True
     asked = ANSWERED.search(old)
     said = old if asked is None else old[: asked.start()]
     if _framed_anew(said, new, _names(said), language):
@@ -72,6 +80,31 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
         if any(is_name(n["name"]) and n["name"] not in named for n in given.finditer(new)):
             return True
     return False
+
+
+def _address_given_anew(old: str, new: str, language: Language) -> bool:
+    """Whether `new` gives another address of the kind `old` gives (an email, a phone
+    number), about a thing `old` or the question it answered names too ("invoices")."""
+    olds, news = _addresses(old), _addresses(new)
+    kinds = {kind for kind, _ in olds} & {kind for kind, _ in news}
+    if not kinds or {a for _, a in news} <= {a for _, a in olds}:
+        return False
+    shared = _content_words(_ADDRESS.sub(" ", old), language) & _content_words(
+        _ADDRESS.sub(" ", new), language
+    )
+    return bool(shared)
+
+
+def _addresses(text: str) -> set[tuple[str, str]]:
+    """(kind, address) of each email address and phone number of `text`, as written bare."""
+    return {
+        ("email" if "@" in m[0] else "phone", re.sub(r"[\s.-]", "", m[0].casefold()))
+        for m in _ADDRESS.finditer(text)
+    }
+
+
+def _content_words(text: str, language: Language) -> set[str]:
+    return {w for w in _words(text) if _content(w, language)}
 
 
 def _framed_anew(old: str, new: str, named: set[str], language: Language) -> bool:
