@@ -54,6 +54,23 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "L'utilisateur dit que pour le joindre désormais, c'est le 07 98 76 54 32.",
             True,
         ),
+        # a value said for now, given anew
+        (
+            "The user says that hot desk for now, 3 days a week is plenty.",
+            "The user would like to move to a fixed desk from October.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que poste nomade pour l'instant, ça suffit.",
+            "L'utilisateur dit que finalement on passe à un poste fixe.",
+            True,
+        ),
+        (
+            "The user says that hot desk for now, 3 days a week is plenty.",
+            "The user would like to move the meeting to Friday.",
+            False,
+        ),
+        ("The user uses a hot desk.", "The user would like to move to a fixed desk now.", False),
         # the same address, or another about something else, or nothing says it changed
         (
             "The user says email the invoices to noa@varga.example.",

@@ -1,7 +1,8 @@
 """A name given anew in its slot: "from which station?", then "Derby", weeks later "can we
 leave from York instead?"; or "with Bruno in copy", then "put Lina in copy from now on";
 or an address given anew for the same thing ("email the invoices to ines@…", then "send
-invoices to accounts@… from now on").
+invoices to accounts@… from now on"); or a value said for now given anew ("hot desk for
+now", then "move me to a fixed desk").
 
 The slot is where the name stood: after the preposition of the question it answered
 ("from which", "with what", "chez quel"), or among the same words ("… in copy", "cc …",
@@ -65,7 +66,7 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     language = detect_language(f"{new} {old}", languages, languages[0])
     if not language.change.search(fold(new)):
         return False
-    if _address_given_anew(old, new, language):
+    if _address_given_anew(old, new, language) or _held_for_now(old, new, language):
         return True
     asked = ANSWERED.search(old)
     said = old if asked is None else old[: asked.start()]
@@ -93,6 +94,27 @@ def _address_given_anew(old: str, new: str, language: Language) -> bool:
         _ADDRESS.sub(" ", new), language
     )
     return bool(shared)
+
+
+def _held_for_now(old: str, new: str, language: Language) -> bool:
+    """Whether `old` says a value for now ("hot desk for now", "poste nomade pour
+    l'instant") and `new` names the same thing with another word beside it ("a fixed
+    desk", "un poste fixe"): two content words side by side, one the same, in its place."""
+    asked = ANSWERED.search(old)
+    said = old if asked is None else old[: asked.start()]
+    if not language.provisional.search(fold(said)):
+        return False
+    before, after = _pairs(said, language), _pairs(new, language)
+    return any((a == c) != (b == d) for a, b in after for c, d in before if a == c or b == d)
+
+
+def _pairs(text: str, language: Language) -> set[tuple[str, str]]:
+    words = _words(text)
+    return {
+        (a, b)
+        for a, b in zip(words, words[1:], strict=False)
+        if _content(a, language) and _content(b, language)
+    }
 
 
 def _addresses(text: str) -> set[tuple[str, str]]:

@@ -241,6 +241,9 @@ class Language:
     relative_retold: str
     """A relative as said ("my son") and as retold ("the user's son"): patterns with the
     relation to fill in (``{relation}``)."""
+    provisional: re.Pattern[str]
+    """A value said for now ("for now", "pour l'instant"): a later value of the same thing,
+    said to change, replaces it."""
     introduces: re.Pattern[str]
     """A name given unasked, opening a message ("Hi, I'm Ines Varga", "Ines Varga here",
     "je m'appelle Noé"): group ``name``."""
