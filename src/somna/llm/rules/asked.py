@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name
@@ -110,11 +111,7 @@ def _held_for_now(old: str, new: str, language: Language) -> bool:
 
 def _pairs(text: str, language: Language) -> set[tuple[str, str]]:
     words = _words(text)
-    return {
-        (a, b)
-        for a, b in zip(words, words[1:], strict=False)
-        if _content(a, language) and _content(b, language)
-    }
+    return {(a, b) for a, b in pairwise(words) if _content(a, language) and _content(b, language)}
 
 
 def _addresses(text: str) -> set[tuple[str, str]]:
