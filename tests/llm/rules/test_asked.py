@@ -87,6 +87,17 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says email the invoices to books@varga.example.",
             False,
         ),
+        # a capital that opens a statement frames nothing: any word may stand there
+        (
+            "Dora says that we ate out; Family moments make life awesome.",
+            "Dora says that Those moments make the new house a home.",
+            False,
+        ),
+        (
+            "Dora says that Whoa, Lina's shop looks great.",
+            "Dora says that Appreciate Lina's new shop sign.",
+            False,
+        ),
         # the old name stays beside the new one
         (_IN_COPY, "The user wants Bruno and Lina in copy from now on.", False),
         # a month or a day is no name

@@ -30,6 +30,13 @@ _ASKED_SLOT = re.compile(
 )
 """A question's slot: a preposition before "which" / "what" / "quel" ("from which station")."""
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
+_OPENING = re.compile(
+    r"(?:^|[;:]\s*|\b(?:"
+    + "|".join(re.escape(language.says.split("{}")[1].strip()) for language in LANGUAGES)
+    + r")\s+)$"
+)
+"""Where a statement opens, alone or retold ("… says that"): a capital there may be any
+word ("Family moments…", "Whoa, …")."""
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[ .-]?\d){7,}")
 """An email address, or a phone number of eight digits or more (blanks, dots and dashes
 between them)."""
@@ -71,7 +78,7 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
         return True
     asked = ANSWERED.search(old)
     said = old if asked is None else old[: asked.start()]
-    if _framed_anew(said, new, _names(said), language):
+    if _framed_anew(said, new, _names(said, within=True), language):
         return True
     named = _names(said) - _names(new)
     if asked is None or not named:
@@ -135,7 +142,7 @@ def _framed_anew(old: str, new: str, named: set[str], language: Language) -> boo
         return False
     words = _words(new)
     olds = {name.casefold() for name in named}
-    for name in _names(new) - named:
+    for name in _names(new, within=True) - named:
         for at in _places(words, name):
             if olds.isdisjoint(words[max(at - 2, 0) : at + 3]) and frames & _frames_at(
                 words, at, language
@@ -173,7 +180,11 @@ def _content(word: str, language: Language) -> bool:
     return len(word) > 2 and word not in language.stopwords and word not in language.not_topics
 
 
-def _names(text: str) -> set[str]:
+def _names(text: str, *, within: bool = False) -> set[str]:
     """The names of a text: capitalised within a sentence (or opening one of the statements
-    an observation joins), months, days and common words left out."""
-    return {n[0] for n in _NAME.finditer(text) if is_name(n[0])}
+    an observation joins, unless `within`), months, days and common words left out."""
+    return {
+        n[0]
+        for n in _NAME.finditer(text)
+        if is_name(n[0]) and not (within and _OPENING.search(text, 0, n.start()))
+    }
