@@ -209,10 +209,10 @@ def _statement_before_question(sentence: str, language: Language) -> int:
         return len(sentence)
     commas = list(_COMMA.finditer(sentence))
     for comma in commas:
+        asked = sentence[comma.end() :]
         if (
-            language.interrogative.match(sentence[comma.end() :])
-            and "?" not in sentence[: comma.start()]
-        ):
+            language.interrogative.match(asked) or language.asks_for.match(asked)
+        ) and "?" not in sentence[: comma.start()]:
             return comma.start()
     # A short tag that asks by its tone alone ("…quarterly invoices from now on, ok for you?",
     # "…at 6pm, right?") after a statement that asks nothing itself.
