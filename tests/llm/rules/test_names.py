@@ -32,6 +32,12 @@ def _client_info(asked: str, said: str) -> list[tuple[str, str]]:
             "The user is Tom Adeyemi.",
             "Tom Adeyemi",
         ),
+        (
+            "Congratulations! May I have your names?",
+            "Dora Quill and Sam Reyes.",
+            "The user is Dora Quill.",
+            "Dora Quill",
+        ),
         # a name that opens as a month's short form does ("Mar", "Jul") is a name still
         (
             "Could I get your name for the booking?",

@@ -59,6 +59,7 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         # a request that names who or what is the speaker's decision, put to the listener
         ("Please invoice Bruno Varga, our bookkeeper, not me.", "asks Tariq to invoice Bruno"),
         ("Merci d'envoyer les factures à Lina, notre comptable.", "demande à Tariq d'envoyer"),
+        ("Please don't post any photos of Noa online.", "asks Tariq not to post any photos"),
         # a statement, then a request of the listener tagged on after a comma: both told
         ("je ne pourrai pas jeudi, on peut décaler à vendredi 14h ?", "demande de décaler à"),
         ("I can't make it Thursday, can we move it to Friday at 2pm?", "asks to move it to"),

@@ -220,6 +220,9 @@ class Language:
     """How what a speaker asks for is told: ``"{} asks to"``."""
     asking_listener: str
     """How what a speaker asks the listener to do is told: ``"{} asks {} to"``."""
+    asking_listener_not: str
+    """How what a speaker asks the listener not to do is told: ``"{} asks {} not to"``
+    (a request's group ``negated``, "please don't …")."""
     asking_that: str
     """How a request that something of the speaker's be done otherwise is told:
     ``"{} asks that"`` ("… the stock count be moved to thursdays")."""

@@ -173,6 +173,8 @@ class _Asked:
     """Whether the listener is to do it ("Can you call me?"), not the speaker."""
     that: bool = False
     """Whether something of the speaker's is to be done ("Can the stock count be moved?")."""
+    negated: bool = False
+    """Whether the listener is asked not to do it ("Please don't post it online")."""
 
 
 def _asked_for(sentence: str, language: Language) -> _Asked | None:
@@ -198,7 +200,13 @@ def _asked_for(sentence: str, language: Language) -> _Asked | None:
     if score <= 0:
         return None
     groups = opener.groupdict()
-    return _Asked(score, start, groups.get("listener") is not None, groups.get("that") is not None)
+    return _Asked(
+        score,
+        start,
+        groups.get("listener") is not None,
+        groups.get("that") is not None,
+        groups.get("negated") is not None,
+    )
 
 
 def _statement_before_question(sentence: str, language: Language) -> int:
@@ -360,6 +368,8 @@ def observe(
             asking = (
                 language.asking_that
                 if request.that
+                else language.asking_listener_not
+                if request.negated
                 else language.asking_listener
                 if request.of_listener
                 else language.asking
