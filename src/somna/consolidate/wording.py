@@ -128,10 +128,11 @@ def given_anew(
     """Active dated statements of `fact`'s subject that `fact` gives a new value of, and
     says so: a number ("around 110 guests" / "the guest list is at 130 now"), or a name
     in the slot of the question they answered ("from which station?" "Derby" / "leave
-    from York instead"). For the happenings and observations no judge compares,
-    found by the words they share or among the `nearest` by meaning, however far (a
-    revised budget may share no word with the first)."""
-    if fact.category not in ONE_OFF or not may_give_anew(fact.text):
+    from York instead"). For the happenings and observations no judge compares, whatever
+    `fact` is (a decision may give anew what an answer said), found by the words they
+    share or among the `nearest` by meaning, however far (a revised budget may share no
+    word with the first)."""
+    if not may_give_anew(fact.text):
         return []
     worded = _by_words(
         tx,

@@ -71,6 +71,25 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             False,
         ),
         ("The user uses a hot desk.", "The user would like to move to a fixed desk now.", False),
+        # the other of the choices a question offered
+        (
+            "The user says that Half Day should do (in answer to: Which package, Half Day or "
+            "Full Day?).",
+            "The user decided to upgrade to the Full Day package.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que le studio ira très bien (en réponse à « Vous préférez, le "
+            "studio ou le deux-pièces ? »).",
+            "L'utilisateur dit que finalement on part sur le deux-pièces.",
+            True,
+        ),
+        (
+            "The user says that Half Day should do (in answer to: Which package, Half Day or "
+            "Full Day?).",
+            "The user now wants the Half Day with an extra hour.",
+            False,
+        ),
         # the same address, or another about something else, or nothing says it changed
         (
             "The user says email the invoices to noa@varga.example.",

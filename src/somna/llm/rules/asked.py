@@ -2,7 +2,8 @@
 leave from York instead?"; or "with Bruno in copy", then "put Lina in copy from now on";
 or an address given anew for the same thing ("email the invoices to ines@…", then "send
 invoices to accounts@… from now on"); or a value said for now given anew ("hot desk for
-now", then "move me to a fixed desk").
+now", then "move me to a fixed desk"); or the other of the choices a question offered
+("Half Day or Full Day?" "Half Day should do", then "we upgrade to the Full Day").
 
 The slot is where the name stood: after the preposition of the question it answered
 ("from which", "with what", "chez quel"), or among the same words ("… in copy", "cc …",
@@ -30,6 +31,12 @@ _ASKED_SLOT = re.compile(
 )
 """A question's slot: a preposition before "which" / "what" / "quel" ("from which station")."""
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
+_OFFERED = re.compile(
+    r"(?:[,:]\s*|\b(?:between|entre)\s+)(?P<a>[^\W\d_][\w' -]{1,30}?)\s+(?:or|ou)\s+"
+    r"(?P<b>[^\W\d_][\w' -]{1,30}?)\s*\?"
+)
+"""Two choices a question offers at its end ("…, Half Day or Full Day?", "entre poste fixe
+ou nomade ?")."""
 _OPENING = re.compile(
     r"(?:^|[;:]\s*|\b(?:"
     + "|".join(re.escape(language.says.split("{}")[1].strip()) for language in LANGUAGES)
@@ -74,7 +81,11 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     language = detect_language(f"{new} {old}", languages, languages[0])
     if not language.change.search(fold(new)):
         return False
-    if _address_given_anew(old, new, language) or _held_for_now(old, new, language):
+    if (
+        _address_given_anew(old, new, language)
+        or _held_for_now(old, new, language)
+        or _other_offered(old, new)
+    ):
         return True
     asked = ANSWERED.search(old)
     said = old if asked is None else old[: asked.start()]
@@ -102,6 +113,27 @@ def _address_given_anew(old: str, new: str, language: Language) -> bool:
         _ADDRESS.sub(" ", new), language
     )
     return bool(shared)
+
+
+def _other_offered(old: str, new: str) -> bool:
+    """Whether `old` answered a question offering choices ("Half Day or Full Day?") with
+    one of them, and `new` names another and not that one."""
+    asked = ANSWERED.search(old)
+    offered = _OFFERED.search(old, asked.start()) if asked else None
+    if asked is None or offered is None:
+        return False
+    choices = [c.casefold() for c in (offered["a"], offered["b"])]
+    said, now = old[: asked.start()].casefold(), new.casefold()
+    took = [c for c in choices if _holds(said, c)]
+    return (
+        len(took) == 1
+        and any(_holds(now, c) for c in choices if c not in took)
+        and not (_holds(now, took[0]))
+    )
+
+
+def _holds(text: str, words: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
 
 
 def _held_for_now(old: str, new: str, language: Language) -> bool:
