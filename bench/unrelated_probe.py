@@ -1,9 +1,11 @@
 """How often a question no fact answers still brings facts into the context block.
 
 Scenario files hold one unrelated question each; this asks every client profile of a
-database made by `somna eval scenarios` a dozen more, general-knowledge questions in
-English and French (half of them about time, which a small embedder finds close to every
-dated fact), once per `context_floor` given, and prints the share left with no fact.
+database made by `somna eval scenarios` fourteen more, general-knowledge questions in
+English and French (six about time, which a small embedder finds close to every dated
+fact, two about where something is, which the standing topic of whereabouts may take for
+the client's address), once per `context_floor` given, and prints the share left with no
+fact.
 
     somna eval scenarios ../shared/data/scenarios/dev --db /tmp/s.db
     python bench/unrelated_probe.py /tmp/s.db --floors 0.15 0.2 0.25
@@ -32,6 +34,8 @@ QUESTIONS = [
     "How do I fix a flat bicycle tyre?",
     "Comment dit-on bonjour en espagnol ?",
     "Quel temps fera-t-il demain à Lille ?",
+    "Where do penguins live?",
+    "Où se trouve le mont Blanc ?",
 ]
 
 
