@@ -650,6 +650,15 @@ def test_a_replaced_statement_keeps_the_clauses_a_newer_number_leaves() -> None:
     assert rest_of(observation, counts_staff, counts_staff) == (
         "The user says that SARL, year end on 31 December (in answer to: Size?)."
     )
+
+    # a phrase that counts ("with 6 riders") goes, the clause it ends stays
+    def counts_riders(clause: str) -> bool:
+        return "6 riders" in clause
+
+    firm = "The user says that Ines here; the user runs a courier firm in Exeter with 6 riders."
+    assert rest_of(firm, counts_riders, counts_riders) == (
+        "The user says that Ines here; the user runs a courier firm in Exeter."
+    )
     # replaced only with its question: no clause goes alone, so the statement goes whole
     address = "The user says that unit 4, Mill Lane; deliveries before 11am (in answer to: Where?)."
     assert rest_of(address, lambda part: "unit 4" in part and "Where" in part) == (

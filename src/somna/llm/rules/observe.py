@@ -448,22 +448,31 @@ def _clauses_left(
     statement: str, recounted: Callable[[str], bool], language: Language
 ) -> str | None:
     """The clauses of a replaced statement that a newer number does not replace by
-    themselves, when some are; None otherwise (the statement goes whole). A clause that
-    leans on one that goes ("coeliac, it's a real allergy") goes with it, and the
-    first clause left loses its "and"."""
-    clauses = statement.split(", ")
-    kept: list[str] = []
+    themselves, when some are; None otherwise (the statement goes whole). A clause is
+    what a comma parts, or a short phrase that counts at its end ("… in Exeter with 6
+    riders"). A clause that leans on one that goes ("coeliac, it's a real allergy")
+    goes with it, and the first clause left loses its "and"."""
+    pieces = _CLAUSE_OR_COUNT.split(statement)
+    clauses, breaks = pieces[::2], ["", *pieces[1::2]]
+    kept: list[tuple[str, str]] = []
     going = False
-    for clause in clauses:
+    for clause, before in zip(clauses, breaks, strict=True):
         going = recounted(clause) or (going and language.leaning.match(clause) is not None)
         if not going:
-            kept.append(clause)
+            kept.append((before, clause))
     if not kept or len(kept) == len(clauses):
         return None
-    lead = language.lead.match(kept[0])
-    if kept[0] != clauses[0] and lead:  # "… and 4 are vegan": "4 are vegan"
-        kept[0] = kept[0][lead.start("when") if lead["when"] else lead.end() :]
-    return ", ".join(kept) if kept[0] else None
+    first = kept[0][1]
+    lead = language.lead.match(first)
+    if first != clauses[0] and lead:  # "… and 4 are vegan": "4 are vegan"
+        first = first[lead.start("when") if lead["when"] else lead.end() :]
+    told = first + "".join(before + clause for before, clause in kept[1:])
+    return told if first else None
+
+
+_CLAUSE_OR_COUNT = re.compile(r"(, |\s+(?=[^\W\d_]{2,6}\s+\d+\s+[^\W\d_]+$))")
+"""Where a replaced statement parts: at a comma, or before a short word, a number and a
+word that end it ("with 6 riders", "avec 4 salariés")."""
 
 
 def select(
