@@ -12,6 +12,9 @@ from somna.llm.rules.counts import number_updated, numbers_given
     [
         # a count, tied by the word it counts
         ("Around 110 guests for the reception.", "Update: the guest list is at 130 now."),
+        # brought down, in so many words
+        ("We'd like 20 rye loaves every morning.", "Drop the rye loaves to 12, we waste some."),
+        ("On prend 20 baguettes par jour.", "On réduit à 12 baguettes, il en reste trop."),
         # an amount revised, tied by its scale and a bound
         (
             "The user says that around £18,000 in total (in answer to: Any budget in mind?).",
