@@ -200,6 +200,15 @@ def answered_then_told(memory: Memory, clock: Clock, asked: str, answer: str, th
             "York",
             "3 June",
         ),
+        # dates given anew, the figure beside them kept
+        (
+            "Super ! Quelles dates ?",
+            "Du 10 au 24 juillet, budget 4 500 euros tout compris.",
+            "Petit changement : on part finalement du 17 au 31 juillet.",
+            "24 juillet",
+            "31 juillet",
+            "4 500 euros",
+        ),
     ],
 )
 def test_a_value_given_anew_replaces_the_old_one_and_the_rest_of_its_answer_stays(

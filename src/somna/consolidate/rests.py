@@ -31,6 +31,7 @@ from somna.llm.rules.extract import OBSERVATION
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.languages import ANSWERED
 from somna.llm.rules.observe import rest_of
+from somna.llm.rules.rescheduled import dates_replaced
 from somna.model import Evidence, Fact, Profile, Verdict
 from somna.model.entities import new_id
 
@@ -77,7 +78,10 @@ def _rests(candidate: Candidate) -> list[_Rest]:
     fact = candidate.fact
     said = candidate.evidence[0].quote if candidate.evidence else None
     replaced = partial(replaces_part, new=fact.text, said=said)
-    recounted = partial(number_updated, new=fact.text)
+
+    def recounted(clause: str) -> bool:  # a figure or a date the new fact gives anew
+        return number_updated(clause, fact.text) or dates_replaced(clause, fact.text)
+
     found = []
     for neighbor in candidate.neighbors:
         verdict = candidate.verdicts.get(neighbor.id)

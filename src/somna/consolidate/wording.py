@@ -16,6 +16,7 @@ from somna.llm.rules.counts import may_update_a_number, number_updated
 from somna.llm.rules.diets import breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import may_change_a_value, value_changed
+from somna.llm.rules.rescheduled import date_moved, may_move_a_date
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
     ACTIVE_STATUSES,
@@ -138,7 +139,11 @@ def given_anew(
         tx,
         fact,
         eligible,
-        lambda other: number_updated(other, fact.text) or slot_renamed(other, fact.text),
+        lambda other: (
+            number_updated(other, fact.text)
+            or slot_renamed(other, fact.text)
+            or date_moved(other, fact.text)
+        ),
         also=nearest,
     )
     return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
@@ -146,7 +151,7 @@ def given_anew(
 
 def may_give_anew(text: str) -> bool:
     """Whether `given_anew` may find anything for `text`, tested before any search."""
-    return may_update_a_number(text) or may_rename_a_slot(text)
+    return may_update_a_number(text) or may_rename_a_slot(text) or may_move_a_date(text)
 
 
 def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
@@ -240,11 +245,13 @@ def _by_words(
 
 def replaces_part(part: str, new: str, said: str | None = None) -> bool:
     """Whether `new` replaces what `part`, one statement of an observation, says: another
-    number for what it counted, another name in the slot it answered, another choice of
-    its kind, or its frame with another value (`said`: the words `new` was said in)."""
+    number for what it counted, another name in the slot it answered, another date for
+    what it dated, another choice of its kind, or its frame with another value (`said`:
+    the words `new` was said in)."""
     return (
         number_updated(part, new)
         or slot_renamed(part, new)
+        or date_moved(part, new)
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)
     )

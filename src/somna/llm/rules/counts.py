@@ -16,7 +16,13 @@ from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.text import fold
 
-__all__ = ["corrects_the_question", "may_update_a_number", "number_updated", "numbers_given"]
+__all__ = [
+    "DATE",
+    "corrects_the_question",
+    "may_update_a_number",
+    "number_updated",
+    "numbers_given",
+]
 
 _NUMBER = (
     r"\d{1,3}(?:[ \u202f\u00a0]\d{3})+(?!\d)"  # thousands apart by a blank: "410 000"
@@ -35,7 +41,7 @@ _SAME_SCALE = 2.0
 revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a budget."""
 _ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
 _MONTHS = "|".join(language.months for language in LANGUAGES)
-_DATE = re.compile(
+DATE = re.compile(
     rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?"
     rf"|(?:{_MONTHS})\w*\s+(?:19|20)\d\d\b|\(\s*(?:19|20)\d\d\s*\)",
     re.IGNORECASE,
@@ -156,7 +162,7 @@ def _numbers(text: str) -> list[_Number]:
     """Each number of `text` (dates left out) with the words near it; the numbers of the
     statement that answers a question (the first an observation joins) take the question's
     words too, which say what they count ("4, Mill Lane (in answer to: Delivery address?)")."""
-    undated = _DATE.sub(" ", text)
+    undated = DATE.sub(" ", text)
     asked = ANSWERED.search(undated)
     question = (
         frozenset(_topic_words(_TOKEN.finditer(undated, asked.start()))) if asked else frozenset()

@@ -244,6 +244,10 @@ class Language:
     relative_retold: str
     """A relative as said ("my son") and as retold ("the user's son"): patterns with the
     relation to fill in (``{relation}``)."""
+    reschedule: re.Pattern[str]
+    """Words that move a date ("move it to Friday", "décaler", "reporter")."""
+    asks_when: re.Pattern[str]
+    """A question asking when ("When can you drop it off?", "Quelles dates ?")."""
     provisional: re.Pattern[str]
     """A value said for now ("for now", "pour l'instant"): a later value of the same thing,
     said to change, replaces it."""

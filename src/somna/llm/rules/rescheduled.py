@@ -1,0 +1,77 @@
+"""A date given anew: "from 10 to 24 July" (in answer to "Which dates?"), then weeks later
+"small change, we moved the trip to 17 to 31 July"; "Thursday at 8" (to "When can you
+drop it off?"), then "can we move it to Friday at 2pm instead?".
+
+The newer statement moves a date in so many words ("move it to", "postponed", "décaler",
+"finalement") and gives one the older did not; the two date the same thing when the
+older answered a question asking when, or when they share a word that is neither a
+date's nor a retold statement's. A word of change alone ("now", "new") moves nothing:
+most of what is told is dated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from somna.llm.rules.counts import DATE
+from somna.llm.rules.language import Language, detect_language
+from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.text import fold
+
+__all__ = ["date_moved", "dates_replaced", "may_move_a_date"]
+
+
+def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
+    one."""
+    language = detect_language(new, languages, languages[0])
+    return bool(_dates(_said(new))) and language.reschedule.search(fold(new)) is not None
+
+
+def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `new` dates anew what `old` dated, and moves it in so many words.
+
+    >>> date_moved("The user says from 10 to 24 July (in answer to: Which dates?).",
+    ...            "The user says the trip was moved to 17 to 31 July.")
+    True
+    >>> date_moved("The user says the launch party is on 3 May.",
+    ...            "The user says the launch party is on 9 May now.")
+    False
+    """
+    language = detect_language(f"{new} {old}", languages, languages[0])
+    if not dates_replaced(_said(old), new) or not language.reschedule.search(fold(new)):
+        return False
+    asked = ANSWERED.search(old)
+    if asked and language.asks_when.search(old, asked.start()):
+        return True
+    return bool(_words(_said(old), language) & _words(_said(new), language))
+
+
+def dates_replaced(old: str, new: str) -> bool:
+    """Whether `old` gives a date and `new` gives one `old` does not."""
+    before, after = _dates(old), _dates(_said(new))
+    return bool(before) and bool(after - before)
+
+
+def _said(text: str) -> str:
+    asked = ANSWERED.search(text)
+    return text if asked is None else text[: asked.start()]
+
+
+def _dates(text: str) -> set[str]:
+    return {" ".join(match[0].casefold().strip("() .").split()) for match in DATE.finditer(text)}
+
+
+def _words(text: str, language: Language) -> set[str]:
+    undated = DATE.sub(" ", fold(text).casefold())
+    return {
+        word
+        for word in undated.replace("'", " ").split()
+        if len(word) > 3
+        and word.isalpha()
+        and word not in language.stopwords
+        and word not in language.not_topics
+        and word not in language.floating
+        and word not in language.month_names
+        and word not in language.dates.weekdays
+    }

@@ -1,0 +1,56 @@
+"""A date given anew for the same thing: a stay, an appointment, a delivery moved."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.rescheduled import date_moved
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "moved"),
+    [
+        # the older answered a question asking when
+        (
+            "L'utilisateur dit que du 10 au 24 juillet (en réponse à « Quelles dates ? »).",
+            "L'utilisateur dit que petit changement : on part finalement du 17 au 31 juillet.",
+            True,
+        ),
+        (
+            "The user says that Thursday (Thursday 5 March 2026) at 8 (in answer to: When "
+            "can the user drop it off?).",
+            "The user asks to move it to Friday (Friday 6 March 2026) at 2pm instead.",
+            True,
+        ),
+        # a word in common dates the same thing
+        (
+            "The user says the stock count is on 12 May.",
+            "The user says the stock count was moved to 19 May.",
+            True,
+        ),
+        # nothing moves it ("now" or "new" moves no date), another thing is dated, the
+        # same date again
+        (
+            "The user says the stock count is on 12 May.",
+            "The user says the new stock count is on 19 May now.",
+            False,
+        ),
+        (
+            "The user says the stock count is on 12 May.",
+            "The user says the stock count is on 19 May.",
+            False,
+        ),
+        (
+            "The user says the stock count is on 12 May.",
+            "The user says the new brochure is due on 19 May now.",
+            False,
+        ),
+        (
+            "The user says the stock count is on 12 May.",
+            "The user says the stock count is still on 12 May, finally confirmed.",
+            False,
+        ),
+    ],
+)
+def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
+    assert date_moved(old, new) is moved
