@@ -292,24 +292,33 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
     assert "The user is Ines Varga." in client.context("alice", "Which tiles were chosen?")
 
 
-def test_a_child_on_the_plan_of_an_adults_only_event_is_put_to_a_person(
-    client: Memory, clock: Clock
+@pytest.mark.parametrize(
+    ("restriction", "plan", "said", "breaking"),
+    [
+        # a child on the plan of an event for adults only
+        (
+            "No kids at the anniversary dinner please, it's adults only.",
+            "Our neighbours' girl Mila joins our table; she's 6 and loves cake.",
+            "adults only",
+            "Mila",
+        ),
+        # what a person is allergic to, named, on a later plan
+        (
+            "Careful, our dog Nino is allergic to lavender shampoo.",
+            "Yes go ahead, the lavender shampoo is fine for Nino this time.",
+            "allergic to lavender shampoo",
+            "is fine for Nino",
+        ),
+    ],
+)
+def test_a_plan_that_breaks_a_stated_restriction_is_put_to_a_person(
+    client: Memory, clock: Clock, restriction: str, plan: str, said: str, breaking: str
 ) -> None:
-    talk(client, clock, "s1", "No kids at the anniversary dinner please, it's adults only.")
-    talk(client, clock, "s2", "Our neighbours' girl Mila joins our table; she's 6 and loves cake.")
+    talk(client, clock, "s1", restriction)
+    talk(client, clock, "s2", plan)
     [pair] = client.conflicts("alice")
     sides = f"{pair.fact_a.text} {pair.fact_b.text}"
-    assert "adults only" in sides and "Mila" in sides
-
-
-def test_a_plan_holding_what_a_person_is_allergic_to_is_put_to_a_person(
-    client: Memory, clock: Clock
-) -> None:
-    talk(client, clock, "s1", "Careful, our dog Nino is allergic to lavender shampoo.")
-    talk(client, clock, "s2", "Yes go ahead, the lavender shampoo is fine for Nino this time.")
-    [pair] = client.conflicts("alice")
-    sides = f"{pair.fact_a.text} {pair.fact_b.text}"
-    assert "allergic to lavender shampoo" in sides and "is fine for Nino" in sides
+    assert said in sides and breaking in sides
 
 
 def test_a_named_allergen_ruled_out_is_no_contradiction(client: Memory, clock: Clock) -> None:

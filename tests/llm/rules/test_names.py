@@ -51,17 +51,7 @@ def _client_info(asked: str, said: str) -> list[tuple[str, str]]:
             "L'utilisateur est Mathilde Roux.",
             "Mathilde Roux",
         ),
-    ],
-)
-def test_a_name_given_when_asked_is_who_the_client_is(
-    asked: str, said: str, told: str, quote: str
-) -> None:
-    assert _client_info(asked, said) == [(told, quote)]
-
-
-@pytest.mark.parametrize(
-    ("asked", "said", "told", "quote"),
-    [
+        # given unasked, opening a message
         (
             "How can I help?",
             "Hi there, Ines Varga here. We need a quote for two vans.",
@@ -95,7 +85,7 @@ def test_a_name_given_when_asked_is_who_the_client_is(
         ),
     ],
 )
-def test_a_name_given_unasked_opening_a_message_is_who_the_client_is(
+def test_a_name_given_when_asked_or_opening_a_message_is_who_the_client_is(
     asked: str, said: str, told: str, quote: str
 ) -> None:
     assert _client_info(asked, said) == [(told, quote)]
