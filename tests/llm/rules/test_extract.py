@@ -55,8 +55,8 @@ def _facts(content: str, *, speaker: str | None = None, user: str = "user") -> S
         (None, "I live in Berlin.", "The user lives in Berlin.", "identity", FactType.PERSONA),
         (
             None,
-            "My last name is Okafor.",
-            "The user's last name is Okafor.",
+            "My last name is Lindqvist.",
+            "The user's last name is Lindqvist.",
             "identity",
             FactType.PERSONA,
         ),

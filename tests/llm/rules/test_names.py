@@ -38,12 +38,12 @@ def _client_info(asked: str, said: str) -> list[tuple[str, str]]:
             "The user is Dora Quill.",
             "Dora Quill",
         ),
-        # a name that opens as a month's short form does ("Mar", "Jul") is a name still
+        # a name that opens as a month's short form does ("Oct", "Mar") is a name still
         (
             "Could I get your name for the booking?",
-            "Marc Julliard, from the Exeter office",
-            "The user is Marc Julliard.",
-            "Marc Julliard",
+            "Octave Lindqvist, from the Exeter office",
+            "The user is Octave Lindqvist.",
+            "Octave Lindqvist",
         ),
         (
             "Pouvez-vous me donner votre nom et le prénom de votre fille ?",

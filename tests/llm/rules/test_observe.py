@@ -57,7 +57,7 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         ),
         ("le colis est arrivé chez moi hier", "arrivé chez Le client hier"),
         # a request that names who or what is the speaker's decision, put to the listener
-        ("Please invoice Bruno Varga, our bookkeeper, not me.", "asks Tariq to invoice Bruno"),
+        ("Please invoice Bruno Varga, our treasurer, not me.", "asks Tariq to invoice Bruno"),
         ("Merci d'envoyer les factures à Lina, notre comptable.", "demande à Tariq d'envoyer"),
         ("Please don't post any photos of Noa online.", "asks Tariq not to post any photos"),
         # a statement, then a request of the listener tagged on after a comma: both told
@@ -316,10 +316,9 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
         ),
         # a way to be reached asked for from now on is how to reach them, no instruction
         (
-            "Écrivez-moi plutôt sur WhatsApp maintenant, je ne décroche jamais.",
+            "Écrivez-moi plutôt par SMS maintenant, je ne décroche jamais.",
             "client_info",
-            "Écrivez à l'utilisateur plutôt sur WhatsApp maintenant, l'utilisateur ne décroche "
-            "jamais.",
+            "Écrivez à l'utilisateur plutôt par SMS maintenant, l'utilisateur ne décroche jamais.",
         ),
         (
             "Hi, I'm Ines Varga from Corvell Freight, I handle purchasing.",

@@ -42,7 +42,7 @@ from somna.llm.rules.rescheduled import date_moved
         ),
         (
             "The user says the stock count is on 12 May.",
-            "The user says the new brochure is due on 19 May now.",
+            "The user says the new catalogue is due on 19 May now.",
             False,
         ),
         (
