@@ -73,9 +73,8 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
         ("The user uses a hot desk.", "The user would like to move to a fixed desk now.", False),
         # the other of the choices a question offered
         (
-            "The user says that Half Day should do (in answer to: Which package, Half Day or "
-            "Full Day?).",
-            "The user decided to upgrade to the Full Day package.",
+            "The user says that Bronze should do (in answer to: Which package, Bronze or Silver?).",
+            "The user decided to upgrade to the Silver package.",
             True,
         ),
         (
@@ -85,9 +84,8 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             True,
         ),
         (
-            "The user says that Half Day should do (in answer to: Which package, Half Day or "
-            "Full Day?).",
-            "The user now wants the Half Day with an extra hour.",
+            "The user says that Bronze should do (in answer to: Which package, Bronze or Silver?).",
+            "The user now wants the Bronze with an extra hour.",
             False,
         ),
         # the same address, or another about something else, or nothing says it changed
@@ -108,13 +106,13 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
         ),
         # a capital that opens a statement frames nothing: any word may stand there
         (
-            "Dora says that we ate out; Family moments make life awesome.",
-            "Dora says that Those moments make the new house a home.",
+            "Dora says that we ate out; Weekends like that make the whole month.",
+            "Dora says that Evenings like that make the new flat a home.",
             False,
         ),
         (
-            "Dora says that Whoa, Lina's shop looks great.",
-            "Dora says that Appreciate Lina's new shop sign.",
+            "Dora says that Honestly, Lina's bakery smells great.",
+            "Dora says that Truly, Lina's new sign is lovely.",
             False,
         ),
         # the old name stays beside the new one

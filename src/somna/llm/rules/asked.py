@@ -3,7 +3,7 @@ leave from York instead?"; or "with Bruno in copy", then "put Lina in copy from 
 or an address given anew for the same thing ("email the invoices to ines@…", then "send
 invoices to accounts@… from now on"); or a value said for now given anew ("hot desk for
 now", then "move me to a fixed desk"); or the other of the choices a question offered
-("Half Day or Full Day?" "Half Day should do", then "we upgrade to the Full Day").
+("Bronze or Silver?" "Bronze should do", then "we upgrade to the Silver").
 
 The slot is where the name stood: after the preposition of the question it answered
 ("from which", "with what", "chez quel"), or among the same words ("… in copy", "cc …",
@@ -35,7 +35,7 @@ _OFFERED = re.compile(
     r"(?:[,:]\s*|\b(?:between|entre)\s+)(?P<a>[^\W\d_][\w' -]{1,30}?)\s+(?:or|ou)\s+"
     r"(?P<b>[^\W\d_][\w' -]{1,30}?)\s*\?"
 )
-"""Two choices a question offers at its end ("…, Half Day or Full Day?", "entre poste fixe
+"""Two choices a question offers at its end ("…, Bronze or Silver?", "entre poste fixe
 ou nomade ?")."""
 _OPENING = re.compile(
     r"(?:^|[;:]\s*|\b(?:"
@@ -43,7 +43,7 @@ _OPENING = re.compile(
     + r")\s+)$"
 )
 """Where a statement opens, alone or retold ("… says that"): a capital there may be any
-word ("Family moments…", "Whoa, …")."""
+word ("Weekends like that…", "Honestly, …")."""
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[ .-]?\d){7,}")
 """An email address, or a phone number of eight digits or more (blanks, dots and dashes
 between them)."""
@@ -116,7 +116,7 @@ def _address_given_anew(old: str, new: str, language: Language) -> bool:
 
 
 def _other_offered(old: str, new: str) -> bool:
-    """Whether `old` answered a question offering choices ("Half Day or Full Day?") with
+    """Whether `old` answered a question offering choices ("Bronze or Silver?") with
     one of them, and `new` names another and not that one."""
     asked = ANSWERED.search(old)
     offered = _OFFERED.search(old, asked.start()) if asked else None
