@@ -31,11 +31,14 @@ def seed_fact(clause: str, who: Speaker, language: Language) -> Seeded | None:
     Seeded(category='decision', text='Odile decided to go with the quarterly plan')
     >>> seed_fact("Please always contact me by phone", Speaker("user"), ENGLISH)
     Seeded(category='client_info', text='The user wants to be contacted by phone')
-    >>> seed_fact("I'm Ines Varga, I handle purchasing", Speaker("user"), ENGLISH)
-    Seeded(category='client_info', text='The user is Ines Varga, the user handles purchasing')
+    >>> seed_fact("I'm Ines Varga from Lunebake, I buy", Speaker("user"), ENGLISH).text
+    'The user is Ines Varga from Lunebake, the user buys'
+    >>> seed_fact("I'm Ines Varga, I handle purchasing", Speaker("user"), ENGLISH) is None
+    True
 
     What the template leaves of the speaker's own words ("…, I handle purchasing") is
-    retold about them too.
+    retold about them too; a clause of their own right after the name is not joined to
+    it (the name alone is who the client is, `names.name_given`).
     """
     user = language.plain_user
     name = user[:1].upper() + user[1:] if who.is_user else who.name
