@@ -13,7 +13,7 @@ from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
 from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.counts import may_update_a_number, number_updated
-from somna.llm.rules.diets import breaks_diet, clash_words
+from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import may_change_a_value, value_changed
 from somna.llm.rules.rescheduled import date_moved, may_move_a_date
@@ -173,19 +173,22 @@ def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]
 
 def diet_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     """Active facts of `fact`'s subject that a diet or an allergy sets against it: the
-    restriction `fact` breaks ("Is vegan." for "Eats eggs every morning."), or the plans
-    that break the restriction `fact` states. Found by words, whatever their cosine."""
-    words = " ".join(keywords(" ".join(sorted(clash_words(fact.text)))))
-    if not words:
-        return []
-    return _by_words(
-        tx,
-        fact,
-        eligible,
-        lambda other: breaks_diet(other, fact.text) or breaks_diet(fact.text, other),
-        words=words,
-        stems=True,
-    )
+    restriction `fact` breaks ("Is vegan." for "Eats eggs every morning.", "allergic to
+    lavender shampoo" for "the lavender shampoo is fine"), or the plans that break the
+    restriction `fact` states. Found by words, whatever their cosine: a diet's words with
+    their French stems; for a happening or an observation (the plans a night retells from
+    chat), the statements of an allergy too, in the main index (one search more per fact:
+    typed facts written through the API go without it)."""
+
+    def clashes(other: str) -> bool:
+        return breaks_diet(other, fact.text) or breaks_diet(fact.text, other)
+
+    found = []
+    if words := " ".join(keywords(" ".join(sorted(clash_words(fact.text))))):
+        found += _by_words(tx, fact, eligible, clashes, words=words, stems=True)
+    if fact.category in ONE_OFF and (allergies := allergy_words(fact.text)):
+        found += _by_words(tx, fact, eligible, clashes, words=" ".join(allergies))
+    return list({f.id: f for f in found}.values())
 
 
 def age_clashes(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:

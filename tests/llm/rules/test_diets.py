@@ -26,6 +26,8 @@ _ADULTS_ONLY = "The user says that no kids at the anniversary dinner, adults onl
         ("Noa is allergic to latex gloves.", "The user says that no latex gloves, ever.", False),
         ("Noa is allergic to latex gloves.", "The user says Noa's latex allergy is severe.", False),
         ("Noa is allergic to latex gloves.", "The user bought new gloves.", False),
+        # told of one person, a plan for another breaks nothing
+        ("Noa is allergic to latex gloves.", "Theo wears latex gloves at work.", False),
         # an adults-only event, and a child on its plan, by word or by age
         (_ADULTS_ONLY, "We need a high chair for the baby at table 2.", True),
         (_ADULTS_ONLY, "Our neighbours' girl Mila joins our table, she's 6 and loves cake.", True),

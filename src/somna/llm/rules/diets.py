@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from somna.llm.rules.ages import ages
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import LANGUAGES, is_name
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word
 
-__all__ = ["Diet", "breaks_diet", "clash_words", "diets", "restrictions"]
+__all__ = ["Diet", "allergy_words", "breaks_diet", "clash_words", "diets", "restrictions"]
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,13 @@ class Diet:
     """A person younger than this, by the ages a plan gives, breaks it too."""
     together: bool = False
     """Whether only all `foods` on one plan break it ("latex" and "gloves")."""
+    holders: frozenset[str] = frozenset()
+    """Who the restriction is told of, by name: a plan that names only others breaks
+    nothing ("Noa is allergic to latex", "gloves of latex for Theo")."""
 
     def broken_by(self, plan: str) -> bool:
+        if self.holders and (named := _names(plan)) and not named & self.holders:
+            return False
         cleaned = self.unless.sub(" ", plan)
         held = [
             m[0].casefold()
@@ -89,6 +94,8 @@ class _Allergy:
     said: re.Pattern[str]
     """A word of an allergy: a statement with one states an allergy, and breaks none."""
     words: tuple[str, ...]
+    searched: tuple[str, ...]
+    """The forms of those words a full-text search asks for."""
 
 
 @cache
@@ -98,6 +105,7 @@ def _allergy() -> _Allergy:
         any_word(table["allergic_to"], whole=True),
         any_word(table["allergy"], whole=False),
         tuple(table["allergy"]),
+        tuple(table["allergy_said"]),
     )
 
 
@@ -126,9 +134,17 @@ def _named_allergies(text: str) -> list[Diet]:
                     allergy.words,
                     foods,
                     together=True,
+                    holders=_names(text),
                 )
             )
     return found
+
+
+_CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][\w'-]+")
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(word for word in _CAPITALISED.findall(text) if is_name(word))
 
 
 def _stem(word: str) -> str:
@@ -136,18 +152,19 @@ def _stem(word: str) -> str:
     return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
 
 
-def restrictions(text: str) -> list[Diet]:
+@lru_cache(maxsize=4096)
+def restrictions(text: str) -> tuple[Diet, ...]:
     """The diets `text` states ("Is vegan.", "Noa has a bad sesame allergy."), and an
-    allergy to anything else it names.
+    allergy to anything else it names. Cached: a fact is held against many others.
 
     >>> [d.name for d in restrictions("The user has been vegan for years.")]
     ['vegan']
     >>> [d.name for d in restrictions("Noa is allergic to latex gloves.")]
     ['allergic to latex glove']
     """
-    stated = [diet for diet in diets() if diet.says.search(text)]
+    stated = tuple(diet for diet in diets() if diet.says.search(text))
     named = [d for d in _named_allergies(text) if not any(d.foods[0] in s.foods for s in stated)]
-    return stated + named
+    return (*stated, *named)
 
 
 def breaks_diet(restriction: str, plan: str) -> bool:
@@ -175,9 +192,13 @@ def _foods_of(text: str) -> list[Diet]:
 
 def clash_words(text: str) -> set[str]:
     """The words of the facts `text` may clash with: the foods of the restrictions it
-    states, the words that state those its foods break and, unless it states an allergy,
-    those of an allergy to anything (what it holds may be what one names)."""
+    states, and the words that state those its foods break."""
     words = {w for d in restrictions(text) for w in d.foods}
-    words |= {w for d in _foods_of(text) for w in d.stating}
+    return words | {w for d in _foods_of(text) for w in d.stating}
+
+
+def allergy_words(text: str) -> tuple[str, ...]:
+    """The words of the facts that may state an allergy to what `text` holds, unless
+    `text` states one itself: what it holds may be what one of them names."""
     allergy = _allergy()
-    return words if allergy.said.search(text) else words | set(allergy.words)
+    return () if allergy.said.search(text) else allergy.searched
