@@ -314,6 +314,11 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
             "client_info",
             "L'utilisateur veut être contacté par email.",
         ),
+        (
+            "Hey, this is Nour Varga from the corner cafe on Quay Street.",
+            "client_info",
+            "The user is Nour Varga from the corner cafe on Quay Street.",
+        ),
         # a way to be reached asked for from now on is how to reach them, no instruction
         (
             "Écrivez-moi plutôt par SMS maintenant, je ne décroche jamais.",
