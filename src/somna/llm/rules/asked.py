@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name
-from somna.llm.rules.text import fold
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
+from somna.llm.rules.text import any_word, fold
 
 __all__ = ["may_rename_a_slot", "slot_renamed"]
 
@@ -120,28 +120,23 @@ def _other_offered(old: str, new: str) -> bool:
     one of them, and `new` names another and not that one."""
     asked = ANSWERED.search(old)
     offered = _OFFERED.search(old, asked.start()) if asked else None
-    if asked is None or offered is None:
+    if offered is None:
         return False
-    choices = [c.casefold() for c in (offered["a"], offered["b"])]
-    said, now = old[: asked.start()].casefold(), new.casefold()
-    took = [c for c in choices if _holds(said, c)]
+    choices = {c: any_word([c], whole=True) for c in (offered["a"], offered["b"])}
+    said = without_question(old)
+    took = [c for c, named in choices.items() if named.search(said)]
     return (
         len(took) == 1
-        and any(_holds(now, c) for c in choices if c not in took)
-        and not (_holds(now, took[0]))
+        and any(named.search(new) for c, named in choices.items() if c not in took)
+        and not choices[took[0]].search(new)
     )
-
-
-def _holds(text: str, words: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
 
 
 def _held_for_now(old: str, new: str, language: Language) -> bool:
     """Whether `old` says a value for now ("hot desk for now", "poste nomade pour
     l'instant") and `new` names the same thing with another word beside it ("a fixed
     desk", "un poste fixe"): two content words side by side, one the same, in its place."""
-    asked = ANSWERED.search(old)
-    said = old if asked is None else old[: asked.start()]
+    said = without_question(old)
     if not language.provisional.search(fold(said)):
         return False
     before, after = _pairs(said, language), _pairs(new, language)

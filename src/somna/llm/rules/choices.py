@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.languages import LANGUAGES, without_question
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, fold
 from somna.model import Verdict
@@ -63,8 +63,7 @@ def chosen(text: str) -> dict[str, set[str]]:
     {}
     """
     text = fold(text)
-    asked = ANSWERED.search(text)
-    said = text[: asked.start()] if asked else text
+    said = without_question(text)
     found: dict[str, set[str]] = {}
     for choice in choices():
         if not choice.about.search(text):

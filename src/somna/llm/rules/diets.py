@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from somna.llm.rules.ages import ages
 from somna.llm.rules.languages import LANGUAGES, is_name
@@ -69,6 +70,12 @@ _NOTHING = re.compile(r"(?!)")
 
 
 @cache
+def _table() -> dict[str, Any]:
+    """`diets.toml`, read once for the diets and the words of an allergy."""
+    return read_toml("diets")
+
+
+@cache
 def diets() -> tuple[Diet, ...]:
     return tuple(
         Diet(
@@ -80,7 +87,7 @@ def diets() -> tuple[Diet, ...]:
             tuple(entry["breaks"]),
             entry.get("under_age"),
         )
-        for name, entry in read_toml("diets").items()
+        for name, entry in _table().items()
         if isinstance(entry, dict)
     )
 
@@ -100,7 +107,7 @@ class _Allergy:
 
 @cache
 def _allergy() -> _Allergy:
-    table = read_toml("diets")
+    table = _table()
     return _Allergy(
         any_word(table["allergic_to"], whole=True),
         any_word(table["allergy"], whole=False),

@@ -13,7 +13,7 @@ from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language
 
-__all__ = ["ANSWERED", "LANGUAGES", "is_name"]
+__all__ = ["ANSWERED", "LANGUAGES", "is_name", "without_question"]
 
 LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
 
@@ -24,6 +24,13 @@ ANSWERED = re.compile(
 )
 """Where an observation's retold question starts (" (in answer to: …)", as `observe`
 appends it): what comes before is what was said, what comes after was asked."""
+
+
+def without_question(observation: str) -> str:
+    """What an observation says, without the question it answers (`ANSWERED`)."""
+    asked = ANSWERED.search(observation)
+    return observation if asked is None else observation[: asked.start()]
+
 
 _MONTHS = frozenset().union(*(language.month_names for language in LANGUAGES))
 _NOT_NAMES = frozenset(

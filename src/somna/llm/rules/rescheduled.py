@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from somna.llm.rules.counts import DATE
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.llm.rules.text import fold
 
 __all__ = ["date_moved", "dates_replaced", "may_move_a_date"]
@@ -25,7 +25,7 @@ def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool
     """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
     one."""
     language = detect_language(new, languages, languages[0])
-    return bool(_dates(_said(new))) and language.reschedule.search(fold(new)) is not None
+    return bool(_dates(without_question(new))) and language.reschedule.search(fold(new)) is not None
 
 
 def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -39,23 +39,18 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     False
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    if not dates_replaced(_said(old), new) or not language.reschedule.search(fold(new)):
+    if not dates_replaced(without_question(old), new) or not language.reschedule.search(fold(new)):
         return False
     asked = ANSWERED.search(old)
     if asked and language.asks_when.search(old, asked.start()):
         return True
-    return bool(_words(_said(old), language) & _words(_said(new), language))
+    return bool(_words(without_question(old), language) & _words(without_question(new), language))
 
 
 def dates_replaced(old: str, new: str) -> bool:
     """Whether `old` gives a date and `new` gives one `old` does not."""
-    before, after = _dates(old), _dates(_said(new))
+    before, after = _dates(old), _dates(without_question(new))
     return bool(before) and bool(after - before)
-
-
-def _said(text: str) -> str:
-    asked = ANSWERED.search(text)
-    return text if asked is None else text[: asked.start()]
 
 
 def _dates(text: str) -> set[str]:
