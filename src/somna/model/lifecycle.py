@@ -158,18 +158,26 @@ def absorb(
     return retired.merge(reinforce(into, at=at, actor=actor, evidence=copies))
 
 
-def supersede(old: Fact, new: Fact, *, at: datetime, actor: str) -> Change:
-    """`new` replaces `old` in the world from `new.valid_from` on (DESIGN invariant 8)."""
+def _replaced(
+    old: Fact, new: Fact, action: EventAction, *, valid_to: datetime, at: datetime, actor: str
+) -> Change:
+    """`old` gives way to `new` at `at`, holding in the world until `valid_to`."""
     return _changed(
         old,
-        EventAction.SUPERSEDED,
+        action,
         at=at,
         actor=actor,
         status=FactStatus.SUPERSEDED,
-        valid_to=max(new.valid_from, old.valid_from),
+        valid_to=valid_to,
         superseded_at=at,
         superseded_by=new.id,
     )
+
+
+def supersede(old: Fact, new: Fact, *, at: datetime, actor: str) -> Change:
+    """`new` replaces `old` in the world from `new.valid_from` on (DESIGN invariant 8)."""
+    valid_to = max(new.valid_from, old.valid_from)
+    return _replaced(old, new, EventAction.SUPERSEDED, valid_to=valid_to, at=at, actor=actor)
 
 
 def correct(old: Fact, new: Fact, *, vector: list[float], at: datetime, actor: str) -> Change:
@@ -179,41 +187,35 @@ def correct(old: Fact, new: Fact, *, vector: list[float], at: datetime, actor: s
     question about the past gets the corrected text.
     """
     new = new.model_copy(update={"valid_from": old.valid_from})
-    replaced = _changed(
-        old,
-        EventAction.UPDATED,
-        at=at,
-        actor=actor,
-        status=FactStatus.SUPERSEDED,
-        valid_to=old.valid_from,
-        superseded_at=at,
-        superseded_by=new.id,
-    )
+    replaced = _replaced(old, new, EventAction.UPDATED, valid_to=old.valid_from, at=at, actor=actor)
     return replaced.merge(create(new, vector=vector, actor=actor, note={"corrects": old.id}))
 
 
+def _withdrawn(
+    fact: Fact,
+    action: EventAction,
+    status: FactStatus,
+    *,
+    at: datetime,
+    actor: str,
+    reason: str,
+    **changes: Any,
+) -> Change:
+    """The fact leaves recall with `status`, its event saying why; history keeps it."""
+    note = {"reason": reason}
+    return _changed(fact, action, at=at, actor=actor, note=note, status=status, **changes)
+
+
 def retire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
-    return _changed(
-        fact,
-        EventAction.RETIRED,
-        at=at,
-        actor=actor,
-        note={"reason": reason},
-        status=FactStatus.RETIRED,
-        retired_at=at,
-    )
+    """A fact no longer stands: it leaves recall with its reason, and stays in history."""
+    action, status = EventAction.RETIRED, FactStatus.RETIRED
+    return _withdrawn(fact, action, status, at=at, actor=actor, reason=reason, retired_at=at)
 
 
 def expire(fact: Fact, *, at: datetime, actor: str, reason: str) -> Change:
     """A fact outlived its time to live: it leaves recall, and stays in history."""
-    return _changed(
-        fact,
-        EventAction.EXPIRED,
-        at=at,
-        actor=actor,
-        note={"reason": reason},
-        status=FactStatus.EXPIRED,
-    )
+    action, status = EventAction.EXPIRED, FactStatus.EXPIRED
+    return _withdrawn(fact, action, status, at=at, actor=actor, reason=reason)
 
 
 def restore(
