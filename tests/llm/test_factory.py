@@ -38,14 +38,9 @@ def test_unknown_provider_names_the_choices() -> None:
         create_llm("gpt")
 
 
-def _isort_key(name: str) -> tuple[int, str]:
-    """The order ruff's RUF022 keeps: CONSTANTS, then Classes, then functions."""
-    return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
-
-
 def test_all_is_sorted_and_complete() -> None:
     exported = somna.llm.__all__
-    assert exported == sorted(exported, key=_isort_key)
+    assert exported == sorted(exported)
     public = {
         name
         for name, value in vars(somna.llm).items()

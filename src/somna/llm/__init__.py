@@ -6,56 +6,27 @@ OpenAI-compatible chat endpoint). The tasks (`EXTRACT`, `JUDGE`, `REWRITE`) and 
 prompt files live in `somna.llm.tasks` and `somna/llm/prompts/`.
 """
 
-from somna.llm.base import LLM, LLMCallError, Reply, Task
-from somna.llm.factory import PROVIDERS, create_llm, llm_from_settings
-from somna.llm.openai import OpenAILLM
-from somna.llm.prompt import Prompt, render_prompt
-from somna.llm.rules import RulesLLM
-from somna.llm.tasks import (
-    EXTRACT,
-    JUDGE,
-    REWRITE,
-    TASKS,
-    CandidateFact,
-    ChatTurn,
-    Judgements,
-    JudgePair,
-    JudgeRequest,
-    JudgeVerdict,
-    RejectedCandidate,
-    RewriteRequest,
-    RewrittenQuery,
-    SessionDigest,
-    SessionTranscript,
-    TranscriptMessage,
-)
+from somna.llm import base, tasks
+from somna.llm.base import *  # noqa: F403 (their __all__, listed once there)
+from somna.llm.factory import PROVIDERS as PROVIDERS
+from somna.llm.factory import create_llm as create_llm
+from somna.llm.factory import llm_from_settings as llm_from_settings
+from somna.llm.openai import OpenAILLM as OpenAILLM
+from somna.llm.prompt import Prompt as Prompt
+from somna.llm.prompt import render_prompt as render_prompt
+from somna.llm.rules import RulesLLM as RulesLLM
+from somna.llm.tasks import *  # noqa: F403
 
-__all__ = [
-    "EXTRACT",
-    "JUDGE",
-    "LLM",
-    "PROVIDERS",
-    "REWRITE",
-    "TASKS",
-    "CandidateFact",
-    "ChatTurn",
-    "JudgePair",
-    "JudgeRequest",
-    "JudgeVerdict",
-    "Judgements",
-    "LLMCallError",
-    "OpenAILLM",
-    "Prompt",
-    "RejectedCandidate",
-    "Reply",
-    "RewriteRequest",
-    "RewrittenQuery",
-    "RulesLLM",
-    "SessionDigest",
-    "SessionTranscript",
-    "Task",
-    "TranscriptMessage",
-    "create_llm",
-    "llm_from_settings",
-    "render_prompt",
-]
+__all__ = sorted(
+    [
+        *base.__all__,
+        *tasks.__all__,
+        "OpenAILLM",
+        "PROVIDERS",
+        "Prompt",
+        "RulesLLM",
+        "create_llm",
+        "llm_from_settings",
+        "render_prompt",
+    ]
+)

@@ -38,11 +38,12 @@ from somna.llm.base import Task
 from somna.llm.structured import describe_validation_error
 from somna.model import DEFAULT_SUBJECT, FactType, Role, Verdict
 
+# What `somna.llm` offers: the tasks and their models. `render_transcript`,
+# `render_turns` and `SUMMARY_CHARS` serve the providers and stay here.
 __all__ = [
     "EXTRACT",
     "JUDGE",
     "REWRITE",
-    "SUMMARY_CHARS",
     "TASKS",
     "CandidateFact",
     "ChatTurn",
@@ -56,8 +57,6 @@ __all__ = [
     "SessionDigest",
     "SessionTranscript",
     "TranscriptMessage",
-    "render_transcript",
-    "render_turns",
 ]
 
 
