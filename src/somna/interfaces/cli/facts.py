@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.console import Group, RenderableType
 
 from somna.errors import InvalidInputError
 from somna.interfaces.cli import render
@@ -19,11 +21,14 @@ from somna.interfaces.cli.options import (
     read_memory,
     reported,
 )
+from somna.memory import History
 from somna.model import Fact, FactStatus, FactType, Verdict
 
 __all__ = ["facts"]
 
 facts = typer.Typer(name="facts", no_args_is_help=True)
+
+_T = TypeVar("_T")
 
 _PAGE = 10_000
 """Facts read at once by `facts list --all` (the most one read may return)."""
@@ -38,6 +43,14 @@ CategoryOption = Annotated[
 SubjectOption = Annotated[
     str | None, typer.Option(help="Who or what the fact is about (default: the user).")
 ]
+
+
+def _print(found: _T, as_json: bool, table: Callable[[_T], RenderableType]) -> None:
+    """Print what a read found: JSON when asked, else its table (`render.show_list` for one)."""
+    if as_json:
+        render.print_json(found)
+    else:
+        render.show(table(found))
 
 
 @facts.callback()
@@ -262,10 +275,7 @@ def show(
     """
     with read_memory(ctx, db) as memory:
         fact = memory.get(profile, fact_id)
-    if as_json:
-        render.print_json(fact)
-    else:
-        render.show(render.fact_table(fact))
+    _print(fact, as_json, render.fact_table)
 
 
 @facts.command("history")
@@ -286,15 +296,18 @@ def history(
     """
     with read_memory(ctx, db) as memory:
         found = memory.history(profile, fact_id)
-    if as_json:
-        render.print_json(found)
-        return
-    render.show(
+    _print(found, as_json, _history_tables)
+
+
+def _history_tables(found: History) -> Group:
+    """A chain's versions and events, then its evidence when it has any."""
+    tables: list[RenderableType] = [
         render.versions_table(found.versions, title="Versions"),
         render.events_table(found.events, found.versions, title="Events"),
-    )
+    ]
     if found.evidence:
-        render.show(render.evidence_table(found.evidence, found.versions, title="Evidence"))
+        tables.append(render.evidence_table(found.evidence, found.versions, title="Evidence"))
+    return Group(*tables)
 
 
 @facts.command("edit")
