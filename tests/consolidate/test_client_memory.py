@@ -309,6 +309,20 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
             "allergic to lavender shampoo",
             "is fine for Nino",
         ),
+        # what a person says they do not have, and one of its kind on a later plan
+        (
+            "We don't have any pets, and the garden is fully fenced.",
+            "Mind our dog when you come on Monday, he guards the shed.",
+            "have any pets",
+            "dog",
+        ),
+        # a time ruled out, and a call planned at such a time
+        (
+            "Mon numéro c'est le 06 12 34 56 78, mais pas d'appel avant 9h, je dors.",
+            "Vous pouvez m'appeler demain à 7h30 pour le devis ?",
+            "avant 9h",
+            "7h30",
+        ),
     ],
 )
 def test_a_plan_that_breaks_a_stated_restriction_is_put_to_a_person(
@@ -319,6 +333,25 @@ def test_a_plan_that_breaks_a_stated_restriction_is_put_to_a_person(
     [pair] = client.conflicts("alice")
     sides = f"{pair.fact_a.text} {pair.fact_b.text}"
     assert said in sides and breaking in sides
+
+
+@pytest.mark.parametrize(
+    ("said", "then"),
+    [
+        # the same thing ruled out again
+        ("We don't have any pets at home.", "Still no pets at home, so no worries there."),
+        # a call at an hour the client allowed
+        ("No calls before 9am please, I work nights.", "Can you call me tomorrow at 11am?"),
+        # encouragement is no refusal
+        ("Don't give up on the loft idea, keep going!", "The loft needs a new window by spring."),
+    ],
+)
+def test_what_was_ruled_out_and_a_plan_that_respects_it_are_no_contradiction(
+    client: Memory, clock: Clock, said: str, then: str
+) -> None:
+    talk(client, clock, "s1", said)
+    talk(client, clock, "s2", then)
+    assert client.conflicts("alice") == []
 
 
 def test_a_named_allergen_ruled_out_is_no_contradiction(client: Memory, clock: Clock) -> None:
@@ -353,6 +386,24 @@ def test_what_a_disputed_statement_says_besides_stays_active(client: Memory, clo
     assert len(client.conflicts("alice")) == 1
     active = "\n".join(texts(client, FactStatus.UNVERIFIED))
     assert "Easter camp in Derby" in active and "Theo is 9" not in active
+
+
+def test_what_a_disputed_answer_rules_out_besides_stays_active(
+    client: Memory, clock: Clock
+) -> None:
+    answered_then_told(
+        client,
+        clock,
+        "Anything we should know before the works start?",
+        "No pesticides, the twins play outside; we don't have pets.",
+        "For Monday's visit, watch out for the dog, he sleeps by the gate.",
+    )
+    [pair] = client.conflicts("alice")
+    assert "pets" in f"{pair.fact_a.text} {pair.fact_b.text}"
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "no pesticides" in active.casefold() and "pets" not in active
+    # what leans on the dog, and what only said what it was about, go with it
+    assert "sleeps by the gate" not in active and "Monday's visit" not in active
 
 
 def test_who_the_client_is_keeps_what_they_said_they_are_and_each_quote(

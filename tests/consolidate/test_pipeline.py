@@ -387,11 +387,11 @@ def test_the_night_writes_a_day_digest_and_refreshes_the_portrait(
 def test_a_negated_twin_goes_to_the_judge_not_the_duplicate_shortcut(
     alice: Memory, clock: Clock
 ) -> None:
-    alice.add_fact("alice", "The user does like meat.")
-    denial = fact("The user does not like meat.", "I don't like meat")
+    alice.add_fact("alice", "The user is a morning person.")
+    denial = fact("The user is not a morning person.", "I'm not a morning person")
     llm = ScriptedLLM(proposing(denial), judge_all("contradicts"))
     m = with_llm(alice, llm)
-    chat(m, "dinner", "Honestly, I don't like meat.")
+    chat(m, "dinner", "Honestly, I'm not a morning person.")
     clock.advance(hours=4)
     run = m.consolidate()
     assert llm.calls_of("judge") == 1 and run.facts_disputed == 2

@@ -29,7 +29,7 @@ class Candidate:
     """The extraction rule that proposed it, kept in its `created` event."""
     rests: dict[str, Candidate] = field(default_factory=dict)
     """By neighbor it supersedes or contradicts, what that neighbor still tells once the
-    part this fact replaces or disputes is left out (`somna.llm.rules.observe.rest_of`):
+    part this fact replaces or disputes is left out (`somna.llm.rules.remainder.rest_of`):
     written as a fact of its own."""
     own_rests: dict[str, Candidate] = field(default_factory=dict)
     """By neighbor it contradicts, what this fact still tells once the part in dispute is

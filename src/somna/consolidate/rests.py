@@ -27,10 +27,11 @@ from somna.consolidate.job import Means
 from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import disputes_part, replaces_part, years_apart
 from somna.llm.rules.counts import number_updated
+from somna.llm.rules.diets import restrictions
 from somna.llm.rules.extract import OBSERVATION
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.languages import ANSWERED
-from somna.llm.rules.observe import rest_of
+from somna.llm.rules.remainder import rest_of
 from somna.llm.rules.rescheduled import dates_replaced
 from somna.model import Evidence, Fact, Profile, Verdict
 from somna.model.entities import new_id
@@ -106,10 +107,12 @@ def _rest(
     valued: bool = False,
 ) -> list[_Rest]:
     """The rest of `of` when it is an observation, and (`valued`) only when what is left
-    still gives a value: "for the starter, it was lovely" is no rest of a disputed choice."""
+    still gives a value or rules something out: "for the starter, it was lovely" is no rest
+    of a disputed choice, "no pesticides, please" is."""
     if of.category != OBSERVATION:
         return []
     text = rest_of(of.text, replaced, clause_replaced)
-    if not text or (valued and not holds_a_value(ANSWERED.split(text)[0])):
+    said = ANSWERED.split(text)[0] if text else ""
+    if not text or (valued and not (holds_a_value(said) or restrictions(said))):
         return []
     return [_Rest(kept_in, neighbor.id, of, text)]

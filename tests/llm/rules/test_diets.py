@@ -1,5 +1,5 @@
 """Restrictions a person states, and a later plan that breaks them: a diet, an allergy, an
-event for adults only."""
+event for adults only, something a person says they do not have, do or want."""
 
 from __future__ import annotations
 
@@ -41,3 +41,50 @@ _ADULTS_ONLY = "The user says that no kids at the anniversary dinner, adults onl
 )
 def test_a_plan_that_breaks_a_stated_restriction(restriction: str, plan: str, broken: bool) -> None:
     assert breaks_diet(restriction, plan) is broken
+
+
+_NO_PETS = "The user says that we don't have pets, the kids are allergic."
+_NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille de nuit."
+
+
+@pytest.mark.parametrize(
+    ("refusal", "plan", "broken"),
+    [
+        # one of the kind refused, in either language
+        (_NO_PETS, "The user says that the dog will stay in the garden during the visit.", True),
+        (_NO_PETS, "L'utilisateur dit que le chat dort dans la véranda.", True),
+        (_NO_PETS, "The user says that the pet shop on the corner closed.", True),
+        (_NO_PETS, "The user says that still no pets, same as before.", False),
+        # what needs what is refused: a car for someone who does not drive
+        ("The user does not drive, cycles everywhere.", "The user asks for a parking space.", True),
+        (
+            "The user does not drive, cycles everywhere.",
+            "The user's bike needs a new chain.",
+            False,
+        ),
+        # all the words refused on one plan, each as itself or a word that says the same
+        (
+            "The user asks the assistant not to post photos of the kids online.",
+            "The user asks to share the kids' photos on Instagram.",
+            True,
+        ),
+        (
+            "The user asks the assistant not to post photos of the kids online.",
+            "The user says the kids' photos came out great.",
+            False,
+        ),
+        # a time of day refused, and a plan at such a time or another
+        (_NO_EARLY_CALLS, "L'utilisateur demande à l'assistant de l'appeler à 8h.", True),
+        (_NO_EARLY_CALLS, "L'utilisateur demande à l'assistant de l'appeler à 11h.", False),
+        (_NO_EARLY_CALLS, "L'utilisateur dépose la voiture à 8h.", False),
+        # an imperative refuses nothing; a short word is no part of a longer one
+        ("Bruno says that never paint the fence.", "Bruno painted the fence on Sunday.", False),
+        ("Noa will not quit the choir.", "Noa says the choir tour was quite a ride.", False),
+        # small talk, and a name alone
+        ("The user says that no worries at all.", "The user worries about the budget.", False),
+        ("We don't invite Theo's cousins.", "Please invite Theo's cousins to the dinner.", True),
+        ("We don't invite Theo.", "Theo starts the new job on Monday.", False),
+    ],
+)
+def test_a_plan_that_holds_what_a_person_ruled_out(refusal: str, plan: str, broken: bool) -> None:
+    assert breaks_diet(refusal, plan) is broken

@@ -9,7 +9,8 @@ import pytest
 
 from somna.llm import EXTRACT, RulesLLM, SessionDigest
 from somna.llm.rules.dates import resolve_dates
-from somna.llm.rules.observe import ITEMS_PER_MESSAGE, rest_of
+from somna.llm.rules.observe import ITEMS_PER_MESSAGE
+from somna.llm.rules.remainder import rest_of
 from tests.llm.helpers import transcript
 
 

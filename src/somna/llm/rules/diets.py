@@ -16,57 +16,13 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from somna.llm.rules.ages import ages
-from somna.llm.rules.languages import LANGUAGES, is_name
+from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.refusals import refusals, refused_by_words
+from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word
 
-__all__ = ["Diet", "allergy_words", "breaks_diet", "clash_words", "diets", "restrictions"]
-
-
-@dataclass(frozen=True)
-class Diet:
-    name: str
-    says: re.Pattern[str]
-    breaks: re.Pattern[str]
-    unless: re.Pattern[str]
-    stating: tuple[str, ...]
-    """The words of `says`, to search facts for in full text."""
-    foods: tuple[str, ...]
-    """The words of `breaks`, likewise."""
-    under_age: int | None = None
-    """A person younger than this, by the ages a plan gives, breaks it too."""
-    together: bool = False
-    """Whether only all `foods` on one plan break it ("latex" and "gloves")."""
-    holders: frozenset[str] = frozenset()
-    """Who the restriction is told of, by name: a plan that names only others breaks
-    nothing ("Noa is allergic to latex", "gloves of latex for Theo")."""
-
-    def broken_by(self, plan: str) -> bool:
-        if self.holders and (named := _names(plan)) and not named & self.holders:
-            return False
-        cleaned = self.unless.sub(" ", plan)
-        held = [
-            m[0].casefold()
-            for m in self.breaks.finditer(cleaned)
-            if not _NEGATED.search(cleaned[: m.start()])
-        ]
-        if self.together:
-            return all(any(h.startswith(food) for h in held) for food in self.foods)
-        return bool(held) or (
-            self.under_age is not None and any(a < self.under_age for a in ages(plan).values())
-        )
-
-
-_NEGATED = re.compile(
-    r"(?<!\w)(?:no|not|never|without|nor|pas|sans|aucune?|jamais|ni|plus)(?!\w)[^.;!?]{0,24}$",
-    re.IGNORECASE,
-)
-"""A negation just before a food: "no pork please", "pas de porc", "sans noisettes"."""
-
-
-_NOTHING = re.compile(r"(?!)")
-"""Matches nowhere: no phrase excuses what breaks the restriction."""
+__all__ = ["allergy_words", "breaks_diet", "clash_words", "diets", "restrictions"]
 
 
 @cache
@@ -76,13 +32,13 @@ def _table() -> dict[str, Any]:
 
 
 @cache
-def diets() -> tuple[Diet, ...]:
+def diets() -> tuple[Restriction, ...]:
     return tuple(
-        Diet(
+        Restriction(
             name,
             any_word(entry["says"], whole=False),
             any_word(entry["breaks"], whole=True),
-            any_word(entry["unless"], whole=False) if entry["unless"] else _NOTHING,
+            any_word(entry["unless"], whole=False) if entry["unless"] else NOTHING,
             tuple(entry["says"]),
             tuple(entry["breaks"]),
             entry.get("under_age"),
@@ -121,7 +77,7 @@ _LETTERS = re.compile(r"[^\W\d_]{3,}")
 _SMALL_WORDS = frozenset().union(*(language.stopwords for language in LANGUAGES))
 
 
-def _named_allergies(text: str) -> list[Diet]:
+def _named_allergies(text: str) -> list[Restriction]:
     """An allergy to what `text` names after "allergic to", "allergique au"… as a diet of
     its own: all its words, each as a word's start (a plural or a feminine too), on one
     plan break it."""
@@ -129,49 +85,40 @@ def _named_allergies(text: str) -> list[Diet]:
     found = []
     for opening in allergy.to.finditer(text):
         named = _NAMED.match(text, opening.end())
-        words = [_stem(w) for w in _LETTERS.findall(named[0] if named else "")]
+        words = [stem(w) for w in _LETTERS.findall(named[0] if named else "")]
         foods = tuple(dict.fromkeys(w for w in words if w not in _SMALL_WORDS))
         if foods:
             found.append(
-                Diet(
+                Restriction(
                     f"allergic to {' '.join(foods)}",
                     allergy.said,
                     any_word(foods, whole=False),
-                    _NOTHING,
+                    NOTHING,
                     allergy.words,
                     foods,
-                    together=True,
-                    holders=_names(text),
+                    together=tuple((food,) for food in foods),
+                    holders=names_in(text),
                 )
             )
     return found
 
 
-_CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][\w'-]+")
-
-
-def _names(text: str) -> frozenset[str]:
-    return frozenset(word for word in _CAPITALISED.findall(text) if is_name(word))
-
-
-def _stem(word: str) -> str:
-    folded = word.casefold()
-    return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
-
-
 @lru_cache(maxsize=4096)
-def restrictions(text: str) -> tuple[Diet, ...]:
-    """The diets `text` states ("Is vegan.", "Noa has a bad sesame allergy."), and an
-    allergy to anything else it names. Cached: a fact is held against many others.
+def restrictions(text: str) -> tuple[Restriction, ...]:
+    """The diets `text` states ("Is vegan.", "Noa has a bad sesame allergy."), an allergy
+    to anything else it names, and what it says is not had, done or wanted (`refusals`).
+    Cached: a fact is held against many others.
 
     >>> [d.name for d in restrictions("The user has been vegan for years.")]
     ['vegan']
     >>> [d.name for d in restrictions("Noa is allergic to latex gloves.")]
     ['allergic to latex glove']
+    >>> [d.name for d in restrictions("Noa never drinks alcohol, and we don't have pets.")]
+    ['refuses drink alcohol', 'refuses pet']
     """
     stated = tuple(diet for diet in diets() if diet.says.search(text))
     named = [d for d in _named_allergies(text) if not any(d.foods[0] in s.foods for s in stated)]
-    return (*stated, *named)
+    return (*stated, *named, *refusals(text))
 
 
 def breaks_diet(restriction: str, plan: str) -> bool:
@@ -192,16 +139,18 @@ def breaks_diet(restriction: str, plan: str) -> bool:
     return False
 
 
-def _foods_of(text: str) -> list[Diet]:
+def _foods_of(text: str) -> list[Restriction]:
     """The diets a food in `text` would break, when `text` states none of them."""
     return [d for d in diets() if d.broken_by(text) and not d.says.search(text)]
 
 
 def clash_words(text: str) -> set[str]:
     """The words of the facts `text` may clash with: the foods of the restrictions it
-    states, and the words that state those its foods break."""
+    states, the words that state those its foods break, and for a refusal of what it
+    holds, its own words and the kinds they are of ("pets" for "the dog")."""
     words = {w for d in restrictions(text) for w in d.foods}
-    return words | {w for d in _foods_of(text) for w in d.stating}
+    stating = {w for d in _foods_of(text) for w in d.stating}
+    return words | stating | refused_by_words(text) | set(_LETTERS.findall(text.casefold()))
 
 
 def allergy_words(text: str) -> tuple[str, ...]:

@@ -199,6 +199,9 @@ class Language:
     leaning: re.Pattern[str]
     """What opens a clause that leans on the one before it, with no subject of its own
     ("it's a real allergy", "since childhood", "c'est grave"): it goes with that clause."""
+    framing: re.Pattern[str]
+    """What opens a clause that only says what the next ones are about ("for the visit on
+    Monday", "pour le chantier"): left alone, it tells nothing."""
     hypothetical: re.Pattern[str]
     """A what-if: a condition with a conditional verb ("If I moved, I would…"). A plain
     condition ("call me if it rains") still tells something."""

@@ -33,6 +33,7 @@ def without_question(observation: str) -> str:
 
 
 _MONTHS = frozenset().union(*(language.month_names for language in LANGUAGES))
+_DAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
 _NOT_NAMES = frozenset(
     word
     for language in LANGUAGES
@@ -53,6 +54,13 @@ def is_name(word: str) -> bool:
 
     >>> is_name("Derby"), is_name("Monday"), is_name("The"), is_name("Mar."), is_name("Marsh")
     (True, False, False, False, True)
+    >>> is_name("Fridays"), is_name("Friday's"), is_name("Theo's")
+    (False, False, True)
     """
-    folded = word.casefold()
-    return word[:1].isupper() and folded.rstrip(".") not in _MONTHS and folded not in _NOT_NAMES
+    folded = word.casefold().removesuffix("'s")
+    return (
+        word[:1].isupper()
+        and folded.rstrip(".") not in _MONTHS
+        and folded not in _NOT_NAMES
+        and folded.removesuffix("s") not in _DAYS
+    )

@@ -1,0 +1,185 @@
+"""What a person says they do not have, do or want, as a restriction a later plan may break.
+
+"We don't have pets" and, weeks later, "mind the dog, he guards the yard"; "no calls
+before 10am, I work nights" and "call me tomorrow at 8": an agent that acts on the second
+must know that a person should settle which holds. What opens a refusal, the words that
+say the same thing, and the kinds a word names ("pets": a dog, a cat) are a table
+(`refusals.toml`), English and French side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from somna.llm.rules.languages import LANGUAGES, is_name, without_question
+from somna.llm.rules.restriction import NOTHING, Restriction, clock_times, names_in, stem
+from somna.llm.rules.tables import read_toml
+
+__all__ = ["refusals", "refused_by_words"]
+
+_CLAUSE = re.compile(r"[^,.;:!?()]*")
+_WORD = re.compile(r"[^\W\d_][\w'-]*[^\W\d_]|[^\W\d_]")
+_STOPWORDS = frozenset().union(*(language.stopwords for language in LANGUAGES))
+
+
+@dataclass(frozen=True)
+class _Table:
+    opens: re.Pattern[str]
+    denies: re.Pattern[str]
+    """What opens a refusal only after its subject."""
+    not_subjects: frozenset[str]
+    skipped: frozenset[str]
+    """Words a plan need not repeat: light verbs, "any", "please", and stopwords."""
+    empty: frozenset[str]
+    """Words of a refusal that rules out nothing a plan holds ("no problem")."""
+    before: re.Pattern[str]
+    after: re.Pattern[str]
+    standing_for: dict[str, frozenset[str]]
+    """For a word, the words that stand for it on a plan: itself, the words of its
+    `[[same]]` group, and the members of the kind it names."""
+    naming: dict[str, frozenset[str]]
+    """For a word, the words whose refusal it breaks: the inverse of `standing_for`."""
+
+
+@cache
+def _table() -> _Table:
+    table = read_toml("refusals")
+    standing_for: dict[str, set[str]] = {}
+    for group in table["same"]:
+        for word in group["words"]:
+            standing_for.setdefault(stem(word), set()).update(group["words"])
+    for kind in table["kind"]:
+        for name in kind["names"]:
+            standing_for.setdefault(stem(name), set()).update(kind["members"])
+    naming: dict[str, set[str]] = {}
+    for word, alternatives in standing_for.items():
+        for alternative in alternatives:
+            naming.setdefault(stem(alternative), set()).add(word)
+    return _Table(
+        _opens(table["opens"]),
+        _opens(table["denies"]),
+        frozenset(table["not_subjects"]),
+        frozenset(stem(w) for w in table["light"]) | _STOPWORDS,
+        frozenset(stem(w) for w in table["empty"]),
+        _bound(table["before"]),
+        _bound(table["after"]),
+        {word: frozenset(words) for word, words in standing_for.items()},
+        {word: frozenset(words) for word, words in naming.items()},
+    )
+
+
+def _opens(patterns: list[str]) -> re.Pattern[str]:
+    """What opens a refusal, up to a word's end ("no", not "nothing"), or to an elision."""
+    ended = [p if p.endswith("'") else rf"{p}(?!\w)" for p in patterns]
+    alternatives = "|".join(sorted(ended, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})", re.IGNORECASE)
+
+
+def _bound(words: Iterable[str]) -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")\s+(?P<time>[^,;.]*)",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=4096)
+def refusals(text: str) -> tuple[Restriction, ...]:
+    """What `text` says is not had, done or wanted, each a restriction that a plan holding
+    all its words (or what stands for them) breaks. Cached: a fact is held against many.
+
+    >>> [r.name for r in refusals("We don't have pets, and no calls before 10am please.")]
+    ['refuses pet', 'refuses call before 10:00']
+    >>> refusals("No problem, see you then.")
+    ()
+    """
+    table = _table()
+    said = without_question(text)
+    openings = [*table.opens.finditer(said), *_denials(said, table)]
+    found = []
+    for opening in sorted(openings, key=lambda match: match.start()):
+        clause = _CLAUSE.match(said, opening.end())
+        refused = clause[0] if clause else ""
+        earlier, refused = _time_bound(table.before, refused)
+        later, refused = _time_bound(table.after, refused)
+        written = [w.removesuffix("'s") for w in _WORD.findall(refused)]
+        kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
+        kept = [w for w in kept if w not in table.skipped]
+        if not kept or any(w in table.empty for w in kept):
+            continue
+        if all(stem(w) not in kept or is_name(w) for w in written):
+            continue  # a name alone: "things don't go Theo's way"
+        together = tuple(tuple(sorted({word, *table.standing_for.get(word, ())})) for word in kept)
+        foods = tuple(sorted({w for group in together for w in group}))
+        found.append(
+            Restriction(
+                _named(kept, earlier, later),
+                NOTHING,
+                _inflected(foods),
+                NOTHING,
+                (),
+                foods,
+                together=together,
+                holders=names_in(said),
+                earlier_than=earlier,
+                later_than=later,
+            )
+        )
+    return tuple(found)
+
+
+_ENDINGS = "s|es|ing|ed|er|ers|ez|é|ée|és|ées|x"
+"""What a word refused may end in on a plan ("calls", "appeler", "chiens"), and a short
+word no more: "quit" is no part of "quite"."""
+
+
+def _inflected(words: Iterable[str]) -> re.Pattern[str]:
+    """Any of `words` as a whole word, or inflected (`_ENDINGS`; an "e" too after five
+    letters: "grande")."""
+    alternatives = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+")
+        + (f"(?:{_ENDINGS}|e)?" if len(w) > 4 else f"(?:{_ENDINGS})?")
+        for w in sorted(words, key=len, reverse=True)
+    )
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+
+_BEFORE = re.compile(r"([\w'-]+)\s*$")
+
+
+def _denials(said: str, table: _Table) -> list[re.Match[str]]:
+    """The denials of `said` that follow their subject ("we never…"), not an imperative or
+    an aside ("don't give up", "keep going and never look back")."""
+    found = []
+    for denial in table.denies.finditer(said):
+        before = _BEFORE.search(said, 0, denial.start())
+        if before and before[1].casefold() not in table.not_subjects:
+            found.append(denial)
+    return found
+
+
+def _time_bound(bound: re.Pattern[str], refused: str) -> tuple[int | None, str]:
+    """The time of day a refusal is bounded by ("before 10am"), and the refusal without it."""
+    match = bound.search(refused)
+    times = clock_times(match["time"]) if match else []
+    if not match or not times:
+        return None, refused
+    return times[0], refused[: match.start()]
+
+
+def _named(words: list[str], earlier: int | None, later: int | None) -> str:
+    name = "refuses " + " ".join(words)
+    if earlier is not None:
+        name += f" before {earlier // 60}:{earlier % 60:02d}"
+    if later is not None:
+        name += f" after {later // 60}:{later % 60:02d}"
+    return name
+
+
+def refused_by_words(plan: str) -> set[str]:
+    """The words a refusal that `plan` may break could be written in: the kinds its words
+    are of and the words that say the same ("pets" for "the dog"), to search facts for."""
+    naming = _table().naming
+    return {w for word in _WORD.findall(plan) for w in naming.get(stem(word), ())}

@@ -1,0 +1,96 @@
+"""What an observation still tells once a newer fact replaces or disputes part of it.
+
+An observation (`observe`) joins the statements of one message with "; ", and a statement
+its clauses with commas: "Ines, buyer at a studio of 12; billed monthly" leaves "Ines,
+buyer at a studio of 12" when billing turns annual, and "two coeliac, it's serious, and 4
+vegan" leaves "4 vegan" when the garlic bread for everyone disputes the first clause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from somna.llm.rules.language import Language, detect_language
+from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.text import finish_sentence, trim_clause
+
+__all__ = ["rest_of"]
+
+_SAYS = re.compile(
+    "^(?:"
+    + "|".join(re.escape(language.says).replace(r"\{\}", r"[^;]{1,80}?") for language in LANGUAGES)
+    + ") "
+)
+"""How `observe` opens a statement that does not name its speaker ("The user says that")."""
+
+
+def rest_of(
+    observation: str,
+    replaced: Callable[[str], bool],
+    recounted: Callable[[str], bool] = lambda clause: False,
+) -> str | None:
+    """What an observation still tells once a newer fact replaced some of what it says,
+    the question it answers kept; None when nothing is left, or nothing could be told apart.
+
+    Its statements (joined by "; ") are tested one by one: "Ines, buyer; billed monthly"
+    leaves "Ines, buyer" once billing is annual. In a statement replaced, the clauses
+    (apart at commas) that a newer number replaces by themselves (`recounted`) go, the
+    others stay: "SARL, 4 staff, year end 31 December" leaves "SARL, year end 31 December" when "5
+    staff" comes; a statement replaced only with its question ("unit 4, Mill Lane", to
+    "Delivery address?") goes whole."""
+    asked = ANSWERED.search(observation)
+    told = observation[: asked.start()] if asked else trim_clause(observation)
+    question = observation[asked.start() :].removesuffix(".") if asked else ""  # " (in …)"
+    opening = _SAYS.match(told)
+    start = opening.end() if opening else 0
+    parts = told[start:].split("; ")
+    # The question goes with the first statement, which answers it; failing that, with each.
+    gone = [replaced(part + question * (i == 0)) for i, part in enumerate(parts)]
+    if not any(gone) and question:
+        gone = [replaced(part + question) for part in parts]
+    if not any(gone):
+        return None
+    language = detect_language(observation, LANGUAGES, LANGUAGES[0])
+    kept = [
+        rest
+        for part, out in zip(parts, gone, strict=True)
+        if (rest := _clauses_left(part, recounted, language) if out else part)
+    ]
+    if not kept:
+        return None
+    rest = finish_sentence(told[:start] + "; ".join(kept))
+    return f"{rest[:-1]}{question}." if asked else rest
+
+
+def _clauses_left(
+    statement: str, recounted: Callable[[str], bool], language: Language
+) -> str | None:
+    """The clauses of a replaced statement that a newer number does not replace by
+    themselves, when some are; None otherwise (the statement goes whole). A clause is
+    what a comma parts, or a short phrase that counts at its end ("… in Exeter with 6
+    riders"). A clause that leans on one that goes ("coeliac, it's a real allergy")
+    goes with it, and the first clause left loses its "and"."""
+    pieces = _CLAUSE_OR_COUNT.split(statement)
+    clauses, breaks = pieces[::2], ["", *pieces[1::2]]
+    kept: list[tuple[str, str]] = []
+    going = False
+    for clause, before in zip(clauses, breaks, strict=True):
+        going = recounted(clause) or (going and language.leaning.match(clause) is not None)
+        if not going:
+            kept.append((before, clause))
+    if not kept or len(kept) == len(clauses):
+        return None
+    if all(language.framing.match(clause) for _, clause in kept):
+        return None  # "for the visit on Monday" alone tells nothing
+    first = kept[0][1]
+    lead = language.lead.match(first)
+    if first != clauses[0] and lead:  # "… and 4 are vegan": "4 are vegan"
+        first = first[lead.start("when") if lead["when"] else lead.end() :]
+    told = first + "".join(before + clause for before, clause in kept[1:])
+    return told if first else None
+
+
+_CLAUSE_OR_COUNT = re.compile(r"(, |\s+(?=[^\W\d_]{2,6}\s+\d+\s+[^\W\d_]+$))")
+"""Where a replaced statement parts: at a comma, or before a short word, a number and a
+word that end it ("with 6 riders", "avec 4 salariés")."""

@@ -1,0 +1,119 @@
+"""What a restriction is, and when a later plan breaks it.
+
+A restriction is anything a person rules out that a plan can hold anyway: a diet ("is
+vegan", and eggs for breakfast), an allergy to something named, an event for adults only
+(and a child on its plan), a refusal ("we don't have pets", and the dog in the garden).
+`diets` and `refusals` read them from what people say; this module only tells whether a
+plan breaks one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from somna.llm.rules.ages import ages
+from somna.llm.rules.languages import is_name
+
+__all__ = ["NOTHING", "Restriction", "clock_times", "names_in", "stem"]
+
+NOTHING = re.compile(r"(?!)")
+"""Matches nowhere: no phrase excuses what breaks a restriction."""
+
+_NEGATED = re.compile(
+    r"(?:n't|(?<!\w)(?:no|not|never|without|nor|pas|sans|aucune?|jamais|ni|plus))(?!\w)"
+    r"[^.;!?]{0,24}$",
+    re.IGNORECASE,
+)
+"""A negation just before a food: "no pork please", "pas de porc", "sans noisettes"."""
+
+_CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][\w'-]+")
+_CLOCK = re.compile(
+    r"(?<![\w:])(?P<hour>[01]?\d|2[0-3])(?P<h>\s*[h:]\s*(?P<minute>[0-5]\d)?)?"
+    r"(?:\s*(?P<half>[ap])\.?m\b\.?)?(?!\w)",
+    re.IGNORECASE,
+)
+"""A time of day: "8h", "14h30", "7:30", "8am", "2 pm"."""
+
+
+@dataclass(frozen=True)
+class Restriction:
+    name: str
+    says: re.Pattern[str]
+    """What states the restriction: a plan that states it too breaks nothing."""
+    breaks: re.Pattern[str]
+    unless: re.Pattern[str]
+    """Phrases in which what breaks it breaks nothing ("peanut butter" for a vegan)."""
+    stating: tuple[str, ...]
+    """The words of `says`, to search facts for in full text."""
+    foods: tuple[str, ...]
+    """The words of `breaks`, likewise."""
+    under_age: int | None = None
+    """A person younger than this, by the ages a plan gives, breaks it too."""
+    together: tuple[tuple[str, ...], ...] = ()
+    """When given, only a plan that holds a word of each group breaks it ("latex" and
+    "gloves"; "call" or "phone", and a time)."""
+    holders: frozenset[str] = frozenset()
+    """Who the restriction is told of, by name: a plan that names only others breaks
+    nothing ("Noa is allergic to latex", "gloves of latex for Theo")."""
+    earlier_than: int | None = None
+    """Only a plan with a time of day (minutes after midnight) before this breaks it."""
+    later_than: int | None = None
+    """Only a plan with a time of day after this breaks it."""
+
+    def broken_by(self, plan: str) -> bool:
+        if self.holders and (named := names_in(plan)) and not named & self.holders:
+            return False
+        if not self._timed(plan):
+            return False
+        cleaned = self.unless.sub(" ", plan)
+        held = [
+            m[0].casefold()
+            for m in self.breaks.finditer(cleaned)
+            if not _NEGATED.search(cleaned[: m.start()])
+        ]
+        if self.together:
+            return all(any(h.startswith(w) for h in held for w in group) for group in self.together)
+        return bool(held) or (
+            self.under_age is not None and any(a < self.under_age for a in ages(plan).values())
+        )
+
+    def _timed(self, plan: str) -> bool:
+        if self.earlier_than is None and self.later_than is None:
+            return True
+        times = clock_times(plan)
+        return any(
+            (self.earlier_than is None or t < self.earlier_than)
+            and (self.later_than is None or t > self.later_than)
+            for t in times
+        )
+
+
+def clock_times(text: str) -> list[int]:
+    """The times of day `text` gives, in minutes after midnight.
+
+    >>> clock_times("Call me tomorrow at 8h, or 14h30; not after 7:45 pm.")
+    [480, 870, 1185]
+    """
+    found = []
+    for match in _CLOCK.finditer(text):
+        if not (match["h"] or match["half"]):
+            continue  # a number alone is no time
+        hour = int(match["hour"])
+        if match["half"]:
+            if hour > 12:
+                continue
+            hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
+        found.append(hour * 60 + int(match["minute"] or 0))
+    return found
+
+
+def names_in(text: str) -> frozenset[str]:
+    """The people's names `text` writes."""
+    return frozenset(word for word in _CAPITALISED.findall(text) if is_name(word))
+
+
+def stem(word: str) -> str:
+    """A word case-folded, without a plural's "s"."""
+    folded = word.casefold()
+    return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
