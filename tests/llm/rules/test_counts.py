@@ -34,6 +34,12 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "L'utilisateur dit que 30 couverts (en réponse à « Combien de couverts ? »).",
             "L'utilisateur dit que finalement 36 couverts (en réponse à « Toujours 30 ? »).",
         ),
+        # the speaker's group counted anew: people by any word, a number in words
+        ("We'd like a weekly lunch for 14 people.", "Quick update: we're 18 now, interns joined."),
+        (
+            "L'utilisateur a une petite boutique avec deux salariés.",
+            "L'utilisateur dit que petite mise à jour : on est donc 3 salariés.",
+        ),
     ],
 )
 def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: str) -> None:

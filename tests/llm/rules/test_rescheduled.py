@@ -28,6 +28,23 @@ from somna.llm.rules.rescheduled import date_moved
             "The user says the stock count was moved to 19 May.",
             True,
         ),
+        # a day of the week moved, in either language
+        (
+            "The user says that twice a week, Tuesday mornings and Friday afternoons (in "
+            "answer to: How often?).",
+            "The user asks to move the Tuesday session to Wednesday mornings.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que le lundi à 18h, un cours par semaine.",
+            "L'utilisateur dit qu'on décale les cours au mercredi 18h désormais.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que le lundi à 18h, un cours par semaine.",
+            "L'utilisateur dit qu'on décale la livraison au mercredi.",
+            False,
+        ),
         # nothing moves it ("now" or "new" moves no date), another thing is dated, the
         # same date again
         (

@@ -50,6 +50,17 @@ DATE = re.compile(
 anything. A bare 2000 may be cups."""
 _ORDINAL = re.compile(rf"(?:{_ORDINALS})(?!\w)", re.IGNORECASE)
 _TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
+_NUMBER_WORDS = {
+    word: value
+    for language in LANGUAGES
+    for word, value in language.dates.numbers.items()
+    if value > 1 and " " not in word
+}
+"""Numbers written in words ("two", "deux"); not "one" nor "un", which are mostly articles."""
+_PEOPLE = "<people>"
+"""Said to be near a number that counts people: the speaker's group ("we're 18") or a
+word that counts people ("14 guests")."""
+_PEOPLE_WORDS = frozenset(w.casefold().removesuffix("s") for lang in LANGUAGES for w in lang.people)
 
 
 def _stem(word: str) -> str:
@@ -172,9 +183,10 @@ def _numbers(text: str) -> list[_Number]:
     tokens = list(_TOKEN.finditer(undated))
     numbers = []
     for i, token in enumerate(tokens):
-        if token["number"] is None or _ORDINAL.match(undated, token.end()):
+        worded = _NUMBER_WORDS.get(token[0].casefold()) if token["number"] is None else None
+        if (token["number"] is None and worded is None) or _ORDINAL.match(undated, token.end()):
             continue  # "a 3rd café" ranks, it counts nothing
-        value = _value(token["number"]) * (1000 if token["k"] else 1)
+        value = worded or _value(token["number"]) * (1000 if token["k"] else 1)
         marked = bool(
             token["currency"] or token["k"] or _AFTER_CURRENCY.match(undated, token.end())
         )
@@ -184,6 +196,8 @@ def _numbers(text: str) -> list[_Number]:
             ].end()
         ]
         near = frozenset(_topic_words(tokens[max(0, i - _NEAR) : i + _NEAR + 1]))
+        if _counts_people(undated, tokens, i):
+            near |= {_PEOPLE}
         answered = token.start() < answer_ends
         numbers.append(
             _Number(
@@ -194,6 +208,15 @@ def _numbers(text: str) -> list[_Number]:
             )
         )
     return numbers
+
+
+def _counts_people(text: str, tokens: Sequence[re.Match[str]], i: int) -> bool:
+    """Whether the number of `tokens[i]` counts people: the speaker's group is that many
+    ("we're 18 now", "on est donc 3"), or a word that counts people follows it close."""
+    if any(language.group_count.search(text, 0, tokens[i].start()) for language in LANGUAGES):
+        return True
+    after = tokens[i + 1 : i + 3]
+    return any(t[0].casefold().removesuffix("s") in _PEOPLE_WORDS for t in after)
 
 
 def _topic_words(tokens: Iterable[re.Match[str]]) -> Iterator[str]:

@@ -293,6 +293,11 @@ class Language:
     """The months, in full and cut short ("mar", "march"): no names, though capitalised."""
     not_topics: frozenset[str]
     """Words two statements share without being about the same thing."""
+    people: frozenset[str]
+    """Words that count people ("guests", "staff", "personnes"): a number beside one, and
+    one the speaker's group is (`group_count`), count the same thing."""
+    group_count: re.Pattern[str]
+    """What, right before a number, says the speaker's group is that many ("we're 18")."""
     value_words: frozenset[str]
     """Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
     offers: frozenset[str]

@@ -37,6 +37,8 @@ class _Table:
     """Words of a refusal that rules out nothing a plan holds ("no problem")."""
     before: re.Pattern[str]
     after: re.Pattern[str]
+    qualifier: re.Pattern[str]
+    """Where what is refused ends and what qualifies it starts."""
     standing_for: dict[str, frozenset[str]]
     """For a word, the words that stand for it on a plan: itself, the words of its
     `[[same]]` group, and the members of the kind it names."""
@@ -66,6 +68,7 @@ def _table() -> _Table:
         frozenset(stem(w) for w in table["empty"]),
         _bound(table["before"]),
         _bound(table["after"]),
+        re.compile(r"\s(?:" + "|".join(table["qualifiers"]) + r")\s", re.IGNORECASE),
         {word: frozenset(words) for word, words in standing_for.items()},
         {word: frozenset(words) for word, words in naming.items()},
     )
@@ -104,6 +107,7 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         refused = clause[0] if clause else ""
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
+        refused = table.qualifier.split(refused, maxsplit=1)[0]
         written = [w.removesuffix("'s") for w in _WORD.findall(refused)]
         kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
         kept = [w for w in kept if w not in table.skipped]

@@ -3,7 +3,8 @@
 drop it off?"), then "can we move it to Friday at 2pm instead?".
 
 The newer statement moves a date in so many words ("move it to", "postponed", "décaler",
-"finalement") and gives one the older did not; the two date the same thing when the
+"finalement") and gives one the older did not, a day of the month or of the week, or a time
+("Tuesday mornings", then "move it to Wednesdays"); the two date the same thing when the
 older answered a question asking when, or when they share a word that is neither a
 date's nor a retold statement's. A word of change alone ("now", "new") moves nothing:
 most of what is told is dated.
@@ -11,11 +12,13 @@ most of what is told is dated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from somna.llm.rules.counts import DATE
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
+from somna.llm.rules.restriction import clock_times
 from somna.llm.rules.text import fold
 
 __all__ = ["date_moved", "dates_replaced", "may_move_a_date"]
@@ -25,7 +28,7 @@ def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool
     """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
     one."""
     language = detect_language(new, languages, languages[0])
-    return bool(_dates(without_question(new))) and language.reschedule.search(fold(new)) is not None
+    return bool(_when(without_question(new))) and language.reschedule.search(fold(new)) is not None
 
 
 def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -48,25 +51,44 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
 
 
 def dates_replaced(old: str, new: str) -> bool:
-    """Whether `old` gives a date and `new` gives one `old` does not."""
-    before, after = _dates(old), _dates(without_question(new))
+    """Whether `old` gives a date, a day of the week or a time of day, and `new` one `old`
+    does not.
+
+    >>> dates_replaced("Tuesday mornings and Thursday afternoons.", "Wednesday mornings now.")
+    True
+    >>> dates_replaced("Le mardi à 10h.", "Toujours le mardi, à 10h.")
+    False
+    >>> dates_replaced("Mon, wed and fri at 7am.", "All sessions at 6.30pm now, same days.")
+    True
+    """
+    before, after = _when(old), _when(without_question(new))
     return bool(before) and bool(after - before)
 
 
-def _dates(text: str) -> set[str]:
-    return {" ".join(match[0].casefold().strip("() .").split()) for match in DATE.finditer(text)}
+_WEEKDAYS = {day: index for language in LANGUAGES for day, index in language.dates.weekdays.items()}
+
+
+def _when(text: str) -> set[str | tuple[str, int]]:
+    """The dates `text` writes out, the days of the week it names (by their number,
+    whatever the language: "Thursday" and "jeudi" are one), and its times of day."""
+    dates: set[str | tuple[str, int]] = {
+        " ".join(match[0].casefold().strip("() .").split()) for match in DATE.finditer(text)
+    }
+    words = fold(text).casefold().replace("'s", " ").split()
+    days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
+    times = {("time", minutes) for minutes in clock_times(text)}
+    return dates | times | {("day", day) for day in days if day is not None}
 
 
 def _words(text: str, language: Language) -> set[str]:
     undated = DATE.sub(" ", fold(text).casefold())
     return {
-        word
-        for word in undated.replace("'", " ").split()
+        word.removesuffix("s")
+        for word in re.findall(r"[^\W\d_]+", undated)
         if len(word) > 3
-        and word.isalpha()
         and word not in language.stopwords
         and word not in language.not_topics
         and word not in language.floating
         and word not in language.month_names
-        and word not in language.dates.weekdays
+        and word.removesuffix("s") not in language.dates.weekdays
     }

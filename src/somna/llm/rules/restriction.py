@@ -29,11 +29,12 @@ _NEGATED = re.compile(
 
 _CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][\w'-]+")
 _CLOCK = re.compile(
-    r"(?<![\w:])(?P<hour>[01]?\d|2[0-3])(?P<h>\s*[h:]\s*(?P<minute>[0-5]\d)?)?"
+    r"(?<![\w:.])(?P<hour>[01]?\d|2[0-3])"
+    r"(?P<h>\s*[h:]\s*(?P<minute>[0-5]\d)?|\.(?P<dotted>[0-5]\d)(?=\s*[ap]\.?m))?"
     r"(?:\s*(?P<half>[ap])\.?m\b\.?)?(?!\w)",
     re.IGNORECASE,
 )
-"""A time of day: "8h", "14h30", "7:30", "8am", "2 pm"."""
+"""A time of day: "8h", "14h30", "7:30", "8am", "2 pm", "6.30pm"."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,8 @@ class Restriction:
 def clock_times(text: str) -> list[int]:
     """The times of day `text` gives, in minutes after midnight.
 
-    >>> clock_times("Call me tomorrow at 8h, or 14h30; not after 7:45 pm.")
-    [480, 870, 1185]
+    >>> clock_times("Call me tomorrow at 8h, or 14h30; not after 7:45 pm, nor at 6.30pm.")
+    [480, 870, 1185, 1110]
     """
     found = []
     for match in _CLOCK.finditer(text):
@@ -104,7 +105,7 @@ def clock_times(text: str) -> list[int]:
             if hour > 12:
                 continue
             hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
-        found.append(hour * 60 + int(match["minute"] or 0))
+        found.append(hour * 60 + int(match["minute"] or match["dotted"] or 0))
     return found
 
 
