@@ -73,6 +73,30 @@ def test_a_value_given_anew_with_a_word_of_change_supersedes_the_older_one(
     assert now in block and old not in block
 
 
+def test_the_group_counted_anew_in_other_words_supersedes_the_older_count(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "The wedding is in Exeter and we'll be around 90 guests.")
+    talk(client, clock, "s2", "Replies are in, we'll finally be 104.")
+    [gone] = texts(client, FactStatus.SUPERSEDED)
+    assert "90 guests" in gone
+    # the question words the old count; the new one, which names no guest, answers it
+    block = block_facts(client, "How many guests are coming to the wedding?")
+    assert "104" in block and "90" not in block
+
+
+def test_a_question_in_the_words_of_a_value_replaced_twice_finds_the_last_one(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "The wedding is in Exeter and we'll be around 90 guests.")
+    talk(client, clock, "s2", "Replies are in, we'll finally be 104.")
+    talk(client, clock, "s3", "Last update, we're 110 now, the cousins said yes.")
+    block = block_facts(client, "How many guests are coming to the wedding?")
+    assert "110" in block and "104" not in block and "90" not in block
+    # an unrelated question that shares one word with the old value brings nothing of it
+    assert "110" not in block_facts(client, "Which guests need a taxi?")
+
+
 def test_a_count_given_again_without_a_word_of_change_is_left_alone(
     client: Memory, clock: Clock
 ) -> None:

@@ -11,8 +11,14 @@ from dataclasses import dataclass
 
 from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
-from somna.llm.rules.choices import choice_verdict, choices, chosen
-from somna.llm.rules.counts import may_update_a_number, number_updated
+from somna.llm.rules.choices import (
+    choice_reversed,
+    choice_verdict,
+    choices,
+    chosen,
+    may_reverse_a_choice,
+)
+from somna.llm.rules.counts import counted_words, may_update_a_number, number_updated
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import may_change_a_value, value_changed
@@ -28,6 +34,7 @@ from somna.model import (
 )
 from somna.ranking import keywords
 from somna.store import Eligibility, Reader
+from somna.store.succession import replaced_by_words, successors
 
 __all__ = [
     "ONE_OFF",
@@ -132,9 +139,13 @@ def given_anew(
     from York instead"). For the happenings and observations no judge compares, whatever
     `fact` is (a decision may give anew what an answer said), found by the words they
     share or among the `nearest` by meaning, however far (a revised budget may share no
-    word with the first)."""
+    word with the first), or as what replaced an older value those words find ("around
+    90 guests", then "we'll be 104", then "we're 110 now")."""
     if not may_give_anew(fact.text):
         return []
+    words = " ".join([*keywords(fact.text), *counted_words(fact.text)])
+    older = [f for f, _ in replaced_by_words(tx, words, eligible, _FRAME_CANDIDATES)]
+    now = list(successors(tx, older).values())  # a value given anew twice, in other words
     worded = _by_words(
         tx,
         fact,
@@ -144,7 +155,8 @@ def given_anew(
             or slot_renamed(other, fact.text)
             or date_moved(other, fact.text)
         ),
-        also=nearest,
+        words=words,
+        also=[*nearest, *now],
     )
     return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
 
@@ -157,12 +169,18 @@ def may_give_anew(text: str) -> bool:
 def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     """Active facts of `fact`'s subject that chose another value of what `fact` chooses
     ("the annual plan", then "le forfait mensuel"), in any language and whatever their
-    cosine, found by the names of the values."""
+    cosine, found by the names of the values; and those that passed over what `fact`
+    takes, saying it changed ("a buffet rather than a seated meal"), found by its words."""
     kinds = chosen(fact.text)
+    found = (
+        _by_words(tx, fact, eligible, lambda other: choice_reversed(other, fact.text))
+        if may_reverse_a_choice(fact.text)
+        else []
+    )
     if not kinds:
-        return []
+        return found
     names = sorted({w for choice in choices() if choice.name in kinds for w in choice.words})
-    return _by_words(
+    return found + _by_words(
         tx,
         fact,
         eligible,

@@ -24,6 +24,7 @@ from somna.memory.usage import UsageRecorder
 from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, utc
 from somna.ranking import Weights, blend, question_words, recency, rrf, topic_words
 from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
+from somna.store.succession import replaced_by_words, successors
 
 __all__ = ["Retrieval", "relevant_facts", "standing"]
 
@@ -212,6 +213,8 @@ class Retrieval:
             lists["topic:topic_bm25"] = [
                 (f"f:{i}", s) for i, s in tx.text_search(" ".join(topical), eligible, CANDIDATES)
             ]
+        if not eligible.include_superseded:
+            lists["succession:older_bm25"] = _successions(tx, words, eligible)
         return _Signals(lists)
 
     def _weigh_fact(
@@ -270,6 +273,29 @@ class Retrieval:
         )
 
 
+_OLDER = 10
+"""Superseded facts a question's words find, each standing for what replaced it."""
+_SHARED = 2
+"""Words of the question a superseded fact shares at least: one, often a name, is in
+half the profile."""
+
+
+def _successions(tx: Reader, words: str, eligible: Eligibility) -> list[tuple[str, float]]:
+    """The active facts that replaced those the question's words find among the superseded,
+    in their order: "how many guests for the wedding?" finds "wedding … around 90 guests",
+    replaced by "we'll finally be 104", which names neither. An old value's words still say
+    what the new one is about."""
+    asked = set(words.split())
+    older = [
+        (fact, score)
+        for fact, score in replaced_by_words(tx, words, eligible, _OLDER)
+        if len(asked & set(question_words(fact.text))) >= _SHARED
+    ]
+    now = successors(tx, [fact for fact, _ in older])
+    ranked = [(f"f:{now[fact.id]}", score) for fact, score in older if fact.id in now]
+    return list({item: (item, score) for item, score in reversed(ranked)}.values())[::-1]
+
+
 def _loaded(tx: Reader, chosen: list[_Ranked]) -> list[Recalled]:
     """The chosen results, each fact loaded whole with its first quote: read for the few
     kept, not for every candidate."""
@@ -325,7 +351,8 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
     A fact bears on the question when it names a topic the question asks about
-    (`somna.ranking.topics`), when its cosine stands `context_floor` above the
+    (`somna.ranking.topics`), when it replaced a fact that shares two words with the
+    question (`_successions`), when its cosine stands `context_floor` above the
     question's background (the median cosine of the profile's closest facts), or when
     it shares a word with the question and stands `context_text_floor` above that
     background. Relative, not absolute: an embedder that finds every sentence of a
@@ -352,8 +379,8 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
 
 
 def _bears_on_question(signals: dict[str, float], settings: Settings) -> bool:
-    if "topic_rank" in signals:
-        return True
+    if "topic_rank" in signals or "succession_rank" in signals:
+        return True  # a topic asked about, or what replaced a value worded as the question
     gap = signals.get("cosine_gap")
     if "text_rank" in signals:
         return gap is None or gap >= settings.context_text_floor

@@ -93,9 +93,14 @@ class Eligibility:
     at: datetime
     now: datetime
     include_superseded: bool = False
+    replaced: bool = False
+    """Only the facts superseded since, whatever their valid time: the older values a
+    question may still be worded in, each standing for what replaced it (full text only)."""
 
     @property
     def statuses(self) -> frozenset[FactStatus]:
+        if self.replaced:
+            return frozenset({FactStatus.SUPERSEDED})
         if self.include_superseded:
             return ACTIVE_STATUSES | {FactStatus.SUPERSEDED}
         return ACTIVE_STATUSES

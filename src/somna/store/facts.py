@@ -148,6 +148,8 @@ class FactQueries(Statements):
         """The WHERE clause (parameters `el_*`) of the facts a search may return."""
         statuses = sorted(s.value for s in eligible.statuses)
         sql, params = self._one_of(f"{alias}.status", "el_statuses", statuses)
+        if eligible.replaced:
+            return sql, params
         sql += (
             f" AND {alias}.valid_from <= :el_at "
             f"AND ({alias}.valid_to IS NULL OR {alias}.valid_to > :el_at)"

@@ -61,6 +61,27 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
         ("Takes the annual plan.", "Now reads the monthly newsletter.", None, None),
         # a meeting held by video "instead" chooses no way to be reached
         ("Par mail uniquement svp.", "Mardi 10h c'est bon, en visio plutôt.", None, None),
+        # a plan's tier, and the size of a home sought
+        (
+            "We'd like the basic support plan to start.",
+            "Let's upgrade to the premium plan with weekend cover.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        (
+            "Cherche un T2 à louer à Rennes.",
+            "Préfère un T3, pour faire un bureau.",
+            None,
+            Verdict.CONTRADICTS,
+        ),
+        # what a choice passed over, taken after all, in so many words
+        (
+            "A buffet rather than a seated dinner, it's friendlier.",
+            "Change of mind: it will be a seated dinner, for the grandparents.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        ("A buffet rather than a seated dinner.", "The seated dinner hall is booked.", None, None),
     ],
 )
 def test_a_newer_choice_supersedes_when_it_says_so_and_contradicts_otherwise(

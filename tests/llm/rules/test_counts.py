@@ -40,6 +40,7 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "L'utilisateur a une petite boutique avec deux salariés.",
             "L'utilisateur dit que petite mise à jour : on est donc 3 salariés.",
         ),
+        ("On serait environ 90 invités.", "Les réponses arrivent, on sera finalement 104."),
     ],
 )
 def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: str) -> None:
@@ -63,6 +64,8 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user says that we run 2 cafés in Derby.",
             "The user says that we open a 3rd café on the 14th now.",
         ),
+        # a part of the group is not the whole group
+        ("Il y a trois enfants de moins de 10 ans.", "On sera finalement 104."),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:

@@ -16,6 +16,7 @@ _ADULTS_ONLY = "The user says that no kids at the anniversary dinner, adults onl
         ("Is vegan.", "Has three eggs and a whey shake for breakfast.", True),
         ("Is vegetarian.", "No pork please, several guests never eat it.", False),
         ("L'utilisateur est allergique aux arachides.", "Un gâteau aux arachides.", True),
+        ("Sa femme est végétarienne.", "Pour les mariés, on part sur le magret de canard.", True),
         # an allergy to anything named, and a later plan that holds it
         (
             "L'utilisateur dit qu'il est allergique au shampoing à la camomille.",
@@ -80,6 +81,14 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
         # an imperative refuses nothing; a short word is no part of a longer one
         ("Bruno says that never paint the fence.", "Bruno painted the fence on Sunday.", False),
         ("Noa will not quit the choir.", "Noa says the choir tour was quite a ride.", False),
+        # nobody wants it: a thing named, not a person
+        (
+            "We're a small office, nobody here wants Windows.",
+            "The user asks to order three Windows laptops for the new team.",
+            True,
+        ),
+        # a treatment one of whose kind is on the plan
+        ("Noa doesn't need any medication at all.", "Noa has an insulin shot at 7pm.", True),
         # small talk, and a name alone
         ("The user says that no worries at all.", "The user worries about the budget.", False),
         ("We don't invite Theo's cousins.", "Please invite Theo's cousins to the dinner.", True),

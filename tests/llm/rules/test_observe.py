@@ -185,6 +185,13 @@ def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
             "L'utilisateur dit que mensuelle, ça nous va (en réponse à « Facturation mensuelle ou "
             "à la livraison ? »).",
         ),
+        # a name with a capital within keeps it, and opens no question ("whats …")
+        (
+            "How should we send you the photos?",
+            "WhatsApp please, it's quicker.",
+            "The user says that WhatsApp please, it's quicker "
+            "(in answer to: How should we send the user the photos?).",
+        ),
     ],
 )
 def test_a_short_answer_that_names_a_value_is_kept(asked: str, said: str, told: str) -> None:
@@ -573,6 +580,14 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
         ),
         # nothing left once what leans on the clause in dispute goes with it
         ("The user says that the user can't have sesame, has been since May.", None),
+        # a clause on a pronoun leans on the one before; one that only frames tells nothing
+        ("The user says that for Friday's visit, mind the sesame jar, it sits by the door.", None),
+        # a span of time is no count to part at
+        (
+            "L'utilisateur dit que sa sœur ne supporte pas le sésame, et trois enfants de "
+            "moins de 10 ans.",
+            "L'utilisateur dit que trois enfants de moins de 10 ans.",
+        ),
     ],
 )
 def test_a_clause_that_leans_on_one_in_dispute_goes_with_it(

@@ -28,6 +28,13 @@ from somna.llm.rules.rescheduled import date_moved
             "The user says the stock count was moved to 19 May.",
             True,
         ),
+        # the older date turned down in so many words
+        (
+            "The user says that two cats; we're away 14 to 21 June.",
+            "The user says that change of plan, back on the 23rd (Tuesday 23 June 2026) "
+            "not the 21st (Sunday 21 June 2026).",
+            True,
+        ),
         # a day of the week moved, in either language
         (
             "The user says that twice a week, Tuesday mornings and Friday afternoons (in "

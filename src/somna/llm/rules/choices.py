@@ -18,7 +18,14 @@ from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, fold
 from somna.model import Verdict
 
-__all__ = ["Choice", "choice_verdict", "choices", "chosen"]
+__all__ = [
+    "Choice",
+    "choice_reversed",
+    "choice_verdict",
+    "choices",
+    "chosen",
+    "may_reverse_a_choice",
+]
 
 
 @dataclass(frozen=True)
@@ -79,10 +86,52 @@ def chosen(text: str) -> dict[str, set[str]]:
     return found
 
 
+_PASSED_OVER = re.compile(
+    r"(?<!\w)(?:" + "|".join(language.replaced for language in LANGUAGES) + r")\s*"
+    r"(?:(?:" + "|".join(language.articles for language in LANGUAGES) + r")(?:\s+|(?<=')))?"
+    r"(?P<passed>[^,;.!?()]{2,40})",
+    re.IGNORECASE,
+)
+"""What a choice passes over, named after "rather than", "instead of", "plutôt que"."""
+_CONTENT = re.compile(r"[^\W\d_]{3,}")
+_STOPWORDS = frozenset().union(*(language.stopwords for language in LANGUAGES))
+
+
+def choice_reversed(old: str, new: str, said: str | None = None) -> bool:
+    """Whether `new` takes, and says it changed, what `old` chose against: "a buffet rather
+    than a seated meal", then "change of mind: a seated meal after all".
+
+    >>> choice_reversed("Un buffet plutôt qu'un repas assis.", "On a changé d'avis : repas assis.")
+    True
+    >>> choice_reversed("Un buffet plutôt qu'un repas assis.", "Le repas assis des enfants.")
+    False
+    >>> choice_reversed("Email rather than phone.", "The phone line is new.")
+    False
+    """
+    passed = _PASSED_OVER.search(fold(without_question(old)))
+    if passed is None or not _says_changed(new, said):
+        return False
+    words = {w for w in _CONTENT.findall(passed["passed"].casefold()) if w not in _STOPWORDS}
+    taken = {w for w in _CONTENT.findall(fold(without_question(new)).casefold())}
+    return len(words) > 1 and words <= taken  # one word ("phone") is named too often
+
+
+def may_reverse_a_choice(new: str) -> bool:
+    """Whether `choice_reversed` can hold for `new` against any text: it says it changed."""
+    return _says_changed(new, None)
+
+
+def _says_changed(new: str, said: str | None) -> bool:
+    return any(
+        language.change.search(fold(text)) for language in LANGUAGES for text in (new, said or "")
+    )
+
+
 def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | None:
     """How `new` stands to `old` when it chooses a value of a kind `old` chose another of:
     it supersedes `old` when it (or `said`, the words it was said in) says it changed,
-    and contradicts it otherwise; None when it makes no other choice.
+    and contradicts it otherwise; None when it makes no other choice. Taking what `old`
+    passed over, and saying so, supersedes it too (`choice_reversed`).
 
     >>> choice_verdict("Takes the annual plan.", "Finalement on repasse au forfait mensuel.")
     <Verdict.SUPERSEDES: 'supersedes'>
@@ -91,10 +140,10 @@ def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | Non
     >>> choice_verdict("Prefers to be contacted by email.", "Prefers email, or a call.") is None
     True
     """
+    if choice_reversed(old, new, said):
+        return Verdict.SUPERSEDES
     before, after = chosen(old), chosen(new)
-    changed = any(
-        language.change.search(fold(text)) for language in LANGUAGES for text in (new, said or "")
-    )
+    changed = _says_changed(new, said)
     for kind, values in after.items():
         was = before.get(kind)
         if not was or values <= was:

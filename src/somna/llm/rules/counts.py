@@ -19,6 +19,7 @@ from somna.llm.rules.text import fold
 __all__ = [
     "DATE",
     "corrects_the_question",
+    "counted_words",
     "may_update_a_number",
     "number_updated",
     "numbers_given",
@@ -96,6 +97,15 @@ def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> 
     """
     language = detect_language(new, languages, languages[0])
     return language.change.search(fold(new)) is not None and bool(_numbers(_told(new)))
+
+
+def counted_words(new: str) -> list[str]:
+    """The words an older count of what `new` counts anew may be written in, beside its
+    own: the words that count people, when it counts people ("we're 18 now" may update
+    "lunch for 14 people"), to search facts for."""
+    if any(_PEOPLE in n.near for n in _numbers(_told(new))):
+        return sorted(w for language in LANGUAGES for w in language.people)
+    return []
 
 
 def numbers_given(new: str) -> int:

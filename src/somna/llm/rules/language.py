@@ -293,6 +293,8 @@ class Language:
     """The months, in full and cut short ("mar", "march"): no names, though capitalised."""
     not_topics: frozenset[str]
     """Words two statements share without being about the same thing."""
+    greetings: frozenset[str]
+    """Words that greet ("Hello again", "Coucou"): no one's name, capitalised or not."""
     people: frozenset[str]
     """Words that count people ("guests", "staff", "personnes"): a number beside one, and
     one the speaker's group is (`group_count`), count the same thing."""

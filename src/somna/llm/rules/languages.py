@@ -42,10 +42,11 @@ _NOT_NAMES = frozenset(
         *language.stopwords,
         *language.plain_user.split(),
         *language.plain_assistant.split(),
+        *language.greetings,
     )
 )
-"""Capitalised words that name no one: days, how the speakers are told, and common words
-opening a statement."""
+"""Capitalised words that name no one: days, how the speakers are told, greetings, and
+common words opening a statement."""
 
 
 def is_name(word: str) -> bool:
@@ -54,8 +55,8 @@ def is_name(word: str) -> bool:
 
     >>> is_name("Derby"), is_name("Monday"), is_name("The"), is_name("Mar."), is_name("Marsh")
     (True, False, False, False, True)
-    >>> is_name("Fridays"), is_name("Friday's"), is_name("Theo's")
-    (False, False, True)
+    >>> is_name("Fridays"), is_name("Friday's"), is_name("Theo's"), is_name("Hello")
+    (False, False, True, False)
     """
     folded = word.casefold().removesuffix("'s")
     return (

@@ -274,13 +274,13 @@ def _a_name_opens(said: str, start: int, told_from: int, names: Collection[str])
 def _common_opening(text: str, language: Language) -> bool:
     """Whether `text` opens with a common word, lower-cased after "says that" ("Around nine
     hundred…"), rather than a name ("Ines Vargo, buyer…", "Noa loves it, Noa says so",
-    "Tuesday then")."""
+    "Tuesday then", "WhatsApp please")."""
     words = text.split(maxsplit=2)
     if not words or not text[1:2].islower():
         return False
     first = words[0].strip(",;:!?.")
-    if first.casefold() in language.dates.weekdays:
-        return False
+    if first.casefold() in language.dates.weekdays or not first[1:].islower():
+        return False  # a day, or a name written with a capital within ("WhatsApp")
     named_again = re.search(rf"(?<=[^\s.!?]\s){re.escape(first)}\b", text[len(first) :])
     second = words[1].strip(",;:!?.") if len(words) > 1 else ""
     followed_by_name = second[:1].isupper() and not second.isupper()  # "SMS" names no one

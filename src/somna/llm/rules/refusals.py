@@ -100,9 +100,10 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     """
     table = _table()
     said = without_question(text)
-    openings = [*table.opens.finditer(said), *_denials(said, table)]
+    openings = [(m, False) for m in table.opens.finditer(said)]
+    openings += [(m, True) for m in _denials(said, table)]
     found = []
-    for opening in sorted(openings, key=lambda match: match.start()):
+    for opening, denied in sorted(openings, key=lambda found: found[0].start()):
         clause = _CLAUSE.match(said, opening.end())
         refused = clause[0] if clause else ""
         earlier, refused = _time_bound(table.before, refused)
@@ -113,8 +114,8 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         kept = [w for w in kept if w not in table.skipped]
         if not kept or any(w in table.empty for w in kept):
             continue
-        if all(stem(w) not in kept or is_name(w) for w in written):
-            continue  # a name alone: "things don't go Theo's way"
+        if denied and all(stem(w) not in kept or is_name(w) for w in written):
+            continue  # a person denied: "we don't invite Theo" (but "no Windows" is a thing)
         together = tuple(tuple(sorted({word, *table.standing_for.get(word, ())})) for word in kept)
         foods = tuple(sorted({w for group in together for w in group}))
         found.append(

@@ -91,6 +91,18 @@ def _clauses_left(
     return told if first else None
 
 
-_CLAUSE_OR_COUNT = re.compile(r"(, |\s+(?=[^\W\d_]{2,6}\s+\d+\s+[^\W\d_]+$))")
-"""Where a replaced statement parts: at a comma, or before a short word, a number and a
-word that end it ("with 6 riders", "avec 4 salariés")."""
+_SPANS = "|".join(
+    sorted(
+        {w for language in LANGUAGES for w in (*language.dates.units, *language.month_names)},
+        key=len,
+        reverse=True,
+    )
+)
+_CLAUSE_OR_COUNT = re.compile(
+    rf"(, |\s+(?=(?:with|and|plus|avec|et)\s+\d+\s+(?!(?:{_SPANS})\b)[^\W\d_]+$))",
+    re.IGNORECASE,
+)
+"""Where a replaced statement parts: at a comma, or before "with", "and" and a number and
+a word that end it ("in Exeter with 6 riders", "avec 4 salariés"); not a date nor a span
+of time ("to 21 June", "de moins de 10 ans"), nor the number a verb needs ("we'll be
+around 90 guests")."""

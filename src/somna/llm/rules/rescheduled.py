@@ -47,7 +47,32 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     asked = ANSWERED.search(old)
     if asked and language.asks_when.search(old, asked.start()):
         return True
+    if _turned_down(without_question(old), without_question(new)):
+        return True  # "back on the 23rd, not the 21st"
     return bool(_words(without_question(old), language) & _words(without_question(new), language))
+
+
+_NOT_BEFORE = re.compile(
+    r"(?<!\w)(?:not|instead\s+of|rather\s+than|pas|plutôt\s+que|au\s+lieu\s+d[ue']?)"
+    r"(?!\w)[^.;!?]{0,25}$",
+    re.IGNORECASE,
+)
+"""A word that turns down the date right after it: "not the 21st", "pas le 21"."""
+_DAY_MONTH = re.compile(r"(?P<day>\d{1,2})\D{0,6}?\s(?P<month>[^\W\d_]{3})", re.IGNORECASE)
+
+
+def _turned_down(old: str, new: str) -> bool:
+    """Whether `new` turns down a day of the month `old` gives ("not the 21st")."""
+    given = {_day_month(m[0]) for m in DATE.finditer(old)}
+    return any(
+        _day_month(m[0]) in given and _NOT_BEFORE.search(new, 0, m.start())
+        for m in DATE.finditer(new)
+    )
+
+
+def _day_month(date: str) -> tuple[str, str] | None:
+    found = _DAY_MONTH.search(date)
+    return (found["day"], found["month"].casefold()) if found else None
 
 
 def dates_replaced(old: str, new: str) -> bool:
