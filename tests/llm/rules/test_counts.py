@@ -41,6 +41,12 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "L'utilisateur dit que petite mise à jour : on est donc 3 salariés.",
         ),
         ("On serait environ 90 invités.", "Les réponses arrivent, on sera finalement 104."),
+        # a time of day given anew
+        (
+            "The user says that mon, wed and fri at 7am (in answer to: What times suit you for "
+            "the sessions?).",
+            "The user asks to move all the sessions to 6.30pm from now on.",
+        ),
     ],
 )
 def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: str) -> None:
@@ -63,6 +69,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
         (
             "The user says that we run 2 cafés in Derby.",
             "The user says that we open a 3rd café on the 14th now.",
+        ),
+        # a time of day is held against times of day alone
+        (
+            "L'utilisateur dit que le mardi à 10h; budget max 50 € la séance.",
+            "L'utilisateur dit qu'on décale la séance au jeudi 10h désormais.",
         ),
         # a part of the group is not the whole group
         ("Il y a trois enfants de moins de 10 ans.", "On sera finalement 104."),

@@ -582,6 +582,11 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
         ("The user says that the user can't have sesame, has been since May.", None),
         # a clause on a pronoun leans on the one before; one that only frames tells nothing
         ("The user says that for Friday's visit, mind the sesame jar, it sits by the door.", None),
+        # another subject after "and" parts a statement as a comma would
+        (
+            "The user says that one of us is coeliac and we never have sesame at home.",
+            "The user says that one of us is coeliac.",
+        ),
         # a span of time is no count to part at
         (
             "L'utilisateur dit que sa sœur ne supporte pas le sésame, et trois enfants de "

@@ -50,6 +50,8 @@ DATE = re.compile(
 """Dates the retelling wrote out ("16 March 2026", "February 2026", "(2026)"): no count of
 anything. A bare 2000 may be cups."""
 _ORDINAL = re.compile(rf"(?:{_ORDINALS})(?!\w)", re.IGNORECASE)
+_CLOCK = re.compile(r"\s?(?:h(?:\d{2})?|:\d{2}|[ap]\.?m\b\.?)(?!\w)", re.IGNORECASE)
+"""What follows a number that tells the time of day ("10h", "7:30", "8am", "6.30pm")."""
 _TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
 _NUMBER_WORDS = {
     word: value
@@ -86,6 +88,8 @@ class _Number:
     """Given as a bound or an estimate ("up to", "around"): a figure that is revised."""
     near: frozenset[str]
     """The words near it, as stems: what it counts."""
+    clock: bool = False
+    """A time of day ("10h", "7am", "6.30pm"): held only against times of day."""
 
 
 def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -132,12 +136,22 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     if language.change.search(fold(new)) is None:
         return False
     old_numbers, new_numbers = _numbers(old), _numbers(_told(new))
-    given = {n.value for n in new_numbers}
-    if not old_numbers or not given or given & {n.value for n in old_numbers}:
+    return any(  # a time of day against times of day, any other number against the others
+        _updated(
+            [n for n in old_numbers if n.clock is clock],
+            [n for n in new_numbers if n.clock is clock],
+        )
+        for clock in (False, True)
+    )
+
+
+def _updated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
+    given = {n.value for n in new}
+    if not old or not given or given & {n.value for n in old}:
         return False
-    return _same_scale(old_numbers, new_numbers) or bool(
-        frozenset().union(*(n.near for n in old_numbers))
-        & frozenset().union(*(n.near for n in new_numbers)) - _NOT_TOPICS
+    return _same_scale(old, new) or bool(
+        frozenset().union(*(n.near for n in old))
+        & frozenset().union(*(n.near for n in new)) - _NOT_TOPICS
     )
 
 
@@ -215,6 +229,7 @@ def _numbers(text: str) -> list[_Number]:
                 marked or value >= _AMOUNT,
                 _BOUND.search(around) is not None,
                 near | question if answered else near,
+                _CLOCK.match(undated, token.end()) is not None,
             )
         )
     return numbers

@@ -199,6 +199,12 @@ class Language:
     leaning: re.Pattern[str]
     """What opens a clause that leans on the one before it, with no subject of its own
     ("it's a real allergy", "since childhood", "c'est grave"): it goes with that clause."""
+    parts_at: re.Pattern[str]
+    """Where a statement parts besides its commas, when part of it is replaced or disputed:
+    before another subject ("… and we never…"), before a count that ends it ("with 6
+    riders")."""
+    time_units: frozenset[str]
+    """Units of time ("years", "ans"): a number before one counts nothing."""
     framing: re.Pattern[str]
     """What opens a clause that only says what the next ones are about ("for the visit on
     Monday", "pour le chantier"): left alone, it tells nothing."""

@@ -91,18 +91,7 @@ def _clauses_left(
     return told if first else None
 
 
-_SPANS = "|".join(
-    sorted(
-        {w for language in LANGUAGES for w in (*language.dates.units, *language.month_names)},
-        key=len,
-        reverse=True,
-    )
-)
 _CLAUSE_OR_COUNT = re.compile(
-    rf"(, |\s+(?=(?:with|and|plus|avec|et)\s+\d+\s+(?!(?:{_SPANS})\b)[^\W\d_]+$))",
-    re.IGNORECASE,
+    "(, |" + "|".join(language.parts_at.pattern for language in LANGUAGES) + ")", re.IGNORECASE
 )
-"""Where a replaced statement parts: at a comma, or before "with", "and" and a number and
-a word that end it ("in Exeter with 6 riders", "avec 4 salariés"); not a date nor a span
-of time ("to 21 June", "de moins de 10 ans"), nor the number a verb needs ("we'll be
-around 90 guests")."""
+"""Where a replaced statement parts: at a comma, or where a language's `parts_at` says."""
