@@ -97,6 +97,23 @@ def test_a_question_in_the_words_of_a_value_replaced_twice_finds_the_last_one(
     assert "110" not in block_facts(client, "Which guests need a taxi?")
 
 
+def test_two_values_of_one_statement_given_anew_the_same_night_both_leave(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "We want a weekly team lunch, on Fridays, for 14 people.")
+    talk(
+        client,
+        clock,
+        "s2",
+        "From June we're switching the lunch to Wednesdays.",
+        "Also we're 18 now, interns joined.",
+    )
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "Wednesdays" in active and "18" in active
+    assert "14" not in active and "on Fridays" not in active
+    assert "weekly team lunch" in active  # what neither replaced stays
+
+
 def test_a_count_given_again_without_a_word_of_change_is_left_alone(
     client: Memory, clock: Clock
 ) -> None:

@@ -54,7 +54,12 @@ def keep_the_rest(
 ) -> None:
     """Give each candidate the rest of every observation it supersedes or disputes in
     part, its own among them."""
-    found = [rest for candidate in candidates for rest in _rests(candidate)]
+    replacing: dict[str, list[Candidate]] = {}  # by the id of an observation superseded
+    for candidate in candidates:
+        for neighbor_id, verdict in candidate.verdicts.items():
+            if verdict is Verdict.SUPERSEDES:
+                replacing.setdefault(neighbor_id, []).append(candidate)
+    found = [rest for candidate in candidates for rest in _rests(candidate, replacing)]
     if not found:
         return
     with means.store.read(profile.id) as tx:
@@ -75,19 +80,21 @@ def keep_the_rest(
         rest.kept_in[rest.neighbor_id] = Candidate(fact, quotes, vector, rule=OBSERVATION)
 
 
-def _rests(candidate: Candidate) -> list[_Rest]:
+def _rests(candidate: Candidate, replacing: dict[str, list[Candidate]]) -> list[_Rest]:
+    """The rests `candidate` leaves; of an observation that several candidates of the
+    night supersede ("we're switching the lunch to Wednesdays", "we're 18 now"), what
+    none of them replaces: the first one staged supersedes it, and the others find it
+    gone."""
     fact = candidate.fact
-    said = candidate.evidence[0].quote if candidate.evidence else None
-    replaced = partial(replaces_part, new=fact.text, said=said)
-
-    def recounted(clause: str) -> bool:  # a figure or a date the new fact gives anew
-        return number_updated(clause, fact.text) or dates_replaced(clause, fact.text)
-
     found = []
     for neighbor in candidate.neighbors:
         verdict = candidate.verdicts.get(neighbor.id)
         if verdict is Verdict.SUPERSEDES:
-            found += _rest(candidate.rests, neighbor, neighbor, replaced, recounted)
+            newer = replacing.get(neighbor.id, [candidate])
+            replaced = partial(_replaced_by_any, newer=newer)
+            found += _rest(
+                candidate.rests, neighbor, neighbor, replaced, partial(_recounted, newer=newer)
+            )
         elif verdict is Verdict.CONTRADICTS:
             years = years_apart(fact, neighbor)
             disputed = partial(disputes_part, other=fact.text, years=years)
@@ -95,6 +102,19 @@ def _rests(candidate: Candidate) -> list[_Rest]:
             disputing = partial(disputes_part, other=neighbor.text, years=years)
             found += _rest(candidate.own_rests, neighbor, fact, disputing, disputing, valued=True)
     return found
+
+
+def _replaced_by_any(part: str, newer: list[Candidate]) -> bool:
+    return any(
+        replaces_part(part, c.fact.text, c.evidence[0].quote if c.evidence else None) for c in newer
+    )
+
+
+def _recounted(clause: str, newer: list[Candidate]) -> bool:
+    """Whether a figure or a date of `clause` is given anew by one of the `newer` facts."""
+    return any(
+        number_updated(clause, c.fact.text) or dates_replaced(clause, c.fact.text) for c in newer
+    )
 
 
 def _rest(
