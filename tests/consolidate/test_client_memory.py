@@ -97,6 +97,23 @@ def test_a_question_in_the_words_of_a_value_replaced_twice_finds_the_last_one(
     assert "110" not in block_facts(client, "Which guests need a taxi?")
 
 
+def test_a_question_that_names_the_client_finds_the_value_given_anew_by_one_word(
+    client: Memory, clock: Clock
+) -> None:
+    answered_then_told(
+        client,
+        clock,
+        "What budget do you have in mind for the rent?",
+        "800 euros max, charges included.",
+        "Good news, I got a raise, I can go up to 950 euros now.",
+    )
+    block = block_facts(client, "What is Noa's budget?")
+    assert "950" in block and "800" not in block
+    # found through the old value's words: "budget", the client's name aside
+    [found] = [r for r in client.recall("alice", "What is Noa's budget?", k=5) if "950" in r.text]
+    assert "succession_rank" in found.signals
+
+
 def test_two_values_of_one_statement_given_anew_the_same_night_both_leave(
     client: Memory, clock: Clock
 ) -> None:

@@ -8,6 +8,7 @@ confidence and strength (`somna.ranking.weights`). Never calls a model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -214,7 +215,7 @@ class Retrieval:
                 (f"f:{i}", s) for i, s in tx.text_search(" ".join(topical), eligible, CANDIDATES)
             ]
         if not eligible.include_superseded:
-            lists["succession:older_bm25"] = _successions(tx, words, eligible)
+            lists["succession:older_bm25"] = _successions(tx, query, words, eligible)
         return _Signals(lists)
 
     def _weigh_fact(
@@ -276,20 +277,27 @@ class Retrieval:
 _OLDER = 10
 """Superseded facts a question's words find, each standing for what replaced it."""
 _SHARED = 2
-"""Words of the question a superseded fact shares at least: one, often a name, is in
-half the profile."""
+"""Words of the question a superseded fact shares at least, names aside (a name is in
+half the profile): fewer when the question has fewer."""
+_NAMED = re.compile(r"(?<=\w\W)[A-ZÀ-Ý][\w-]*|(?<=\w\W\W)[A-ZÀ-Ý][\w-]*")
+"""A word a question writes with a capital, its first aside: a name."""
 
 
-def _successions(tx: Reader, words: str, eligible: Eligibility) -> list[tuple[str, float]]:
+def _successions(
+    tx: Reader, query: str, words: str, eligible: Eligibility
+) -> list[tuple[str, float]]:
     """The active facts that replaced those the question's words find among the superseded,
     in their order: "how many guests for the wedding?" finds "wedding … around 90 guests",
     replaced by "we'll finally be 104", which names neither. An old value's words still say
     what the new one is about."""
-    asked = set(words.split())
+    asked = set(words.split()) - {n.casefold() for n in _NAMED.findall(query)}
+    shared = min(_SHARED, len(asked))  # "what's Ines's budget?": the budget is enough
+    if not shared:
+        return []
     older = [
         (fact, score)
         for fact, score in replaced_by_words(tx, words, eligible, _OLDER)
-        if len(asked & set(question_words(fact.text))) >= _SHARED
+        if len(asked & set(question_words(fact.text))) >= shared
     ]
     now = successors(tx, [fact for fact, _ in older])
     ranked = [(f"f:{now[fact.id]}", score) for fact, score in older if fact.id in now]
