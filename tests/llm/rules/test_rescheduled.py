@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from somna.llm.rules.rescheduled import date_moved
+from somna.llm.rules.rescheduled import date_moved, dates_replaced
 
 
 @pytest.mark.parametrize(
@@ -78,3 +78,18 @@ from somna.llm.rules.rescheduled import date_moved
 )
 def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
     assert date_moved(old, new) is moved
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "replaced"),
+    [
+        ("Tuesday mornings and Thursday afternoons.", "Wednesday mornings now.", True),
+        ("Mon, wed and fri at 7am.", "All sessions at 6.30pm now, same days.", True),
+        ("Le mardi à 10h.", "Toujours le mardi, à 10h.", False),
+        ("The stock count is on 12 May.", "The count is still on 12 May.", False),
+    ],
+)
+def test_a_date_a_day_of_the_week_or_a_time_given_that_was_not(
+    old: str, new: str, replaced: bool
+) -> None:
+    assert dates_replaced(old, new) is replaced

@@ -81,10 +81,6 @@ def dates_replaced(old: str, new: str) -> bool:
 
     >>> dates_replaced("Tuesday mornings and Thursday afternoons.", "Wednesday mornings now.")
     True
-    >>> dates_replaced("Le mardi à 10h.", "Toujours le mardi, à 10h.")
-    False
-    >>> dates_replaced("Mon, wed and fri at 7am.", "All sessions at 6.30pm now, same days.")
-    True
     """
     before, after = _when(old), _when(without_question(new))
     return bool(before) and bool(after - before)
