@@ -22,7 +22,7 @@ from somna.errors import EmbeddingError
 from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
-from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, utc
+from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, shared_words, utc
 from somna.ranking import Weights, blend, question_words, recency, rrf, topic_words
 from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
 from somna.store.succession import replaced_by_words, successors
@@ -297,7 +297,7 @@ def _successions(
     older = [
         (fact, score)
         for fact, score in replaced_by_words(tx, words, eligible, _OLDER)
-        if len(asked & set(question_words(fact.text))) >= shared
+        if shared_words(asked, question_words(fact.text)) >= shared
     ]
     now = successors(tx, [fact for fact, _ in older])
     ranked = [(f"f:{now[fact.id]}", score) for fact, score in older if fact.id in now]

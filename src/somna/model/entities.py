@@ -12,6 +12,7 @@ import os
 import re
 import time
 import unicodedata
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -51,6 +52,7 @@ __all__ = [
     "is_fact_text",
     "new_id",
     "normalize_text",
+    "shared_words",
     "text_hash",
     "utc",
     "utcnow",
@@ -119,6 +121,23 @@ def word_overlap(a: str, b: str) -> float:
     if not left or not right:
         return 0.0
     return len(left & right) / len(left | right)
+
+
+_STEM = 5
+"""Letters two words share at their start to count as one word inflected ("deliver",
+"deliveries")."""
+
+
+def shared_words(asked: Iterable[str], words: Iterable[str]) -> int:
+    """How many of the `asked` words `words` holds, as written or inflected: a crude stem,
+    the first five letters, where no stemmer of the language is at hand.
+
+    >>> shared_words(["deliver", "day"], ["deliveries", "come", "tuesdays"])
+    1
+    """
+    written = set(words)
+    stems = {w[:_STEM] for w in written if len(w) >= _STEM}
+    return sum(1 for w in set(asked) if w in written or (len(w) >= _STEM and w[:_STEM] in stems))
 
 
 def text_hash(text: str) -> str:

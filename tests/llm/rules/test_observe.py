@@ -185,6 +185,13 @@ def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
             "L'utilisateur dit que mensuelle, ça nous va (en réponse à « Facturation mensuelle ou "
             "à la livraison ? »).",
         ),
+        # a time asked for, no deed
+        (
+            "Ça vous va ?",
+            "Le mercredi ne va plus. Ce serait possible le samedi à 10h ?",
+            "L'utilisateur dit que le mercredi ne va plus; l'utilisateur demande le samedi à "
+            "10h (en réponse à « Ça vous va ? »).",
+        ),
         # a name with a capital within keeps it, and opens no question ("whats …")
         (
             "How should we send you the photos?",

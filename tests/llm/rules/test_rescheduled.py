@@ -52,6 +52,19 @@ from somna.llm.rules.rescheduled import date_moved, dates_replaced
             "L'utilisateur dit qu'on décale la livraison au mercredi.",
             False,
         ),
+        # a day asked for instead, the thing dated told otherwise ("delivered", "deliveries")
+        (
+            "The user says that six, delivered every Monday before 8am (in answer to: How "
+            "many bouquets?).",
+            "The user asks that deliveries come on Tuesdays instead.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que le mercredi à 14h, 30 minutes par semaine (en réponse à « "
+            "Quel créneau ? »).",
+            "L'utilisateur dit que le mercredi ne va plus; il demande le samedi à 10h.",
+            True,
+        ),
         # nothing moves it ("now" or "new" moves no date), another thing is dated, the
         # same date again
         (

@@ -235,6 +235,9 @@ class Language:
     asking_that: str
     """How a request that something of the speaker's be done otherwise is told:
     ``"{} asks that"`` ("… the stock count be moved to thursdays")."""
+    asking_for: str
+    """How a request for a thing or a time, no deed, is told: ``"{} asks for"`` (a
+    request's group ``what``: "possible le samedi à 10h ?")."""
     answering: str
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
     named: str

@@ -174,6 +174,8 @@ class _Asked:
     """Whether something of the speaker's is to be done ("Can the stock count be moved?")."""
     negated: bool = False
     """Whether the listener is asked not to do it ("Please don't post it online")."""
+    what: bool = False
+    """Whether a thing or a time is asked for, no deed ("Possible le samedi à 10h ?")."""
 
 
 def _asked_for(sentence: str, language: Language) -> _Asked | None:
@@ -205,6 +207,7 @@ def _asked_for(sentence: str, language: Language) -> _Asked | None:
         groups.get("listener") is not None,
         groups.get("that") is not None,
         groups.get("negated") is not None,
+        groups.get("what") is not None,
     )
 
 
@@ -279,7 +282,7 @@ def _common_opening(text: str, language: Language) -> bool:
     if not words or not text[1:2].islower():
         return False
     first = words[0].strip(",;:!?.")
-    if first.casefold() in language.dates.weekdays or not first[1:].islower():
+    if first.casefold().removesuffix("s") in language.dates.weekdays or not first[1:].islower():
         return False  # a day, or a name written with a capital within ("WhatsApp")
     named_again = re.search(rf"(?<=[^\s.!?]\s){re.escape(first)}\b", text[len(first) :])
     second = words[1].strip(",;:!?.") if len(words) > 1 else ""
@@ -365,7 +368,9 @@ def observe(
             continue
         if request is not None:
             asking = (
-                language.asking_that
+                language.asking_for
+                if request.what
+                else language.asking_that
                 if request.that
                 else language.asking_listener_not
                 if request.negated

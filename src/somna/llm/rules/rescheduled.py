@@ -20,6 +20,7 @@ from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.llm.rules.restriction import clock_times
 from somna.llm.rules.text import fold
+from somna.model import shared_words
 
 __all__ = ["date_moved", "dates_replaced", "may_move_a_date"]
 
@@ -49,7 +50,14 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return True
     if _turned_down(without_question(old), without_question(new)):
         return True  # "back on the 23rd, not the 21st"
-    return bool(_words(without_question(old), language) & _words(without_question(new), language))
+    if _when(without_question(old)) & _when(without_question(new)):
+        return True  # "Wednesday doesn't work any more, could it be Saturday?"
+    return (
+        shared_words(
+            _words(without_question(old), language), _words(without_question(new), language)
+        )
+        > 0
+    )
 
 
 _NOT_BEFORE = re.compile(

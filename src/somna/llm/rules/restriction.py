@@ -115,6 +115,12 @@ def names_in(text: str) -> frozenset[str]:
 
 
 def stem(word: str) -> str:
-    """A word case-folded, without a plural's "s"."""
+    """A word case-folded, without a plural's "s" ("lilies": "lily").
+
+    >>> stem("Lilies"), stem("dogs"), stem("bus")
+    ('lily', 'dog', 'bus')
+    """
     folded = word.casefold()
+    if len(folded) > 4 and folded.endswith("ies"):
+        return folded[:-3] + "y"
     return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
