@@ -14,25 +14,24 @@ import re
 from collections.abc import Sequence
 
 from somna.memory.results import ConflictPair
-from somna.model import Fact
+from somna.model import Fact, shared_words
 from somna.ranking import keywords, question_words, topic_words
 
 __all__ = ["unsettled"]
 
-_STEM = 5
-"""Words compared by their first letters: "allergy" and "allergic", "lives" and "live"."""
 MAX_PAIRS = 2
 """The most open contradictions one block lists."""
 
 
 def unsettled(pairs: Sequence[ConflictPair], question: str) -> list[Fact]:
     """Both facts of each open conflict that bears on `question`, oldest pair first."""
-    asked = {w[:_STEM] for w in question_words(question) if len(w) > 2}
+    asked = [w for w in question_words(question) if len(w) > 2]
     topical = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)", re.I) for w in topic_words(question)]
 
-    def bears(fact: Fact) -> bool:
-        said = {w[:_STEM] for w in keywords(fact.text) if len(w) > 2}
-        return bool(asked & said) or any(word.search(fact.text) for word in topical)
+    def bears(fact: Fact) -> bool:  # a word shared, as written or inflected ("allergic")
+        return shared_words(asked, keywords(fact.text)) > 0 or any(
+            word.search(fact.text) for word in topical
+        )
 
     touched = [pair for pair in pairs if bears(pair.fact_a) or bears(pair.fact_b)]
     return [fact for pair in touched[:MAX_PAIRS] for fact in (pair.fact_a, pair.fact_b)]
