@@ -11,13 +11,7 @@ from dataclasses import dataclass
 
 from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
-from somna.llm.rules.choices import (
-    choice_reversed,
-    choice_verdict,
-    choices,
-    chosen,
-    may_reverse_a_choice,
-)
+from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.counts import counted_words, may_update_a_number, number_updated
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
@@ -169,18 +163,12 @@ def may_give_anew(text: str) -> bool:
 def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
     """Active facts of `fact`'s subject that chose another value of what `fact` chooses
     ("the annual plan", then "le forfait mensuel"), in any language and whatever their
-    cosine, found by the names of the values; and those that passed over what `fact`
-    takes, saying it changed ("a buffet rather than a seated meal"), found by its words."""
+    cosine, found by the names of the values."""
     kinds = chosen(fact.text)
-    found = (
-        _by_words(tx, fact, eligible, lambda other: choice_reversed(other, fact.text))
-        if may_reverse_a_choice(fact.text)
-        else []
-    )
     if not kinds:
-        return found
+        return []
     names = sorted({w for choice in choices() if choice.name in kinds for w in choice.words})
-    return found + _by_words(
+    return _by_words(
         tx,
         fact,
         eligible,

@@ -24,7 +24,6 @@ __all__ = [
     "choice_verdict",
     "choices",
     "chosen",
-    "may_reverse_a_choice",
 ]
 
 
@@ -110,11 +109,6 @@ def choice_reversed(old: str, new: str, said: str | None = None) -> bool:
     words = {w for w in _CONTENT.findall(passed["passed"].casefold()) if w not in _STOPWORDS}
     taken = {w for w in _CONTENT.findall(fold(without_question(new)).casefold())}
     return len(words) > 1 and words <= taken  # one word ("phone") is named too often
-
-
-def may_reverse_a_choice(new: str) -> bool:
-    """Whether `choice_reversed` can hold for `new` against any text: it says it changed."""
-    return _says_changed(new, None)
 
 
 def _says_changed(new: str, said: str | None) -> bool:
