@@ -300,8 +300,11 @@ def _successions(
         if shared_words(asked, question_words(fact.text)) >= shared
     ]
     now = successors(tx, [fact for fact, _ in older])
-    ranked = [(f"f:{now[fact.id]}", score) for fact, score in older if fact.id in now]
-    return list({item: (item, score) for item, score in reversed(ranked)}.values())[::-1]
+    ranked: dict[str, float] = {}  # each successor at the place of the first it replaced
+    for fact, score in older:
+        if fact.id in now:
+            ranked.setdefault(f"f:{now[fact.id]}", score)
+    return list(ranked.items())
 
 
 def _loaded(tx: Reader, chosen: list[_Ranked]) -> list[Recalled]:
@@ -359,8 +362,8 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
     A fact bears on the question when it names a topic the question asks about
-    (`somna.ranking.topics`), when it replaced a fact that shares two words with the
-    question (`_successions`), when its cosine stands `context_floor` above the
+    (`somna.ranking.topics`), when it replaced a fact that shares two of the question's
+    words, names aside (`_successions`), when its cosine stands `context_floor` above the
     question's background (the median cosine of the profile's closest facts), or when
     it shares a word with the question and stands `context_text_floor` above that
     background. Relative, not absolute: an embedder that finds every sentence of a
