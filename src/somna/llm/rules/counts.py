@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
-from somna.llm.rules.text import fold
+from somna.llm.rules.text import clock_times, fold
 
 __all__ = [
     "DATE",
@@ -50,8 +50,6 @@ DATE = re.compile(
 """Dates the retelling wrote out ("16 March 2026", "February 2026", "(2026)"): no count of
 anything. A bare 2000 may be cups."""
 _ORDINAL = re.compile(rf"(?:{_ORDINALS})(?!\w)", re.IGNORECASE)
-_CLOCK = re.compile(r"\s?(?:h(?:\d{2})?|:\d{2}|[ap]\.?m\b\.?)(?!\w)", re.IGNORECASE)
-"""What follows a number that tells the time of day ("10h", "7:30", "8am", "6.30pm")."""
 _TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
 _NUMBER_WORDS = {
     word: value
@@ -63,11 +61,13 @@ _NUMBER_WORDS = {
 _PEOPLE = "<people>"
 """Said to be near a number that counts people: the speaker's group ("we're 18") or a
 word that counts people ("14 guests")."""
-_PEOPLE_WORDS = frozenset(w.casefold().removesuffix("s") for lang in LANGUAGES for w in lang.people)
 
 
 def _stem(word: str) -> str:
     return word.casefold().removesuffix("s")
+
+
+_PEOPLE_WORDS = frozenset(_stem(w) for language in LANGUAGES for w in language.people)
 
 
 _NOT_TOPICS = frozenset(_stem(w) for language in LANGUAGES for w in language.not_topics)
@@ -205,6 +205,7 @@ def _numbers(text: str) -> list[_Number]:
     answer_ends = undated.find("; ", 0, asked.start()) if asked else -1
     answer_ends = asked.start() if asked and answer_ends < 0 else answer_ends
     tokens = list(_TOKEN.finditer(undated))
+    clocks = clock_times(undated)  # where a time of day starts ("10h", "6.30pm")
     numbers = []
     for i, token in enumerate(tokens):
         worded = _NUMBER_WORDS.get(token[0].casefold()) if token["number"] is None else None
@@ -229,7 +230,7 @@ def _numbers(text: str) -> list[_Number]:
                 marked or value >= _AMOUNT,
                 _BOUND.search(around) is not None,
                 near | question if answered else near,
-                _CLOCK.match(undated, token.end()) is not None,
+                token.start() in clocks,
             )
         )
     return numbers
@@ -241,7 +242,7 @@ def _counts_people(text: str, tokens: Sequence[re.Match[str]], i: int) -> bool:
     if any(language.group_count.search(text, 0, tokens[i].start()) for language in LANGUAGES):
         return True
     after = tokens[i + 1 : i + 3]
-    return any(t[0].casefold().removesuffix("s") in _PEOPLE_WORDS for t in after)
+    return any(_stem(t[0]) in _PEOPLE_WORDS for t in after)
 
 
 def _topic_words(tokens: Iterable[re.Match[str]]) -> Iterator[str]:

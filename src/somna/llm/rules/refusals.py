@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from somna.llm.rules.languages import LANGUAGES, is_name, without_question
-from somna.llm.rules.restriction import NOTHING, Restriction, clock_times, names_in, stem
+from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
+from somna.llm.rules.text import clock_times
 
 __all__ = ["refusals", "refused_by_words"]
 
@@ -168,7 +169,7 @@ def _denials(said: str, table: _Table) -> list[re.Match[str]]:
 def _time_bound(bound: re.Pattern[str], refused: str) -> tuple[int | None, str]:
     """The time of day a refusal is bounded by ("before 10am"), and the refusal without it."""
     match = bound.search(refused)
-    times = clock_times(match["time"]) if match else []
+    times = list(clock_times(match["time"]).values()) if match else []
     if not match or not times:
         return None, refused
     return times[0], refused[: match.start()]

@@ -18,8 +18,7 @@ from collections.abc import Sequence
 from somna.llm.rules.counts import DATE
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
-from somna.llm.rules.restriction import clock_times
-from somna.llm.rules.text import fold
+from somna.llm.rules.text import clock_times, fold
 from somna.model import shared_words
 
 __all__ = ["date_moved", "dates_replaced", "may_move_a_date"]
@@ -48,10 +47,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     asked = ANSWERED.search(old)
     if asked and language.asks_when.search(old, asked.start()):
         return True
-    if _turned_down(without_question(old), without_question(new)):
-        return True  # "back on the 23rd, not the 21st"
     if _when(without_question(old)) & _when(without_question(new)):
-        return True  # "Wednesday doesn't work any more, could it be Saturday?"
+        return True  # "Wednesday doesn't work any more, Saturday?", "the 23rd, not the 21st"
     return (
         shared_words(
             _words(without_question(old), language), _words(without_question(new), language)
@@ -60,27 +57,16 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     )
 
 
-_NOT_BEFORE = re.compile(
-    r"(?<!\w)(?:not|instead\s+of|rather\s+than|pas|plutôt\s+que|au\s+lieu\s+d[ue']?)"
-    r"(?!\w)[^.;!?]{0,25}$",
-    re.IGNORECASE,
-)
-"""A word that turns down the date right after it: "not the 21st", "pas le 21"."""
 _DAY_MONTH = re.compile(r"(?P<day>\d{1,2})\D{0,6}?\s(?P<month>[^\W\d_]{3})", re.IGNORECASE)
 
 
-def _turned_down(old: str, new: str) -> bool:
-    """Whether `new` turns down a day of the month `old` gives ("not the 21st")."""
-    given = {_day_month(m[0]) for m in DATE.finditer(old)}
-    return any(
-        _day_month(m[0]) in given and _NOT_BEFORE.search(new, 0, m.start())
-        for m in DATE.finditer(new)
-    )
-
-
-def _day_month(date: str) -> tuple[str, str] | None:
-    found = _DAY_MONTH.search(date)
-    return (found["day"], found["month"].casefold()) if found else None
+def _date(written: str) -> str:
+    """A date as its day and month when it gives both ("21 june", "Sunday 21 June 2026":
+    "21 jun"), so that one date written twice is one; as written otherwise."""
+    found = _DAY_MONTH.search(written)
+    if found:
+        return f"{found['day']} {found['month'].casefold()}"
+    return " ".join(written.casefold().strip("() .").split())
 
 
 def dates_replaced(old: str, new: str) -> bool:
@@ -97,16 +83,14 @@ def dates_replaced(old: str, new: str) -> bool:
 _WEEKDAYS = {day: index for language in LANGUAGES for day, index in language.dates.weekdays.items()}
 
 
-def _when(text: str) -> set[str | tuple[str, int]]:
+def _when(text: str) -> set[tuple[str, str]]:
     """The dates `text` writes out, the days of the week it names (by their number,
     whatever the language: "Thursday" and "jeudi" are one), and its times of day."""
-    dates: set[str | tuple[str, int]] = {
-        " ".join(match[0].casefold().strip("() .").split()) for match in DATE.finditer(text)
-    }
+    dates = {("date", _date(match[0])) for match in DATE.finditer(text)}
     words = fold(text).casefold().replace("'s", " ").split()
     days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
-    times = {("time", minutes) for minutes in clock_times(text)}
-    return dates | times | {("day", day) for day in days if day is not None}
+    times = {("time", str(minutes)) for minutes in clock_times(text).values()}
+    return dates | times | {("day", str(day)) for day in days if day is not None}
 
 
 def _words(text: str, language: Language) -> set[str]:

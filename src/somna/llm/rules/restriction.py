@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from somna.llm.rules.ages import ages
 from somna.llm.rules.languages import is_name
+from somna.llm.rules.text import clock_times
 
-__all__ = ["NOTHING", "Restriction", "clock_times", "names_in", "stem"]
+__all__ = ["NOTHING", "Restriction", "names_in", "stem"]
 
 NOTHING = re.compile(r"(?!)")
 """Matches nowhere: no phrase excuses what breaks a restriction."""
@@ -28,13 +29,6 @@ _NEGATED = re.compile(
 """A negation just before a food: "no pork please", "pas de porc", "sans noisettes"."""
 
 _CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][\w'-]+")
-_CLOCK = re.compile(
-    r"(?<![\w:.])(?P<hour>[01]?\d|2[0-3])"
-    r"(?P<h>\s*[h:]\s*(?P<minute>[0-5]\d)?|\.(?P<dotted>[0-5]\d)(?=\s*[ap]\.?m))?"
-    r"(?:\s*(?P<half>[ap])\.?m\b\.?)?(?!\w)",
-    re.IGNORECASE,
-)
-"""A time of day: "8h", "14h30", "7:30", "8am", "2 pm", "6.30pm"."""
 
 
 @dataclass(frozen=True)
@@ -82,31 +76,12 @@ class Restriction:
     def _timed(self, plan: str) -> bool:
         if self.earlier_than is None and self.later_than is None:
             return True
-        times = clock_times(plan)
+        times = clock_times(plan).values()
         return any(
             (self.earlier_than is None or t < self.earlier_than)
             and (self.later_than is None or t > self.later_than)
             for t in times
         )
-
-
-def clock_times(text: str) -> list[int]:
-    """The times of day `text` gives, in minutes after midnight.
-
-    >>> clock_times("Call me tomorrow at 8h, or 14h30; not after 7:45 pm, nor at 6.30pm.")
-    [480, 870, 1185, 1110]
-    """
-    found = []
-    for match in _CLOCK.finditer(text):
-        if not (match["h"] or match["half"]):
-            continue  # a number alone is no time
-        hour = int(match["hour"])
-        if match["half"]:
-            if hour > 12:
-                continue
-            hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
-        found.append(hour * 60 + int(match["minute"] or match["dotted"] or 0))
-    return found
 
 
 def names_in(text: str) -> frozenset[str]:

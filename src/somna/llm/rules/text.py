@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "clock_times",
     "finish_sentence",
     "fold",
     "maybe_one_of",
@@ -110,3 +111,31 @@ def finish_sentence(text: str) -> str:
     if not cleaned:
         return cleaned
     return cleaned[0].upper() + cleaned[1:] + "."
+
+
+_CLOCK = re.compile(
+    r"(?<![\w:.])(?P<hour>[01]?\d|2[0-3])"
+    r"(?P<h>\s*[h:]\s*(?P<minute>[0-5]\d)?|\.(?P<dotted>[0-5]\d)(?=\s*[ap]\.?m))?"
+    r"(?:\s*(?P<half>[ap])\.?m\b\.?)?(?!\w)",
+    re.IGNORECASE,
+)
+"""A time of day: "8h", "14h30", "7:30", "8am", "2 pm", "6.30pm"."""
+
+
+def clock_times(text: str) -> dict[int, int]:
+    """The times of day `text` gives, in minutes after midnight, by where each starts.
+
+    >>> clock_times("At 8h, or 14h30; not after 7:45 pm, nor at 6.30pm; 3 days.")
+    {3: 480, 10: 870, 27: 1185, 43: 1110}
+    """
+    found = {}
+    for match in _CLOCK.finditer(text):
+        if not (match["h"] or match["half"]):
+            continue  # a number alone is no time
+        hour = int(match["hour"])
+        if match["half"]:
+            if hour > 12:
+                continue
+            hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
+        found[match.start()] = hour * 60 + int(match["minute"] or match["dotted"] or 0)
+    return found
