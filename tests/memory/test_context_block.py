@@ -167,6 +167,30 @@ def test_a_topic_question_brings_the_fact_that_names_it(
     assert not any(other in line for line in facts)
 
 
+def test_a_question_asking_which_day_fills_its_block_with_the_day_named(memory: Memory) -> None:
+    """The newer day shares no word with the question and little of its sense; the facts
+    that name the client and the crate say the question is about this client."""
+    memory.create_profile("noa")
+    for text in [
+        "The user is Noa Lindqvist, 2 Mill Row, Derby.",
+        "The user's partner is moving in, so we'll need the family crate going forward.",
+        "The user says that we're away from 3 to 17 July, please pause the deliveries then.",
+        "Mondays are tricky now that the user is back at the studio; the user asks to make it "
+        "Wednesdays.",
+        "The user says that please leave the crate by the shed if nobody answers.",
+        "The user says the sourdough in the last crate was lovely.",
+    ]:
+        memory.add_fact("noa", text)
+    facts = _facts(memory.context("noa", "What day does Noa's crate arrive?"))
+    assert any("Wednesdays" in line for line in facts)
+
+
+def test_a_question_asking_which_day_of_nothing_of_the_client_brings_no_fact(
+    client: Memory,
+) -> None:
+    assert _facts(client.context("ines", "What day is the winter solstice this year?")) == []
+
+
 def test_a_french_question_about_contact_brings_the_contact_preference(client: Memory) -> None:
     facts = _facts(client.context("ines", "Comment la joindre ?"))
     assert any("email" in line for line in facts)

@@ -23,7 +23,15 @@ from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
 from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, shared_words, utc
-from somna.ranking import Weights, blend, question_words, recency, rrf, topic_words
+from somna.ranking import (
+    Weights,
+    blend,
+    filler_words,
+    question_words,
+    recency,
+    rrf,
+    topic_words,
+)
 from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
 from somna.store.succession import replaced_by_words, successors
 
@@ -214,6 +222,10 @@ class Retrieval:
             lists["topic:topic_bm25"] = [
                 (f"f:{i}", s) for i, s in tx.text_search(" ".join(topical), eligible, CANDIDATES)
             ]
+        if filling := filler_words(query):
+            lists["filler:filler_bm25"] = [
+                (f"f:{i}", s) for i, s in tx.text_search(" ".join(filling), eligible, CANDIDATES)
+            ]
         if not eligible.include_superseded:
             lists["succession:older_bm25"] = _successions(tx, query, words, eligible)
         return _Signals(lists)
@@ -373,7 +385,8 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
     `context_strength_floor` stays searchable but leaves the prompt.
 
     A question one fact bears on is about this client: its block is filled up to
-    `_FILLED` facts with the next ones by rank that stand half the floor above the
+    `_FILLED` facts, first with those naming a topic that only fills (a weekday for
+    "which day…?"), then with the next ones by rank that stand half the floor above the
     background, in their order. A question no fact bears on still brings none.
     """
     fresh = [
@@ -384,7 +397,12 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
     kept = {id(r) for r in fresh if _bears_on_question(r.signals, settings)}
     if kept and len(kept) < _FILLED:  # a question about this client: a block worth reading
         near = settings.context_floor * _FILL_FLOOR
-        more = [r for r in fresh if id(r) not in kept and r.signals.get("cosine_gap", -1) >= near]
+        rest = [r for r in fresh if id(r) not in kept]
+        more = [r for r in rest if "filler_rank" in r.signals] + [
+            r
+            for r in rest
+            if "filler_rank" not in r.signals and r.signals.get("cosine_gap", -1) >= near
+        ]
         kept.update(id(r) for r in more[: _FILLED - len(kept)])
     return [r.fact for r in fresh if id(r) in kept and r.fact is not None]
 

@@ -8,7 +8,7 @@ from somna.ranking.block import HEADER, fact_line, render_context
 from somna.ranking.fusion import RRF_K, rrf
 from somna.ranking.keywords import STOP_WORDS, keywords, question_words
 from somna.ranking.tokens import count_tokens
-from somna.ranking.topics import topic_words
+from somna.ranking.topics import filler_words, topic_words
 from somna.ranking.weights import Weights, blend, recency
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "blend",
     "count_tokens",
     "fact_line",
+    "filler_words",
     "keywords",
     "question_words",
     "recency",

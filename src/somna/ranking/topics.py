@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["Topic", "topic_words", "topics"]
+__all__ = ["Topic", "filler_words", "topic_words", "topics"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,8 @@ class Topic:
     """Matches a question that asks about the topic."""
     says: tuple[str, ...]
     """Words a fact that bears on the topic holds, to search in full text."""
+    fills: bool = False
+    """Whether the topic only fills the block of a question another fact bears on."""
 
 
 @cache
@@ -40,6 +42,7 @@ def topics() -> tuple[Topic, ...]:
                 re.IGNORECASE,
             ),
             tuple(dict.fromkeys(entry["says"])),
+            entry.get("fills", False),
         )
         for name, entry in table.items()
     )
@@ -53,8 +56,21 @@ def topic_words(question: str) -> list[str]:
     >>> topic_words("How many legs does a spider have?")
     []
     """
+    return _words(question, fills=False)
+
+
+def filler_words(question: str) -> list[str]:
+    """The words of the topics `question` asks about that only fill a block.
+
+    >>> filler_words("Which day do the crates come?")[:2]
+    ['monday', 'tuesday']
+    """
+    return _words(question, fills=True)
+
+
+def _words(question: str, *, fills: bool) -> list[str]:
     words: dict[str, None] = {}
     for topic in topics():
-        if topic.asks.search(question):
+        if topic.fills is fills and topic.asks.search(question):
             words.update(dict.fromkeys(topic.says))
     return list(words)

@@ -88,6 +88,36 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user now wants the Bronze with an extra hour.",
             False,
         ),
+        # among more than two choices, or with no comma before the first
+        (
+            "The user says that medium for now (in answer to: Small, medium or large crate?).",
+            "The user says that we'll need the large crate going forward.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que l'essentielle suffira (en réponse à « Vous prenez la formule "
+            "essentielle ou intégrale ? »).",
+            "L'utilisateur dit que finalement on prend la formule intégrale.",
+            True,
+        ),
+        # the old choice named again as the one left, or still taken
+        (
+            "The user says that medium for now (in answer to: Small, medium or large crate?).",
+            "The user wants the large crate instead of the medium from now on.",
+            True,
+        ),
+        (
+            "The user says that medium for now (in answer to: Small, medium or large crate?).",
+            "The user now wants a medium crate and a large lid.",
+            False,
+        ),
+        # what asks before the first comma offers nothing ("user" is in every retelling)
+        (
+            "The user says that Bronze should do (in answer to: Which package suits the user, "
+            "Bronze or Silver?).",
+            "The user says the new user badge is ready.",
+            False,
+        ),
         # the same address, or another about something else, or nothing says it changed
         (
             "The user says email the invoices to noa@varga.example.",

@@ -47,6 +47,15 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "the sessions?).",
             "The user asks to move all the sessions to 6.30pm from now on.",
         ),
+        # an order set anew ("make it", "passez … à"), the same unit after each number
+        (
+            "The user says that 2,000 leaflets on thin paper.",
+            "The user says make it 3,500 leaflets.",
+        ),
+        (
+            "Il nous faut trois fourgons pour octobre.",
+            "On a un gros client, passez la commande à cinq fourgons.",
+        ),
     ],
 )
 def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: str) -> None:
@@ -77,6 +86,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
         ),
         # a part of the group is not the whole group
         ("Il y a trois enfants de moins de 10 ans.", "On sera finalement 104."),
+        # two units of their own count two things, whatever words they share nearby
+        (
+            "The user runs the front desk, we have two offices in Derby.",
+            "The user says change of plan: make it 3,500 leaflets, the second office wants some.",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:

@@ -93,6 +93,24 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
         ("The user says that no worries at all.", "The user worries about the budget.", False),
         ("We don't invite Theo's cousins.", "Please invite Theo's cousins to the dinner.", True),
         ("We don't invite Theo.", "Theo starts the new job on Monday.", False),
+        # a refusal under a condition refuses nothing; the words that retell a question are
+        # no plan ("in answer to")
+        (
+            "The user says leave the parcel in the shed if nobody answers.",
+            "The user says that Tuesday works (in answer to: Which day suits the user?).",
+            False,
+        ),
+        (
+            "Si personne n'ouvre, laissez le colis au voisin.",
+            "L'utilisateur ouvre un compte.",
+            False,
+        ),
+        # what one does not eat, on a plan
+        (
+            "The user says that we don't eat mushrooms.",
+            "The user asks to add the mushroom soup to every order.",
+            True,
+        ),
     ],
 )
 def test_a_plan_that_holds_what_a_person_ruled_out(refusal: str, plan: str, broken: bool) -> None:

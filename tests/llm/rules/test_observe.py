@@ -153,6 +153,16 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "Can the stock count be moved to Thursdays?",
             "The user asks that the stock count be moved to Thursdays.",
         ),
+        # no value named, but how things go changes: each time, moved, or otherwise
+        (
+            "Could you add a thank-you card to every order?",
+            "The user asks the assistant to add a thank-you card to every order.",
+        ),
+        ("On peut décaler mes cours ?", "L'utilisateur demande de décaler ses cours."),
+        (
+            "Can you send the quotes to the office manager instead?",
+            "The user asks the assistant to send the quotes to the office manager instead.",
+        ),
     ],
 )
 def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
@@ -252,7 +262,12 @@ def test_a_retold_verb_agrees_with_the_speaker_named(said: str, told: str) -> No
 
 @pytest.mark.parametrize(
     "said",
-    ["Can you help me with my order?", "Could you tell me more about it?", "Pouvez-vous m'aider ?"],
+    [
+        "Can you help me with my order?",
+        "Could you tell me more about it?",
+        "Pouvez-vous m'aider ?",
+        "Could you check all the settings?",
+    ],
 )
 def test_a_question_asking_for_help_without_a_value_gives_no_observation(said: str) -> None:
     digest = _extract(("assistant", None, "Welcome back to the studio."), ("user", None, said))
@@ -423,7 +438,9 @@ def test_an_answer_to_the_assistant_names_the_user() -> None:
 
 @pytest.mark.parametrize(
     "offer", ["Welcome aboard! How can I help?", "Anything else I can do for you today?",
-              "Bonjour ! Comment puis-je vous aider ?", "Autre chose ?"]
+              "Bonjour ! Comment puis-je vous aider ?", "Autre chose ?",
+              "Good morning, Larkspur Glass, what can we cut for you?",
+              "Bonjour, Atelier Sorbier, que puis-je vous préparer ?"]
 )  # fmt: skip
 def test_an_answer_to_an_offer_of_help_does_not_carry_it(offer: str) -> None:
     said = "We finally finished the cedar greenhouse behind the garage."

@@ -19,7 +19,7 @@ from itertools import pairwise
 
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
-from somna.llm.rules.text import any_word, fold
+from somna.llm.rules.text import fold
 
 __all__ = ["may_rename_a_slot", "slot_renamed"]
 
@@ -31,12 +31,20 @@ _ASKED_SLOT = re.compile(
 )
 """A question's slot: a preposition before "which" / "what" / "quel" ("from which station")."""
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
-_OFFERED = re.compile(
-    r"(?:[,:]\s*|\b(?:between|entre)\s+)(?P<a>[^\W\d_][\w' -]{1,30}?)\s+(?:or|ou)\s+"
-    r"(?P<b>[^\W\d_][\w' -]{1,30}?)\s*\?"
+_ALTERNATIVE = re.compile(r"\s*(?:,|\b(?:or|ou)\b)\s*", re.IGNORECASE)
+_ASKED_LAST = re.compile(r"(?:^|[.!?:;]\s)(?P<asked>[^.!?:;]+)\?")
+"""The last question a retold question asks ("…? Small, medium or large box?")."""
+_LEAD = 3
+"""Words of the first choice a question offers, counted back from where the next begins:
+"Would you like the economy package or …" offers "the economy package"."""
+_REPLACED = re.compile(
+    r"(?:" + "|".join(language.replaced for language in LANGUAGES) + r")\W+\w*\W*$",
+    re.IGNORECASE,
 )
-"""Two choices a question offers at its end ("…, Bronze or Silver?", "entre poste fixe
-ou nomade ?")."""
+_NOT_CHOICES = frozenset().union(
+    *(language.stopwords | language.not_topics for language in LANGUAGES)
+)
+"""Words that name no choice: stopwords, and those every retold statement holds ("user")."""
 _OPENING = re.compile(
     r"(?:^|[;:]\s*|\b(?:"
     + "|".join(re.escape(language.says.split("{}")[1].strip()) for language in LANGUAGES)
@@ -51,11 +59,11 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `slot_renamed` can hold for `new` against any text: it names someone or
-    somewhere, or gives an address, and says something changed."""
+    """Whether `slot_renamed` can hold for `new` against any text: it says something
+    changed (what it gives anew may be a name, an address, or any word a question offered
+    as a choice)."""
     language = detect_language(new, languages, languages[0])
-    named = _names(new) or _ADDRESS.search(new)
-    return bool(named) and language.change.search(fold(new)) is not None
+    return language.change.search(fold(new)) is not None
 
 
 def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -72,6 +80,11 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     ...     "The user will work from home on Fridays now.",
     ... )
     False
+    >>> slot_renamed(
+    ...     "The user says that small for now (in answer to: Small, medium or large crate?).",
+    ...     "The user will need the large crate going forward.",
+    ... )
+    True
     >>> slot_renamed(
     ...     "The user wants the invoices by email, with Bruno in copy.",
     ...     "The user says that Bruno is leaving, put Lina in copy from now on.",
@@ -116,20 +129,47 @@ def _address_given_anew(old: str, new: str, language: Language) -> bool:
 
 
 def _other_offered(old: str, new: str) -> bool:
-    """Whether `old` answered a question offering choices ("Bronze or Silver?") with
-    one of them, and `new` names another and not that one."""
+    """Whether `old` answered a question offering choices ("Bronze or Silver?", "Small,
+    medium or large box?") with one of them, and `new` names another and not that one,
+    unless as the one left ("large instead of medium")."""
     asked = ANSWERED.search(old)
-    offered = _OFFERED.search(old, asked.start()) if asked else None
-    if offered is None:
-        return False
-    choices = {c: any_word([c], whole=True) for c in (offered["a"], offered["b"])}
+    offered = _offered(old[asked.end() :]) if asked else []
     said = without_question(old)
-    took = [c for c, named in choices.items() if named.search(said)]
-    return (
-        len(took) == 1
-        and any(named.search(new) for c, named in choices.items() if c not in took)
-        and not choices[took[0]].search(new)
+    took = [words & _word_set(said) for words in offered if words & _word_set(said)]
+    if len(took) != 1:
+        return False
+    named = _word_set(without_question(new))
+    told = fold(new).casefold()
+    return any(words & named for words in offered if not words & took[0]) and not any(
+        not _REPLACED.search(told, 0, m.start())
+        for word in took[0]
+        for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", told)
     )
+
+
+def _offered(question: str) -> list[frozenset[str]]:
+    """The choices the last question of `question` offers, each by the words that name it
+    and no other choice ("large" for "large box", beside "small" and "medium"); none
+    when it offers no choice, or a choice has no word of its own. What comes before the
+    first comma is a choice only as one word ("Small, medium or large box?"), else what
+    asks ("Which package, Half Day or Full Day?")."""
+    questions = list(_ASKED_LAST.finditer(question))
+    asked = questions[-1] if questions else None
+    if asked is None or not re.search(r"\b(?:or|ou)\b", asked["asked"], re.IGNORECASE):
+        return []
+    parts = [p.strip() for p in _ALTERNATIVE.split(asked["asked"]) if p.strip()]
+    lead = _ALTERNATIVE.search(asked["asked"])
+    if lead is not None and lead[0].strip() == "," and len(parts[0].split()) > 1:
+        parts = parts[1:]
+    else:
+        parts[0] = " ".join(parts[0].split()[-_LEAD:])
+    words = [_word_set(part) for part in parts]
+    own = [w - frozenset().union(*(o for o in words if o is not w)) for w in words]
+    return own if len(own) > 1 and all(own) else []
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(w for w in _words(text) if len(w) > 2 and w not in _NOT_CHOICES)
 
 
 def _held_for_now(old: str, new: str, language: Language) -> bool:

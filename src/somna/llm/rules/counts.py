@@ -90,6 +90,9 @@ class _Number:
     """The words near it, as stems: what it counts."""
     clock: bool = False
     """A time of day ("10h", "7am", "6.30pm"): held only against times of day."""
+    unit: str | None = None
+    """The word right after it, as a stem, when that says what it counts ("3 vans"): two
+    numbers of other units count other things, whatever words they share nearby."""
 
 
 def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -149,10 +152,15 @@ def _updated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
     given = {n.value for n in new}
     if not old or not given or given & {n.value for n in old}:
         return False
-    return _same_scale(old, new) or bool(
-        frozenset().union(*(n.near for n in old))
-        & frozenset().union(*(n.near for n in new)) - _NOT_TOPICS
-    )
+    return _same_scale(old, new) or any(_same_thing(a, b) for a in old for b in new)
+
+
+def _same_thing(a: _Number, b: _Number) -> bool:
+    """Whether two numbers count the same thing: a word near each that both share, and
+    not two units of their own ("two offices" is no count of "3,500 leaflets")."""
+    if a.unit and b.unit and a.unit != b.unit:
+        return False
+    return bool(a.near & b.near - _NOT_TOPICS)
 
 
 def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
@@ -224,6 +232,7 @@ def _numbers(text: str) -> list[_Number]:
         if _counts_people(undated, tokens, i):
             near |= {_PEOPLE}
         answered = token.start() < answer_ends
+        unit = _unit(undated, tokens, i)
         numbers.append(
             _Number(
                 value,
@@ -231,9 +240,22 @@ def _numbers(text: str) -> list[_Number]:
                 _BOUND.search(around) is not None,
                 near | question if answered else near,
                 token.start() in clocks,
+                unit,
             )
         )
     return numbers
+
+
+def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
+    """The word right after the number of `tokens[i]`, when it says what is counted: a
+    common word ("3 vans"), not a name ("18 Calder Street") nor past a comma."""
+    if i + 1 >= len(tokens):
+        return None
+    following = tokens[i + 1]
+    if text[tokens[i].end() : following.start()].strip() or not following[0][:1].islower():
+        return None
+    unit = next(_topic_words([following]), None)
+    return None if unit in _NOT_TOPICS else unit
 
 
 def _counts_people(text: str, tokens: Sequence[re.Match[str]], i: int) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.refusals import refusals, refused_by_words
 from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
@@ -131,6 +131,7 @@ def breaks_diet(restriction: str, plan: str) -> bool:
     >>> breaks_diet("Is vegetarian.", "No pork please, several guests never eat it.")
     False
     """
+    plan = ANSWERED.sub(" (", plan)  # the question a plan answers, not the words retelling it
     for diet in restrictions(restriction):
         if diet.says.search(plan):
             continue  # the plan states the restriction itself, or another person's

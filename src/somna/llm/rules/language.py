@@ -260,6 +260,10 @@ class Language:
     """Words that move a date ("move it to Friday", "décaler", "reporter")."""
     asks_when: re.Pattern[str]
     """A question asking when ("When can you drop it off?", "Quelles dates ?")."""
+    recurring: re.Pattern[str]
+    """What says a thing is done each time ("to every box", "chaque semaine"): a request
+    with it changes how things go, even without a value ("Could you add a card to every
+    order?")."""
     provisional: re.Pattern[str]
     """A value said for now ("for now", "pour l'instant"): a later value of the same thing,
     said to change, replaces it."""

@@ -181,9 +181,10 @@ class _Asked:
 def _asked_for(sentence: str, language: Language) -> _Asked | None:
     """How much a question asking the listener to do something tells, and what it asks
     for: "Can we move all sessions to 6pm?" is the speaker's decision, put to the listener,
-    when it names a value (a time, a number, a name, a channel). Without one ("Can you help
-    me?") it asks for help, and tells nothing. A short label may come first ("Quick one:
-    can we…", "Petite question : on peut…")."""
+    when it names a value (a time, a number, a name, a channel) or changes how things go
+    (`_changes_how_things_go`). Without either ("Can you help me?") it asks for help, and
+    tells nothing. A short label may come first ("Quick one: can we…", "Petite question :
+    on peut…")."""
     label = _LABEL.match(sentence)
     start = label.end() if label else 0
     opener = language.asks_for.match(sentence[start:])  # "merci de …" before "merci" leads
@@ -195,7 +196,7 @@ def _asked_for(sentence: str, language: Language) -> _Asked | None:
         return None
     start += opener.end()
     asked = sentence[start:].rstrip(" ?!.")
-    if "?" in asked or not holds_a_value(asked):
+    if "?" in asked or not (holds_a_value(asked) or _changes_how_things_go(asked, language)):
         return None
     score, _ = _informative(asked, language, answering=True)  # "call me", "décaler à 17h"
     if score <= 0:
@@ -208,6 +209,17 @@ def _asked_for(sentence: str, language: Language) -> _Asked | None:
         groups.get("that") is not None,
         groups.get("negated") is not None,
         groups.get("what") is not None,
+    )
+
+
+def _changes_how_things_go(asked: str, language: Language) -> bool:
+    """Whether what is asked for changes how things go, though it names no value: done each
+    time ("add a card to every order"), moved ("on peut décaler mes séances ?") or put
+    otherwise ("send it to our office manager instead")."""
+    folded = fold(asked)
+    return any(
+        pattern.search(folded) is not None
+        for pattern in (language.recurring, language.reschedule, language.change)
     )
 
 
@@ -300,17 +312,34 @@ def _answering(asked: str, listener: str, speaker: str, language: Language, said
 
 def _asks_something(asked: str) -> bool:
     """Whether a question asks for something in particular, not only offers help (in any
-    language: the assistant may offer it in another than the answer's).
+    language: the assistant may offer it in another than the answer's). A greeting, a
+    name within the question (the business's own) and the deed a business offers ("what
+    can we print for you?") ask nothing.
 
     >>> _asks_something("How can I help?"), _asks_something("Comment puis-je vous aider ?")
     (False, False)
+    >>> _asks_something("Good morning, Rosewood Bakes, what can we bake for you today?")
+    False
     >>> _asks_something("What do you do for a living?")
     True
     """
-    return any(w not in _OFFERING for w in _TOKEN.findall(asked.casefold()))
+    offered = {m[1] or m[2] for m in _OFFERED_DEED.finditer(asked.casefold())}
+    return any(
+        (token := m[0].casefold()) not in _OFFERING
+        and token not in offered
+        and not (m.start() > 0 and m[0][:1].isupper())
+        for m in _TOKEN.finditer(asked)
+    )
 
 
-_OFFERING = frozenset().union(*(language.stopwords | language.offers for language in LANGUAGES))
+_OFFERING = frozenset().union(
+    *(language.stopwords | language.offers | language.greetings for language in LANGUAGES)
+)
+_OFFERED_DEED = re.compile(
+    r"\b(?:can|could|may|shall)\s+(?:i|we)\s+(\w+)(?=\s+(?:\w+\s+)?for\s+you\b)"
+    r"|\b(?:puis|pouvons|peut)[- ](?:je|nous|on)\s+(?:vous\s+|te\s+)?(\w+)"
+)
+"""The deed a business offers ("what can we print for you?"), asking nothing in particular."""
 _TOKEN = re.compile(r"[^\W_]+")
 """Letters and digits, apart at apostrophes and hyphens ("puis-je", "aujourd'hui")."""
 

@@ -40,6 +40,8 @@ class _Table:
     after: re.Pattern[str]
     qualifier: re.Pattern[str]
     """Where what is refused ends and what qualifies it starts."""
+    condition: re.Pattern[str]
+    """A word that makes what follows in its clause a condition ("if nobody answers")."""
     standing_for: dict[str, frozenset[str]]
     """For a word, the words that stand for it on a plan: itself, the words of its
     `[[same]]` group, and the members of the kind it names."""
@@ -70,6 +72,7 @@ def _table() -> _Table:
         _bound(table["before"]),
         _bound(table["after"]),
         re.compile(r"\s(?:" + "|".join(table["qualifiers"]) + r")\s", re.IGNORECASE),
+        _opens(table["conditions"]),
         {word: frozenset(words) for word, words in standing_for.items()},
         {word: frozenset(words) for word, words in naming.items()},
     )
@@ -105,6 +108,8 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     openings += [(m, True) for m in _denials(said, table)]
     found = []
     for opening, denied in sorted(openings, key=lambda found: found[0].start()):
+        if _conditional(said, opening.start(), table):
+            continue
         clause = _CLAUSE.match(said, opening.end())
         refused = clause[0] if clause else ""
         earlier, refused = _time_bound(table.before, refused)
@@ -164,6 +169,15 @@ def _denials(said: str, table: _Table) -> list[re.Match[str]]:
         if before and before[1].casefold() not in table.not_subjects:
             found.append(denial)
     return found
+
+
+_CLAUSE_START = re.compile(r"[^,.;:!?()]*$")
+
+
+def _conditional(said: str, at: int, table: _Table) -> bool:
+    """Whether the clause `said` has up to `at` opens with a condition ("if", "si")."""
+    clause = _CLAUSE_START.search(said, 0, at)
+    return clause is not None and table.condition.search(clause[0]) is not None
 
 
 def _time_bound(bound: re.Pattern[str], refused: str) -> tuple[int | None, str]:
