@@ -118,6 +118,27 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says the new user badge is ready.",
             False,
         ),
+        # what was taken, dropped in its words
+        (
+            "The user says that the rye loaf, sliced, every Friday (in answer to: Which bread?).",
+            "The user says scratch the rye loaf, customers want the spelt one.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que le lavage des vitres et le repassage, le mardi.",
+            "L'utilisateur dit : annulez le lavage des vitres, on déménage.",
+            True,
+        ),
+        (
+            "The user says that the rye loaf, sliced, every Friday.",
+            "The user says drop off the rye loaf at the back door.",
+            False,
+        ),
+        (
+            "The user says that the rye loaf, sliced, every Friday.",
+            "The user says cancel the spelt order.",
+            False,
+        ),
         # the same address, or another about something else, or nothing says it changed
         (
             "The user says email the invoices to noa@varga.example.",

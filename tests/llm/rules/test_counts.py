@@ -41,6 +41,8 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "L'utilisateur dit que petite mise à jour : on est donc 3 salariés.",
         ),
         ("On serait environ 90 invités.", "Les réponses arrivent, on sera finalement 104."),
+        # a head count first estimated, firmed up without a word of change
+        ("The user says about 40 guests, give or take.", "The replies are in: 52 guests."),
         # a time of day given anew
         (
             "The user says that mon, wed and fri at 7am (in answer to: What times suit you for "
@@ -84,6 +86,8 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "L'utilisateur dit que le mardi à 10h; budget max 50 € la séance.",
             "L'utilisateur dit qu'on décale la séance au jeudi 10h désormais.",
         ),
+        # a firm count given otherwise without a word of change, for a person to settle
+        ("The user says 40 guests are invited.", "The user says 52 guests are coming."),
         # a part of the group is not the whole group
         ("Il y a trois enfants de moins de 10 ans.", "On sera finalement 104."),
         # two units of their own count two things, whatever words they share nearby

@@ -93,6 +93,17 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
         ("The user says that no worries at all.", "The user worries about the budget.", False),
         ("We don't invite Theo's cousins.", "Please invite Theo's cousins to the dinner.", True),
         ("We don't invite Theo.", "Theo starts the new job on Monday.", False),
+        # a dish commonly made with eggs, for an egg allergy
+        (
+            "Noa has a severe egg allergy, so the dessert must be egg-free.",
+            "The user asks for the lemon meringue pie for dessert.",
+            True,
+        ),
+        (
+            "Noa has a severe egg allergy, so the dessert must be egg-free.",
+            "The user asks for the egg-free lemon tart.",
+            False,
+        ),
         # a refusal under a condition refuses nothing; the words that retell a question are
         # no plan ("in answer to")
         (

@@ -65,6 +65,29 @@ from somna.llm.rules.rescheduled import date_moved, dates_replaced
             "L'utilisateur dit que le mercredi ne va plus; il demande le samedi à 10h.",
             True,
         ),
+        # a month alone, moved ("à la place", "on passe aux")
+        (
+            "L'utilisateur dit qu'idéalement la pose début juin, quand on est absents.",
+            "L'utilisateur dit que nos congés changent, la pose se fera fin juillet à la place.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que les lundis et jeudis, de 9h à 12h (en réponse à « Quels "
+            "horaires ? »).",
+            "L'utilisateur dit qu'on passe aux mardis et vendredis, nouveau planning.",
+            True,
+        ),
+        (
+            "The user says the roof work is planned for early June.",
+            "The user says the roof work was pushed back to late July.",
+            True,
+        ),
+        # a month's name written as another word is no month ("march", "may")
+        (
+            "The user says the band will march in the parade.",
+            "The user says the band may march later instead.",
+            False,
+        ),
         # nothing moves it ("now" or "new" moves no date), another thing is dated, the
         # same date again
         (

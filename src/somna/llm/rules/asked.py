@@ -61,9 +61,20 @@ _WORD = re.compile(r"[^\W_]+")
 def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `slot_renamed` can hold for `new` against any text: it says something
     changed (what it gives anew may be a name, an address, or any word a question offered
-    as a choice)."""
+    as a choice), or drops something."""
     language = detect_language(new, languages, languages[0])
-    return language.change.search(fold(new)) is not None
+    folded = fold(new)
+    return language.change.search(folded) is not None or language.drops.search(folded) is not None
+
+
+def _dropped(old: str, new: str, language: Language) -> bool:
+    """Whether `new` drops what `old` says it takes, in its words ("the house blend, whole
+    beans", then "scratch the house blend"; "annulez le nettoyage des vitres")."""
+    said = _word_set(without_question(old))
+    return any(
+        (left := _word_set(dropped["left"])) and left <= said
+        for dropped in language.drops.finditer(fold(without_question(new)))
+    )
 
 
 def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -90,8 +101,15 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     ...     "The user says that Bruno is leaving, put Lina in copy from now on.",
     ... )
     True
+    >>> slot_renamed(
+    ...     "The user says the oat loaf and two croissants, every Friday.",
+    ...     "The user says cancel the oat loaf, nobody eats it.",
+    ... )
+    True
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
+    if _dropped(old, new, language):
+        return True
     if not language.change.search(fold(new)):
         return False
     if (

@@ -96,14 +96,20 @@ class _Number:
 
 
 def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `number_updated` can hold for `new` against any text: it says something
-    changed and gives a number. Tested on `new` alone, before its neighbours are read.
+    """Whether `number_updated` can hold for `new` against any text: it gives a number and
+    says something changed, or counts people (an estimate of a head count is firmed up
+    without saying so). Tested on `new` alone, before its neighbours are read.
 
-    >>> may_update_a_number("We are 130 now."), may_update_a_number("We are 130.")
+    >>> may_update_a_number("We are 130 now."), may_update_a_number("We booked 130 chairs.")
     (True, False)
+    >>> may_update_a_number("52 guests are coming.")
+    True
     """
     language = detect_language(new, languages, languages[0])
-    return language.change.search(fold(new)) is not None and bool(_numbers(_told(new)))
+    numbers = _numbers(_told(new))
+    if language.change.search(fold(new)) is not None:
+        return bool(numbers)
+    return any(_PEOPLE in n.near for n in numbers)
 
 
 def counted_words(new: str) -> list[str]:
@@ -134,11 +140,17 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     True
     >>> number_updated("Around 110 guests.", "We booked a band for 3 hours.")
     False
+
+    A head count first estimated is firmed up without a word of change:
+
+    >>> number_updated("About 40 guests, give or take.", "The replies are in: 52 guests.")
+    True
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    if language.change.search(fold(new)) is None:
-        return False
     old_numbers, new_numbers = _numbers(old), _numbers(_told(new))
+    if language.change.search(fold(new)) is None:
+        old_numbers = [n for n in old_numbers if n.bounded and _PEOPLE in n.near]
+        new_numbers = [n for n in new_numbers if _PEOPLE in n.near]
     return any(  # a time of day against times of day, any other number against the others
         _updated(
             [n for n in old_numbers if n.clock is clock],
@@ -157,9 +169,10 @@ def _updated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
 
 def _same_thing(a: _Number, b: _Number) -> bool:
     """Whether two numbers count the same thing: a word near each that both share, and
-    not two units of their own ("two offices" is no count of "3,500 leaflets")."""
-    if a.unit and b.unit and a.unit != b.unit:
-        return False
+    not two units of their own ("two offices" is no count of "3,500 leaflets") unless
+    both count people."""
+    if a.unit and b.unit and a.unit != b.unit and _PEOPLE not in a.near & b.near:
+        return False  # "15 kids" and "22 children" both count people
     return bool(a.near & b.near - _NOT_TOPICS)
 
 

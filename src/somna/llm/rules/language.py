@@ -260,6 +260,9 @@ class Language:
     """Words that move a date ("move it to Friday", "décaler", "reporter")."""
     asks_when: re.Pattern[str]
     """A question asking when ("When can you drop it off?", "Quelles dates ?")."""
+    drops: re.Pattern[str]
+    """What drops a thing taken before ("scratch the house blend", "annulez le lavage"):
+    group ``left``, what is dropped."""
     recurring: re.Pattern[str]
     """What says a thing is done each time ("to every box", "chaque semaine"): a request
     with it changes how things go, even without a value ("Could you add a card to every
@@ -276,6 +279,9 @@ class Language:
     """What may open an answer before the name it gives ("Sure, it's", "Oui, c'est")."""
     retell_questions: bool
     """Whether that question is retold by name (`persons`), or quoted as it was asked."""
+    capitalises_months: bool
+    """Whether the language writes a month with a capital ("July"; "juillet" has none): a
+    month's name without one is another word ("march", "may")."""
     seeds: tuple[Seed, ...]
     """The seed's business categories, tried before the rules."""
     dates: DateWords

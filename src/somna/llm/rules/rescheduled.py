@@ -83,14 +83,52 @@ def dates_replaced(old: str, new: str) -> bool:
 _WEEKDAYS = {day: index for language in LANGUAGES for day, index in language.dates.weekdays.items()}
 
 
+_MONTH_STARTS = sorted(
+    (
+        (start, number)
+        for language in LANGUAGES
+        for number, start in enumerate(language.months.split("|"), start=1)
+    ),
+    key=lambda found: -len(found[0]),
+)
+"""How each month's name starts, by its number, longest first ("juil" before "jui")."""
+_MONTH_NAMES = frozenset().union(*(language.month_names for language in LANGUAGES))
+_LOWER_CASE_MONTHS = frozenset().union(
+    *(language.month_names for language in LANGUAGES if not language.capitalises_months)
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _a_month(word: str) -> bool:
+    """Whether `word` names a month alone: in full, and with a capital where the language
+    writes one ("May" and "march" may be no month; "juillet" is one)."""
+    folded = word.casefold()
+    return (
+        len(folded) > 3
+        and folded in _MONTH_NAMES
+        and (word[:1].isupper() or folded in _LOWER_CASE_MONTHS)
+    )
+
+
 def _when(text: str) -> set[tuple[str, str]]:
     """The dates `text` writes out, the days of the week it names (by their number,
-    whatever the language: "Thursday" and "jeudi" are one), and its times of day."""
+    whatever the language: "Thursday" and "jeudi" are one), the months it names alone
+    ("early July", "fin août") and its times of day."""
     dates = {("date", _date(match[0])) for match in DATE.finditer(text)}
     words = fold(text).casefold().replace("'s", " ").split()
     days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
+    months = {_month(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
-    return dates | times | {("day", str(day)) for day in days if day is not None}
+    return (
+        dates
+        | times
+        | {("day", str(day)) for day in days if day is not None}
+        | {("month", str(month)) for month in months if month is not None}
+    )
+
+
+def _month(name: str) -> int | None:
+    return next((number for start, number in _MONTH_STARTS if name.startswith(start)), None)
 
 
 def _words(text: str, language: Language) -> set[str]:
