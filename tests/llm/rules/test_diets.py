@@ -93,6 +93,12 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
         ("The user says that no worries at all.", "The user worries about the budget.", False),
         ("We don't invite Theo's cousins.", "Please invite Theo's cousins to the dinner.", True),
         ("We don't invite Theo.", "Theo starts the new job on Monday.", False),
+        # a screen of any kind
+        (
+            "Pas d'écrans pour les enfants, c'est important pour nous.",
+            "L'utilisateur dit que la nounou peut leur mettre un dessin animé à la télé.",
+            True,
+        ),
         # a dish commonly made with eggs, for an egg allergy
         (
             "Noa has a severe egg allergy, so the dessert must be egg-free.",

@@ -159,6 +159,15 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "The user asks the assistant to add a thank-you card to every order.",
         ),
         ("On peut décaler mes cours ?", "L'utilisateur demande de décaler ses cours."),
+        # a thing to have, named in words
+        (
+            "Can we have the lemon tart with the almond crust?",
+            "The user asks to have the lemon tart with the almond crust.",
+        ),
+        (
+            "Est-ce qu'on peut avoir la formule du midi pour tout le monde ?",
+            "L'utilisateur demande d'avoir la formule du midi pour tout le monde.",
+        ),
         (
             "Can you send the quotes to the office manager instead?",
             "The user asks the assistant to send the quotes to the office manager instead.",
@@ -267,6 +276,7 @@ def test_a_retold_verb_agrees_with_the_speaker_named(said: str, told: str) -> No
         "Could you tell me more about it?",
         "Pouvez-vous m'aider ?",
         "Could you check all the settings?",
+        "Can I get some help?",
     ],
 )
 def test_a_question_asking_for_help_without_a_value_gives_no_observation(said: str) -> None:

@@ -263,6 +263,9 @@ class Language:
     drops: re.Pattern[str]
     """What drops a thing taken before ("scratch the house blend", "annulez le lavage"):
     group ``left``, what is dropped."""
+    takes: re.Pattern[str]
+    """What asks to have a thing, opening a request ("have the lemon tart", "avoir la
+    formule du midi"): what follows names what the speaker takes."""
     recurring: re.Pattern[str]
     """What says a thing is done each time ("to every box", "chaque semaine"): a request
     with it changes how things go, even without a value ("Could you add a card to every

@@ -213,10 +213,14 @@ def _asked_for(sentence: str, language: Language) -> _Asked | None:
 
 
 def _changes_how_things_go(asked: str, language: Language) -> bool:
-    """Whether what is asked for changes how things go, though it names no value: done each
-    time ("add a card to every order"), moved ("on peut décaler mes séances ?") or put
-    otherwise ("send it to our office manager instead")."""
+    """Whether what is asked for changes how things go, though it names no value: a thing
+    to have ("have the lemon tart"), done each time ("add a card to every order"), moved
+    ("on peut décaler mes séances ?") or put otherwise ("send it to our manager instead")."""
     folded = fold(asked)
+    taken = language.takes.match(folded)
+    named = _TOKEN.findall(folded[taken.end() :].casefold()) if taken else []
+    if sum(w not in _OFFERING for w in named) > 1:  # "the lemon tart", not "some help"
+        return True
     return any(
         pattern.search(folded) is not None
         for pattern in (language.recurring, language.reschedule, language.change)
