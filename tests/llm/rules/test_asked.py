@@ -139,6 +139,11 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says cancel the spelt order.",
             False,
         ),
+        (
+            "The user says that the rye loaf, sliced, every Friday.",
+            "The user says we won't cancel the rye loaf, it sells well.",
+            False,
+        ),
         # the same address, or another about something else, or nothing says it changed
         (
             "The user says email the invoices to noa@varga.example.",

@@ -20,6 +20,7 @@ from itertools import pairwise
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
 from somna.llm.rules.text import fold
+from somna.model import normalize_text
 
 __all__ = ["may_rename_a_slot", "slot_renamed"]
 
@@ -69,11 +70,15 @@ def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bo
 
 def _dropped(old: str, new: str, language: Language) -> bool:
     """Whether `new` drops what `old` says it takes, in its words ("the house blend, whole
-    beans", then "scratch the house blend"; "annulez le nettoyage des vitres")."""
+    beans", then "scratch the house blend"; "annulez le nettoyage des vitres"), and does
+    not say it won't ("we won't cancel the house blend")."""
     said = _word_set(without_question(old))
+    told = fold(without_question(new))
     return any(
-        (left := _word_set(dropped["left"])) and left <= said
-        for dropped in language.drops.finditer(fold(without_question(new)))
+        (left := _word_set(dropped["left"]))
+        and left <= said
+        and not language.negations & set(normalize_text(told[: dropped.start()]).split()[-2:])
+        for dropped in language.drops.finditer(told)
     )
 
 
