@@ -185,6 +185,22 @@ def test_a_question_asking_which_day_fills_its_block_with_the_day_named(memory: 
     assert any("Wednesdays" in line for line in facts)
 
 
+def test_a_question_asking_when_fills_its_block_with_the_month_named(memory: Memory) -> None:
+    """"Inauguration" and "fête d'ouverture" share no word; the client named says the
+    question is about this client, and the one dated fact of the profile answers it."""
+    memory.create_profile("gus")
+    for text in [
+        "L'utilisateur est Gus Moreau, boulanger à Derby.",
+        "L'utilisateur dit que la fête d'ouverture est le 14 mars, avec un buffet.",
+        "L'utilisateur préfère un appel avant midi.",
+        "L'utilisateur dit que la commande de farine est de 40 kilos par semaine.",
+        "L'utilisateur demande de laisser la clé du fourgon sous le paillasson.",
+    ]:
+        memory.add_fact("gus", text)
+    facts = _facts(memory.context("gus", "Quand a lieu l'inauguration chez Gus ?"))
+    assert any("14 mars" in line for line in facts)
+
+
 def test_a_question_asking_which_day_of_nothing_of_the_client_brings_no_fact(
     client: Memory,
 ) -> None:
