@@ -186,7 +186,7 @@ def test_a_question_asking_which_day_fills_its_block_with_the_day_named(memory: 
 
 
 def test_a_question_asking_when_fills_its_block_with_the_month_named(memory: Memory) -> None:
-    """"Inauguration" and "fête d'ouverture" share no word; the client named says the
+    """ "Inauguration" and "fête d'ouverture" share no word; the client named says the
     question is about this client, and the one dated fact of the profile answers it."""
     memory.create_profile("gus")
     for text in [
