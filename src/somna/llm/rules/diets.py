@@ -114,7 +114,7 @@ def restrictions(text: str) -> tuple[Restriction, ...]:
     >>> [d.name for d in restrictions("Noa is allergic to latex gloves.")]
     ['allergic to latex glove']
     >>> [d.name for d in restrictions("Noa never drinks alcohol, and we don't have pets.")]
-    ['refuses drink alcohol', 'refuses pet']
+    ['refuses alcohol', 'refuses pet']
     """
     stated = tuple(diet for diet in diets() if diet.says.search(text))
     named = [d for d in _named_allergies(text) if not any(d.foods[0] in s.foods for s in stated)]
