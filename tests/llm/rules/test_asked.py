@@ -130,6 +130,17 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             True,
         ),
         (
+            "The user says that a piano, an upright one, and a big sofa (in answer to: "
+            "Anything bulky?).",
+            "The user says we sold the piano to a neighbour, one less thing.",
+            True,
+        ),
+        (
+            "L'utilisateur dit qu'on a un piano droit et un canapé d'angle.",
+            "L'utilisateur dit qu'on a vendu le piano à un voisin.",
+            True,
+        ),
+        (
             "The user says that the rye loaf, sliced, every Friday.",
             "The user says drop off the rye loaf at the back door.",
             False,

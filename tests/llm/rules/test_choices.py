@@ -82,6 +82,21 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             Verdict.SUPERSEDES,
         ),
         ("A buffet rather than a seated dinner.", "The seated dinner hall is booked.", None, None),
+        # how often a visit comes, in either language; a newsletter's frequency is no visit's
+        (
+            "L'utilisateur dit qu'un passage tous les quinze jours (en réponse à « À quelle "
+            "fréquence ? »).",
+            "L'utilisateur dit qu'avec l'été, on passe à un passage par semaine.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        (
+            "A cleaning visit every two weeks.",
+            "A cleaning visit once a month.",
+            None,
+            Verdict.CONTRADICTS,
+        ),
+        ("A cleaning visit every two weeks.", "Reads the weekly newsletter now.", None, None),
         # one word passed over is named too often to be taken back by it
         ("Email rather than phone, please.", "The phone line is new.", None, None),
     ],

@@ -159,6 +159,12 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "The user asks the assistant to add a thank-you card to every order.",
         ),
         ("On peut décaler mes cours ?", "L'utilisateur demande de décaler ses cours."),
+        # an address is a value
+        (
+            "Merci d'envoyer le devis à notre service achats, achats@exemple.fr.",
+            "L'utilisateur demande à l'assistant d'envoyer le devis à notre service achats, "
+            "achats@exemple.fr.",
+        ),
         # a thing to have, named in words
         (
             "Can we have the lemon tart with the almond crust?",
@@ -223,6 +229,24 @@ def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
 def test_a_short_answer_that_names_a_value_is_kept(asked: str, said: str, told: str) -> None:
     digest = _extract(("assistant", None, asked), ("user", None, said))
     assert _observations(digest) == [told]
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        (
+            "We'd prefer to pay monthly if possible.",
+            "The user says that we'd prefer to pay monthly if possible.",
+        ),
+        (
+            "Je préfère être livrée le matin si possible.",
+            "L'utilisateur préfère être livrée le matin si possible.",
+        ),
+    ],
+)
+def test_a_polite_if_possible_is_no_condition(said: str, told: str) -> None:
+    digest = _extract(("assistant", None, "Welcome back to the studio."), ("user", None, said))
+    assert [fact.text for fact in digest.facts] == [told]
 
 
 def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile!") -> None:
@@ -450,7 +474,8 @@ def test_an_answer_to_the_assistant_names_the_user() -> None:
     "offer", ["Welcome aboard! How can I help?", "Anything else I can do for you today?",
               "Bonjour ! Comment puis-je vous aider ?", "Autre chose ?",
               "Good morning, Larkspur Glass, what can we cut for you?",
-              "Bonjour, Atelier Sorbier, que puis-je vous préparer ?"]
+              "Bonjour, Atelier Sorbier, que puis-je vous préparer ?",
+              "Swiftline Vans, what can we do for you?"]
 )  # fmt: skip
 def test_an_answer_to_an_offer_of_help_does_not_carry_it(offer: str) -> None:
     said = "We finally finished the cedar greenhouse behind the garage."

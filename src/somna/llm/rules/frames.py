@@ -69,16 +69,17 @@ def changed_value(
 
 
 def holds_a_value(text: str, *, names: bool = True) -> bool:
-    """Whether a word of `text` could be a value: without one, `text` is in no frame with
-    another value, so no neighbour need be searched for. Without `names`, only a number or
-    a value word counts ("Thanks, Odile!" names the listener, no value).
+    """Whether a word of `text` could be a value (an email address is one): without one,
+    `text` is in no frame with another value, so no neighbour need be searched for.
+    Without `names`, only a number, an address or a value word counts ("Thanks, Odile!"
+    names the listener, no value).
 
     >>> holds_a_value("The user lives in Paris."), holds_a_value("The user likes hiking.")
     (True, False)
     >>> holds_a_value("Thanks, Odile!", names=False)
     False
     """
-    return _valued(normalize_text(text).split(), text if names else "")
+    return "@" in text or _valued(normalize_text(text).split(), text if names else "")
 
 
 def _valued(words: list[str], text: str) -> bool:

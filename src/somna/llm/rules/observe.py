@@ -328,11 +328,15 @@ def _asks_something(asked: str) -> bool:
     True
     """
     offered = {m[1] or m[2] for m in _OFFERED_DEED.finditer(asked.casefold())}
+    tokens = list(_TOKEN.finditer(asked))
+    named = {  # within the question, or opening it with another capital ("Swiftline Vans, …")
+        i
+        for i, m in enumerate(tokens)
+        if m[0][:1].isupper() and (i > 0 or (len(tokens) > 1 and tokens[1][0][:1].isupper()))
+    }
     return any(
-        (token := m[0].casefold()) not in _OFFERING
-        and token not in offered
-        and not (m.start() > 0 and m[0][:1].isupper())
-        for m in _TOKEN.finditer(asked)
+        (token := m[0].casefold()) not in _OFFERING and token not in offered and i not in named
+        for i, m in enumerate(tokens)
     )
 
 
