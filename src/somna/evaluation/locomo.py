@@ -174,20 +174,7 @@ class _Conversation:
             started = time.perf_counter()
             run = memory.consolidate(self.profile, now=last + CONSOLIDATE_AFTER)
             seconds = time.perf_counter() - started
-            consolidation = ConsolidationFigures(
-                llm=memory.llm.name,
-                seconds=round(seconds, 3),
-                sessions=run.sessions_consolidated,
-                facts_added=run.facts_added,
-                facts_reinforced=run.facts_reinforced,
-                facts_superseded=run.facts_superseded,
-                facts_disputed=run.facts_disputed,
-                facts_rejected=run.facts_rejected,
-                facts_expired=run.facts_expired,
-                llm_calls=run.llm_calls,
-                prompt_tokens=run.prompt_tokens,
-                completion_tokens=run.completion_tokens,
-            )
+            consolidation = ConsolidationFigures.of_runs(memory.llm.name, [run], seconds)
             self.say(
                 f"{name}: {run.sessions_consolidated} sessions consolidated in {seconds:.1f} s, "
                 f"{run.facts_added} facts added."

@@ -7,7 +7,11 @@ fractions between 0 and 1, keyed by k; None where no question could be scored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, ConfigDict
+
+from somna.model import Run
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -114,8 +118,12 @@ class GroupFigures(_Figures):
     """The mean number of facts in a context block."""
 
 
+_NOT_COUNTED = frozenset({"llm", "seconds", "sessions"})
+"""The fields of `ConsolidationFigures` that are not a `Run` count of the same name."""
+
+
 class ConsolidationFigures(_Figures):
-    """What the consolidation of one conversation did, from its run."""
+    """What the consolidation of one conversation did, from its runs."""
 
     llm: str
     seconds: float
@@ -129,6 +137,25 @@ class ConsolidationFigures(_Figures):
     llm_calls: int
     prompt_tokens: int
     completion_tokens: int
+
+    @classmethod
+    def of_runs(cls, llm: str, runs: Sequence[Run], seconds: float) -> ConsolidationFigures:
+        """The runs' counts, summed: a conversation may be consolidated night after night.
+
+        Every count but `sessions` (the runs' `sessions_consolidated`) has a `Run` field
+        of its name.
+        """
+
+        def total(name: str) -> int:
+            return sum(int(getattr(run, name)) for run in runs)
+
+        counts = {name: total(name) for name in cls.model_fields if name not in _NOT_COUNTED}
+        return cls(
+            llm=llm,
+            seconds=round(seconds, 3),
+            sessions=total("sessions_consolidated"),
+            **counts,
+        )
 
 
 class RuleFigures(_Figures):

@@ -198,27 +198,7 @@ def _converse(memory: Memory, scenario: Scenario, profile: str) -> Consolidation
         if index + 1 < len(sessions):
             night = min(night, min(m.at for m in sessions[index + 1].messages))
         runs.append(memory.consolidate(profile, now=night))
-    return _figures(memory, runs, time.perf_counter() - started)
-
-
-def _figures(memory: Memory, runs: Sequence[Run], seconds: float) -> ConsolidationFigures:
-    def total(name: str) -> int:
-        return sum(int(getattr(run, name)) for run in runs)
-
-    return ConsolidationFigures(
-        llm=memory.llm.name,
-        seconds=round(seconds, 3),
-        sessions=total("sessions_consolidated"),
-        facts_added=total("facts_added"),
-        facts_reinforced=total("facts_reinforced"),
-        facts_superseded=total("facts_superseded"),
-        facts_disputed=total("facts_disputed"),
-        facts_rejected=total("facts_rejected"),
-        facts_expired=total("facts_expired"),
-        llm_calls=total("llm_calls"),
-        prompt_tokens=total("prompt_tokens"),
-        completion_tokens=total("completion_tokens"),
-    )
+    return ConsolidationFigures.of_runs(memory.llm.name, runs, time.perf_counter() - started)
 
 
 def _raw_messages(

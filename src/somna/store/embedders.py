@@ -11,7 +11,7 @@ batches, each batch written in one transaction with its cursor.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -145,6 +145,17 @@ def state_from_row(row: Any) -> EmbedderState | None:
 class LedgerReads(ABC):
     """The steps of an `EmbedderLedger` that read the same on both backends, each statement
     run on its own; a backend adds the transactions of `start`, `save` and `finish`."""
+
+    @staticmethod
+    def _by_table(
+        rows: Sequence[tuple[PendingText, np.ndarray]],
+    ) -> Iterator[tuple[str, list[tuple[str, np.ndarray]], str]]:
+        """What `save` writes, per table (facts first): the table, its (id, vector) pairs
+        and the last id, where that table's cursor moves; a table with none is left out."""
+        for kind, table in (("fact", "facts"), ("summary", "summaries")):
+            mine = [(row.id, vector) for row, vector in rows if row.kind == kind]
+            if mine:
+                yield table, mine, max(row_id for row_id, _ in mine)
 
     @abstractmethod
     def _rows(self, sql: str, params: Params | None = None) -> list[Any]:

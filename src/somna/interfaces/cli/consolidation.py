@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from somna.errors import SomnaError
 from somna.interfaces.cli import render
 from somna.interfaces.cli.interrupt import (
     ConcurrencyOption,
@@ -23,7 +24,7 @@ from somna.interfaces.cli.interrupt import (
     interrupted_line,
     signals_interrupt,
 )
-from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
+from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption, model_overrides
 from somna.interfaces.cli.options import (
     DbOption,
     IdleHoursOption,
@@ -38,9 +39,11 @@ __all__ = [
     "SHOWN",
     "OnSession",
     "consolidate",
+    "logged_run",
     "report_run",
     "run_line",
     "runs",
+    "scope_words",
     "session_progress",
     "summaries",
     "weak_model_advice",
@@ -95,6 +98,23 @@ def run_line(run: Run) -> str:
     failed = f", {run.sessions_failed} failed" if run.sessions_failed else ""
     took = f" in {run.duration_s:.1f} s" if run.duration_s is not None else ""
     return f"Run {run.id} {run.status}{took}: {sessions}{failed}; facts {facts}."
+
+
+def logged_run(stamp: str, consolidate: Callable[[], Run]) -> Run | None:
+    """Run `consolidate` for a loop that logs one line a run, starting with `stamp`: the
+    run's counts on stdout, or its error on stderr, then None (the loop goes on)."""
+    try:
+        run = consolidate()
+    except SomnaError as error:
+        typer.echo(f"{stamp} Error: {' '.join(str(error).split())}", err=True)
+        return None
+    render.say(f"{stamp} {run_line(run)}")
+    return run
+
+
+def scope_words(profile: str | None) -> str:
+    """What a loop consolidates, for its first line: one profile or every one."""
+    return f'profile "{profile}"' if profile else "every profile"
 
 
 def weak_model_advice(run: Run) -> str | None:
@@ -211,7 +231,7 @@ def consolidate(
     """
     run: Run | None = None
     try:
-        model = {"llm_timeout_s": llm_timeout, "llm_max_retries": llm_retries}
+        model = model_overrides(llm_timeout, llm_retries)
         with signals_interrupt(), open_memory(ctx, db, **model) as memory:
             idle = memory.settings.idle_hours if idle_hours is None else idle_hours
             with session_progress(enabled=not as_json) as progress:

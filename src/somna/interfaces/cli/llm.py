@@ -7,7 +7,7 @@ with 0 when a mode works (or the provider needs no endpoint), 1 otherwise.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -16,7 +16,7 @@ from somna.interfaces.cli import render
 from somna.interfaces.cli.options import JsonOption, reported, setting_option
 from somna.llm.check import CheckReport, check_llm
 
-__all__ = ["LlmRetriesOption", "LlmTimeoutOption", "llm_app"]
+__all__ = ["LlmRetriesOption", "LlmTimeoutOption", "llm_app", "model_overrides"]
 
 LlmTimeoutOption = Annotated[
     float | None,
@@ -33,6 +33,12 @@ LlmRetriesOption = Annotated[
         "Retries of a model call after HTTP 429, 5xx or a dropped connection",
     ),
 ]
+
+
+def model_overrides(timeout: float | None, retries: int | None) -> dict[str, Any]:
+    """The settings that the options above override for one command (None: not given)."""
+    return {"llm_timeout_s": timeout, "llm_max_retries": retries}
+
 
 llm_app = typer.Typer(name="llm", no_args_is_help=True)
 

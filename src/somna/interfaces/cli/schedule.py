@@ -19,9 +19,8 @@ from typing import Annotated
 
 import typer
 
-from somna.errors import SomnaError
 from somna.interfaces.cli import render
-from somna.interfaces.cli.consolidation import run_line
+from somna.interfaces.cli.consolidation import logged_run, scope_words
 from somna.interfaces.cli.options import (
     CliState,
     DbOption,
@@ -29,7 +28,7 @@ from somna.interfaces.cli.options import (
     load_memory,
     open_memory,
 )
-from somna.model import RunStatus
+from somna.model import Run, RunStatus
 
 __all__ = ["next_run", "parse_at", "run_schedule", "schedule", "sleep_until"]
 
@@ -138,23 +137,19 @@ def schedule(
         if profile is not None:
             memory.get_profile(profile)
 
-    def job() -> bool:
-        started = state.local_clock()
+    def consolidate() -> Run:
+        memory = load_memory(ctx, db)
         try:
-            memory = load_memory(ctx, db)
-            try:
-                run = memory.consolidate(profile)
-            finally:
-                memory.close()
-        except SomnaError as error:
-            typer.echo(f"{_stamp(started)} Error: {' '.join(str(error).split())}", err=True)
-            return False
-        render.say(f"{_stamp(started)} {run_line(run)}")
-        return run.status is not RunStatus.FAILED
+            return memory.consolidate(profile)
+        finally:
+            memory.close()
 
-    scope = f'profile "{profile}"' if profile else "every profile"
+    def job() -> bool:
+        run = logged_run(_stamp(state.local_clock()), consolidate)
+        return run is not None and run.status is not RunStatus.FAILED
+
     when = "once, at" if once else "every day at"
-    render.say(f"Consolidating {scope} {when} {at:%H:%M} local time; Ctrl-C stops.")
+    render.say(f"Consolidating {scope_words(profile)} {when} {at:%H:%M} local time; Ctrl-C stops.")
     try:
         failed = run_schedule(
             at,

@@ -28,11 +28,10 @@ from typing import Annotated, Any
 
 import typer
 
-from somna.errors import SomnaError
 from somna.interfaces.cli import render
-from somna.interfaces.cli.consolidation import run_line
+from somna.interfaces.cli.consolidation import logged_run, scope_words
 from somna.interfaces.cli.interrupt import ConcurrencyOption
-from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption
+from somna.interfaces.cli.llm import LlmRetriesOption, LlmTimeoutOption, model_overrides
 from somna.interfaces.cli.options import (
     CliState,
     DbOption,
@@ -40,7 +39,7 @@ from somna.interfaces.cli.options import (
     ProfileFilterOption,
     open_memory,
 )
-from somna.model import RunStatus
+from somna.model import Run, RunStatus
 
 __all__ = ["StopSignals", "run_worker", "worker"]
 
@@ -166,12 +165,12 @@ def worker(
         somna worker --profile alice --idle-hours 0 --once
     """
     state = ctx.ensure_object(CliState)
-    scope = f'profile "{profile}"' if profile else "every profile"
+    scope = scope_words(profile)
     stop = StopSignals()
     failed = 0
     stopped = False
     try:
-        model = {"llm_timeout_s": llm_timeout, "llm_max_retries": llm_retries}
+        model = model_overrides(llm_timeout, llm_retries)
         with stop.installed(), open_memory(ctx, db, **model) as memory:
             if profile is not None:
                 memory.get_profile(profile)
@@ -179,24 +178,25 @@ def worker(
 
             last_hygiene = [datetime.min.replace(tzinfo=UTC)]
 
+            def consolidate_batch() -> Run:
+                tidy = memory.now() - last_hygiene[0] >= HYGIENE_EVERY
+                run = memory.consolidate(
+                    profile,
+                    idle_hours=idle,
+                    limit=batch,
+                    hygiene=tidy,
+                    concurrency=concurrency,
+                    should_stop=lambda: stop.requested,  # no new session once asked
+                )
+                if tidy:
+                    last_hygiene[0] = memory.now()
+                return run
+
             def job() -> bool | None:
                 started = f"{state.local_clock():%Y-%m-%d %H:%M:%S}"
-                try:
-                    tidy = memory.now() - last_hygiene[0] >= HYGIENE_EVERY
-                    run = memory.consolidate(
-                        profile,
-                        idle_hours=idle,
-                        limit=batch,
-                        hygiene=tidy,
-                        concurrency=concurrency,
-                        should_stop=lambda: stop.requested,  # no new session once asked
-                    )
-                    if tidy:
-                        last_hygiene[0] = memory.now()
-                except SomnaError as error:
-                    typer.echo(f"{started} Error: {' '.join(str(error).split())}", err=True)
+                run = logged_run(started, consolidate_batch)
+                if run is None:
                     return None
-                render.say(f"{started} {run_line(run)}")
                 sys.stdout.flush()  # a log line must not wait in a pipe's buffer
                 if run.status is RunStatus.FAILED:
                     return None

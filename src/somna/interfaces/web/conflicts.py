@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
@@ -41,14 +41,18 @@ def _personal(pair: ConflictPair) -> bool:
     return pair.fact_a.type in _PERSONAL or pair.fact_b.type in _PERSONAL
 
 
-def _evidence(viewer: Viewer, profile: str, pairs: list[ConflictPair]) -> dict[str, list[Evidence]]:
+def _pair_forms(
+    viewer: Viewer, profile: str, pairs: list[ConflictPair], back_to: str
+) -> dict[str, Any]:
+    """What a page that lists `pair_form`s gives the template: the pairs, each fact's own
+    quotes, and the page a settled pair comes back to."""
     quotes: dict[str, list[Evidence]] = {}
     for pair in pairs:
         for fact in (pair.fact_a, pair.fact_b):
             quotes[fact.id] = [
                 e for e in viewer.memory.history(profile, fact.id).evidence if e.fact_id == fact.id
             ]
-    return quotes
+    return {"pairs": pairs, "evidence": quotes, "back_to": back_to}
 
 
 @router.get("/conflicts")
@@ -61,10 +65,8 @@ def conflicts_page(request: Request, profile: str, viewer: ViewerDep) -> Respons
         "conflicts.html",
         profile,
         "conflicts",
-        pairs=shown,
+        **_pair_forms(viewer, profile, shown, back_to="conflicts"),
         elsewhere=len(pairs) - len(shown),
-        evidence=_evidence(viewer, profile, shown),
-        back_to="conflicts",
     )
 
 
@@ -141,9 +143,7 @@ def persona_page(request: Request, profile: str, viewer: ViewerDep) -> Response:
         ),
         pending=[r for r in rules if r.status is FactStatus.UNVERIFIED],
         approved=[r for r in rules if r.status is FactStatus.VERIFIED],
-        pairs=pairs,
-        evidence=_evidence(viewer, profile, pairs),
-        back_to="persona",
+        **_pair_forms(viewer, profile, pairs, back_to="persona"),
     )
 
 

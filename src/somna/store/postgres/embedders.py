@@ -52,17 +52,12 @@ class PostgresLedger(LedgerReads):
         if not rows:
             return
         with self._connect() as conn, conn.transaction(), conn.cursor() as cursor:
-            for kind, table in (("fact", "facts"), ("summary", "summaries")):
-                mine = [(row, vector) for row, vector in rows if row.kind == kind]
-                if not mine:
-                    continue
+            for table, vectors, last in self._by_table(rows):
                 cursor.executemany(
                     f"UPDATE {table} SET embedding = %s WHERE id = %s",
-                    [(np.asarray(vector, dtype=np.float32), row.id) for row, vector in mine],
+                    [(np.asarray(vector, dtype=np.float32), row_id) for row_id, vector in vectors],
                 )
-                cursor.execute(
-                    f"UPDATE embedder SET {table}_after = %s", (max(r.id for r, _ in mine),)
-                )
+                cursor.execute(f"UPDATE embedder SET {table}_after = %s", (last,))
 
     def finish(self) -> EmbedderState:
         with self._connect() as conn, conn.transaction():

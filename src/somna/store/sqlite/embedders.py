@@ -53,17 +53,12 @@ class SQLiteLedger(LedgerReads):
             conn = self._conn
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                for kind, table in (("fact", "facts"), ("summary", "summaries")):
-                    mine = [(row, vector) for row, vector in rows if row.kind == kind]
-                    if not mine:
-                        continue
+                for table, vectors, last in self._by_table(rows):
                     conn.executemany(
                         f"UPDATE {table} SET embedding = ? WHERE id = ?",
-                        [(_blob(vector), row.id) for row, vector in mine],
+                        [(_blob(vector), row_id) for row_id, vector in vectors],
                     )
-                    conn.execute(
-                        f"UPDATE embedder SET {table}_after = ?", (max(r.id for r, _ in mine),)
-                    )
+                    conn.execute(f"UPDATE embedder SET {table}_after = ?", (last,))
                 conn.execute("COMMIT")
             except BaseException:
                 roll_back(conn)
