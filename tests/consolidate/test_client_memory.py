@@ -258,6 +258,33 @@ def answered_then_told(memory: Memory, clock: Clock, asked: str, answer: str, th
             "York",
             "3 June",
         ),
+        # a way to pay chosen anew, the term beside it kept
+        (
+            "What lease term are you thinking?",
+            "Three years, paid quarterly.",
+            "We'd prefer to pay monthly rather than quarterly if possible.",
+            "quarterly",
+            "monthly",
+            "three years",
+        ),
+        # what a question offered, chosen anew among more than two
+        (
+            "Small, medium or large crate?",
+            "Medium for now. Delivered on Thursdays.",
+            "My brother moves in, so we'll need the large crate going forward.",
+            "medium for now",
+            "large crate",
+            "Thursdays",
+        ),
+        # what was taken, dropped in its words
+        (
+            "Which loaf would you like?",
+            "The rye loaf, sliced, every Friday.",
+            "Scratch the rye, customers want spelt bread.",
+            "rye loaf",
+            "spelt",
+            "Friday",
+        ),
         # dates given anew, the figure beside them kept
         (
             "Super ! Quelles dates ?",

@@ -26,6 +26,8 @@ from pydantic import ValidationError
 from somna.consolidate.job import Means
 from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import disputes_part, replaces_part, years_apart
+from somna.llm.rules.asked import dropped
+from somna.llm.rules.choices import names_another_value
 from somna.llm.rules.counts import number_updated
 from somna.llm.rules.diets import restrictions
 from somna.llm.rules.extract import OBSERVATION
@@ -111,9 +113,15 @@ def _replaced_by_any(part: str, newer: list[Candidate]) -> bool:
 
 
 def _recounted(clause: str, newer: list[Candidate]) -> bool:
-    """Whether a figure or a date of `clause` is given anew by one of the `newer` facts."""
+    """Whether a figure, a date or a chosen value of `clause` is given anew, or what it
+    takes dropped, by one of the `newer` facts ("two years, paid quarterly" keeps "two years"
+    when monthly payment comes)."""
     return any(
-        number_updated(clause, c.fact.text) or dates_replaced(clause, c.fact.text) for c in newer
+        number_updated(clause, c.fact.text)
+        or dates_replaced(clause, c.fact.text)
+        or names_another_value(clause, c.fact.text)
+        or dropped(clause, c.fact.text)
+        for c in newer
     )
 
 

@@ -22,7 +22,7 @@ from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_ques
 from somna.llm.rules.text import fold
 from somna.model import normalize_text
 
-__all__ = ["may_rename_a_slot", "slot_renamed"]
+__all__ = ["dropped", "may_rename_a_slot", "slot_renamed"]
 
 _ASKED_SLOT = re.compile(
     r"(?<!\w)(?P<preposition>[^\W\d_]+)\s+(?:"
@@ -34,7 +34,7 @@ _ASKED_SLOT = re.compile(
 _NAME = re.compile(r"(?<![.!?]\s)\b[A-ZÀ-Ý][\w'-]+")
 _ALTERNATIVE = re.compile(r"\s*(?:,|\b(?:or|ou)\b)\s*", re.IGNORECASE)
 _ASKED_LAST = re.compile(r"(?:^|[.!?:;]\s)(?P<asked>[^.!?:;]+)\?")
-"""The last question a retold question asks ("…? Small, medium or large box?")."""
+"""Each question a retold question asks ("…? Small, medium or large box?")."""
 _LEAD = 3
 """Words of the first choice a question offers, counted back from where the next begins:
 "Would you like the economy package or …" offers "the economy package"."""
@@ -68,10 +68,11 @@ def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bo
     return language.change.search(folded) is not None or language.drops.search(folded) is not None
 
 
-def _dropped(old: str, new: str, language: Language) -> bool:
+def dropped(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `new` drops what `old` says it takes, in its words ("the house blend, whole
     beans", then "scratch the house blend"; "annulez le nettoyage des vitres"), and does
     not say it won't ("we won't cancel the house blend")."""
+    language = detect_language(f"{new} {old}", languages, languages[0])
     said = _word_set(without_question(old))
     told = fold(without_question(new))
     return any(
@@ -113,7 +114,7 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     True
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    if _dropped(old, new, language):
+    if dropped(old, new, [language]):
         return True
     if not language.change.search(fold(new)):
         return False
@@ -171,17 +172,23 @@ def _other_offered(old: str, new: str) -> bool:
 
 
 def _offered(question: str) -> list[frozenset[str]]:
-    """The choices the last question of `question` offers, each by the words that name it
-    and no other choice ("large" for "large box", beside "small" and "medium"); none
-    when it offers no choice, or a choice has no word of its own. What comes before the
-    first comma is a choice only as one word ("Small, medium or large box?"), else what
-    asks ("Which package, Half Day or Full Day?")."""
-    questions = list(_ASKED_LAST.finditer(question))
-    asked = questions[-1] if questions else None
-    if asked is None or not re.search(r"\b(?:or|ou)\b", asked["asked"], re.IGNORECASE):
+    """The choices the last question of `question` that offers some offers ("Small, medium
+    or large box? And which day?"), each by the words that name it and no other choice
+    ("large" for "large box", beside "small" and "medium"); none when no question offers
+    any, or a choice has no word of its own. What comes before the first comma is a
+    choice only as one word ("Small, medium or large box?"), else what asks ("Which
+    package, Half Day or Full Day?")."""
+    for asked in reversed(list(_ASKED_LAST.finditer(question))):
+        if offered := _choices(asked["asked"]):
+            return offered
+    return []
+
+
+def _choices(asked: str) -> list[frozenset[str]]:
+    if not re.search(r"\b(?:or|ou)\b", asked, re.IGNORECASE):
         return []
-    parts = [p.strip() for p in _ALTERNATIVE.split(asked["asked"]) if p.strip()]
-    lead = _ALTERNATIVE.search(asked["asked"])
+    parts = [p.strip() for p in _ALTERNATIVE.split(asked) if p.strip()]
+    lead = _ALTERNATIVE.search(asked)
     if lead is not None and lead[0].strip() == "," and len(parts[0].split()) > 1:
         parts = parts[1:]
     else:

@@ -24,6 +24,7 @@ __all__ = [
     "choice_verdict",
     "choices",
     "chosen",
+    "names_another_value",
 ]
 
 
@@ -34,7 +35,8 @@ class Choice:
     values: tuple[tuple[str, re.Pattern[str]], ...]
     """Each value by name, and the pattern of the words that name it."""
     words: tuple[str, ...]
-    """The one-word names of every value, to search facts for in full text."""
+    """The words of every value's names ("quinze", "jours" of "tous les quinze jours"), to
+    search facts for in full text."""
 
 
 _TURNED_DOWN = re.compile(
@@ -53,7 +55,11 @@ def choices() -> tuple[Choice, ...]:
             name,
             any_word(entry["about"], whole=False),
             tuple((value, any_word(words, whole=True)) for value, words in entry["values"].items()),
-            tuple(w for words in entry["values"].values() for w in words if " " not in w),
+            tuple(
+                dict.fromkeys(
+                    w for words in entry["values"].values() for n in words for w in n.split()
+                )
+            ),
         )
         for name, entry in read_toml("choices").items()
     )
@@ -83,6 +89,24 @@ def chosen(text: str) -> dict[str, set[str]]:
         if values:
             found[choice.name] = values
     return found
+
+
+def names_another_value(clause: str, new: str) -> bool:
+    """Whether `clause` names a value of a kind `new` chooses other than the one it chooses,
+    whatever the clause is about: in "Essentials, 14 a month per seat, billed monthly",
+    the price "a month" goes with the billing when annual billing comes.
+
+    >>> names_another_value("14 a month per seat", "Switched to annual billing.")
+    True
+    >>> names_another_value("two years", "Switched to annual billing.")
+    False
+    """
+    said = fold(without_question(clause))
+    for choice in choices():
+        taken = chosen(new).get(choice.name, set())
+        if taken and any(v not in taken and names.search(said) for v, names in choice.values):
+            return True
+    return False
 
 
 _PASSED_OVER = re.compile(
