@@ -93,6 +93,19 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
         ("The user says that no worries at all.", "The user worries about the budget.", False),
         ("We don't invite Theo's cousins.", "Please invite Theo's cousins to the dinner.", True),
         ("We don't invite Theo.", "Theo starts the new job on Monday.", False),
+        # a capital opening the question a plan answers names no one ("Any health issues?")
+        (
+            "Pip doesn't need any medication at all, just his food.",
+            "The user says that pip is diabetic, he has an insulin shot at 7 (in answer to: "
+            "Any health issues we should know about?).",
+            True,
+        ),
+        # a possessive is no part of what is refused ("ses mails")
+        (
+            "L'utilisateur ne lit jamais ses mails, par SMS svp.",
+            "L'utilisateur dit d'envoyer la facture par mail à compta@exemple.fr.",
+            True,
+        ),
         # a screen of any kind
         (
             "Pas d'écrans pour les enfants, c'est important pour nous.",
