@@ -106,6 +106,14 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             "L'utilisateur dit d'envoyer la facture par mail à compta@exemple.fr.",
             True,
         ),
+        # what one cannot do, and the floors stairs lead to; "can't wait" refuses nothing
+        (
+            "L'utilisateur dit qu'elle ne peut pas monter d'escaliers, rez-de-chaussée uniquement.",
+            "L'utilisateur dit que la salle du 2e étage est parfaite pour elle.",
+            True,
+        ),
+        ("The user cannot drive at night.", "The user asks for a parking space at 9pm.", True),
+        ("The user can't wait for the opening.", "The user says the wait was long.", False),
         # a screen of any kind
         (
             "Pas d'écrans pour les enfants, c'est important pour nous.",

@@ -24,6 +24,8 @@ __all__ = ["refusals", "refused_by_words"]
 _CLAUSE = re.compile(r"[^,.;:!?()]*")
 _WORD = re.compile(r"[^\W\d_][\w'-]*[^\W\d_]|[^\W\d_]")
 _STOPWORDS = frozenset().union(*(language.stopwords for language in LANGUAGES))
+_ELIDED = re.compile(r"^(?:d|l|j|qu|n|s|m|t|c)'", re.IGNORECASE)
+"""An elided article or pronoun opening a word ("d'escaliers"): no part of what is refused."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
         refused = table.qualifier.split(refused, maxsplit=1)[0]
-        written = [w.removesuffix("'s") for w in _WORD.findall(refused)]
+        written = [_ELIDED.sub("", w.removesuffix("'s")) for w in _WORD.findall(refused)]
         kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
         kept = [w for w in kept if w not in table.skipped]
         if not kept or any(w in table.empty for w in kept):
