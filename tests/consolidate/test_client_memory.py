@@ -285,6 +285,15 @@ def answered_then_told(memory: Memory, clock: Clock, asked: str, answer: str, th
             "spelt",
             "Friday",
         ),
+        # what was taken, named as the one left ("rather than …"), which the fact leaves out
+        (
+            "How many people, and which course?",
+            "Ten supervisors. We'd like the one-day refresher course.",
+            "Head office wants the full three-day certificate rather than the one-day course.",
+            "one-day refresher",
+            "three-day certificate",
+            "ten supervisors",
+        ),
         # dates given anew, the figure beside them kept
         (
             "Super ! Quelles dates ?",

@@ -142,6 +142,12 @@ def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> N
             "The team dinner is at the riverside hall on the 12th.",
             "Any dietary needs I should know about?",
         ),
+        # an allergy, asked about as such
+        (
+            "The user says that just so you know, the user is allergic to latex.",
+            "The user says that late afternoon, after 4pm, the user works in town.",
+            "Does the patient have any allergies?",
+        ),
         # how the client pays, asked in French
         (
             "L'utilisateur a choisi le prélèvement mensuel pour l'atelier.",

@@ -79,13 +79,14 @@ def _look_around(
         if candidate.fact.wording in known:
             continue  # the same fact is known: it will be reinforced, nothing to judge
         fact = candidate.fact
-        renews = may_give_anew(fact.text)
+        said = candidate.evidence[0].quote if candidate.evidence else None
+        renews = may_give_anew(fact.text, said)
         nearest = tx.vector_search(
             candidate.vector, eligible, _RENEWED if renews else 4 * _NEIGHBORS
         )
         near[i] = _Near(
             [fact_id for fact_id, score in nearest[: 4 * _NEIGHBORS] if score >= floor],
-            related(tx, fact, eligible, [fact_id for fact_id, _ in nearest]),
+            related(tx, fact, eligible, [fact_id for fact_id, _ in nearest], said),
         )
     return near
 

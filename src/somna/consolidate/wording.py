@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from somna.llm.rules.ages import age_contradicts, ages
-from somna.llm.rules.asked import may_rename_a_slot, slot_renamed
+from somna.llm.rules.asked import dropped, may_drop, may_rename_a_slot, slot_renamed
 from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.counts import counted_words, may_update_a_number, number_updated
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
@@ -101,14 +101,21 @@ class Related:
         return None
 
 
-def related(tx: Reader, fact: Fact, eligible: Eligibility, nearest: Sequence[str] = ()) -> Related:
+def related(
+    tx: Reader,
+    fact: Fact,
+    eligible: Eligibility,
+    nearest: Sequence[str] = (),
+    said: str | None = None,
+) -> Related:
     """The facts the cheap rules relate to `fact`, on every path that judges one: the
     pipeline's candidates, `add_fact` and the nightly re-check. `nearest`: ids of the
     facts nearest by meaning, whatever their cosine, where a value given anew is looked
-    for too."""
+    for too; `said`: the words `fact` was said in, which may name what it replaces ("…
+    rather than the one-day course") where the fact leaves it out."""
     return Related(
         changed_values(tx, fact, eligible),
-        given_anew(tx, fact, eligible, nearest),
+        given_anew(tx, fact, eligible, nearest, said),
         diet_clashes(tx, fact, eligible) + age_clashes(tx, fact, eligible),
         changed_choices(tx, fact, eligible),
     )
@@ -125,7 +132,11 @@ def changed_values(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
 
 
 def given_anew(
-    tx: Reader, fact: Fact, eligible: Eligibility, nearest: Sequence[str] = ()
+    tx: Reader,
+    fact: Fact,
+    eligible: Eligibility,
+    nearest: Sequence[str] = (),
+    said: str | None = None,
 ) -> list[Fact]:
     """Active dated statements of `fact`'s subject that `fact` gives a new value of, and
     says so: a number ("around 110 guests" / "the guest list is at 130 now"), or a name
@@ -135,7 +146,7 @@ def given_anew(
     share or among the `nearest` by meaning, however far (a revised budget may share no
     word with the first), or as what replaced an older value those words find ("around
     90 guests", then "we'll be 104", then "we're 110 now")."""
-    if not may_give_anew(fact.text):
+    if not may_give_anew(fact.text, said):
         return []
     words = " ".join([*keywords(fact.text), *counted_words(fact.text)])
     older = [f for f, _ in replaced_by_words(tx, words, eligible, _FRAME_CANDIDATES)]
@@ -148,6 +159,7 @@ def given_anew(
             number_updated(other, fact.text)
             or slot_renamed(other, fact.text)
             or date_moved(other, fact.text)
+            or (said is not None and dropped(other, said))
         ),
         words=words,
         also=[*nearest, *now],
@@ -155,9 +167,15 @@ def given_anew(
     return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
 
 
-def may_give_anew(text: str) -> bool:
-    """Whether `given_anew` may find anything for `text`, tested before any search."""
-    return may_update_a_number(text) or may_rename_a_slot(text) or may_move_a_date(text)
+def may_give_anew(text: str, said: str | None = None) -> bool:
+    """Whether `given_anew` may find anything for `text` (said in the words `said`), tested
+    before any search."""
+    return (
+        may_update_a_number(text)
+        or may_rename_a_slot(text)
+        or may_move_a_date(text)
+        or (said is not None and may_drop(said))
+    )
 
 
 def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]:
@@ -255,14 +273,15 @@ def _by_words(
 def replaces_part(part: str, new: str, said: str | None = None) -> bool:
     """Whether `new` replaces what `part`, one statement of an observation, says: another
     number for what it counted, another name in the slot it answered, another date for
-    what it dated, another choice of its kind, or its frame with another value (`said`:
-    the words `new` was said in)."""
+    what it dated, another choice of its kind, or its frame with another value; or the
+    words `new` was said in (`said`) drop it ("… rather than the one-day course")."""
     return (
         number_updated(part, new)
         or slot_renamed(part, new)
         or date_moved(part, new)
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)
+        or (said is not None and dropped(part, said))
     )
 
 

@@ -111,6 +111,12 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user now wants a medium crate and a large lid.",
             False,
         ),
+        # a choice named in the plural ("mornings" for "Morning or afternoon?")
+        (
+            "The user says that late afternoon, after 4pm (in answer to: Morning or afternoon?).",
+            "The user has a new job, mornings before 9 suit the user better now.",
+            True,
+        ),
         # what asks before the first comma offers nothing ("user" is in every retelling)
         (
             "The user says that Bronze should do (in answer to: Which package suits the user, "

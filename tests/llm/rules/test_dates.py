@@ -51,6 +51,12 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "on Friday, 9 October",
         "jeudi 9 juillet nous serons 23",
         "vendredi 1er mai",
+        # the days of a habit: a range, or any one of a weekday
+        "lunches Monday to Friday",
+        "mon-fri 9 to 5",
+        "never schedule anything on a Friday",
+        "les repas du midi, du lundi au vendredi",
+        "jamais un vendredi",
     ],
 )
 def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:

@@ -114,6 +114,12 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
         ),
         ("The user cannot drive at night.", "The user asks for a parking space at 9pm.", True),
         ("The user can't wait for the opening.", "The user says the wait was long.", False),
+        # a fish of any kind
+        (
+            "L'utilisateur dit qu'il ne mange pas de poisson.",
+            "L'utilisateur dit que pour Noël il voudrait le saumon fumé.",
+            True,
+        ),
         # a screen of any kind
         (
             "Pas d'écrans pour les enfants, c'est important pour nous.",

@@ -249,6 +249,22 @@ def test_a_polite_if_possible_is_no_condition(said: str, told: str) -> None:
     assert [fact.text for fact in digest.facts] == [told]
 
 
+@pytest.mark.parametrize(
+    ("asked", "said", "told"),
+    [
+        ("Any pets?", "No, no pets.", "The user says that no, no pets (in answer to: Any pets?)."),
+        (
+            "Des animaux ?",
+            "Non, pas d'animaux.",
+            "L'utilisateur dit que non, pas d'animaux (en réponse à « Des animaux ? »).",
+        ),
+    ],
+)
+def test_a_short_answer_that_rules_something_out_is_kept(asked: str, said: str, told: str) -> None:
+    digest = _extract(("assistant", None, asked), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
 def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile!") -> None:
     digest = _extract(("assistant", None, "Did you like the recipe?"), ("user", None, said))
     assert _observations(digest) == []

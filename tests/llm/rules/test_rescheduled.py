@@ -82,6 +82,13 @@ from somna.llm.rules.rescheduled import date_moved, dates_replaced
             "The user says the roof work was pushed back to late July.",
             True,
         ),
+        # days of a habit given anew "from now on"
+        (
+            "L'utilisateur dit que les repas du midi, du lundi au vendredi (en réponse à « Quel "
+            "rythme de livraison ? »).",
+            "L'utilisateur dit qu'il voudrait les repas du lundi au samedi désormais.",
+            True,
+        ),
         # a month's name written as another word is no month ("march", "may")
         (
             "The user says the band will march in the parade.",

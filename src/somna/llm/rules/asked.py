@@ -22,7 +22,7 @@ from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_ques
 from somna.llm.rules.text import fold
 from somna.model import normalize_text
 
-__all__ = ["dropped", "may_rename_a_slot", "slot_renamed"]
+__all__ = ["dropped", "may_drop", "may_rename_a_slot", "slot_renamed"]
 
 _ASKED_SLOT = re.compile(
     r"(?<!\w)(?P<preposition>[^\W\d_]+)\s+(?:"
@@ -66,6 +66,12 @@ def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bo
     language = detect_language(new, languages, languages[0])
     folded = fold(new)
     return language.change.search(folded) is not None or language.drops.search(folded) is not None
+
+
+def may_drop(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `dropped` can hold for `new` against any text: it drops something."""
+    language = detect_language(new, languages, languages[0])
+    return language.drops.search(fold(new)) is not None
 
 
 def dropped(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -199,7 +205,12 @@ def _choices(asked: str) -> list[frozenset[str]]:
 
 
 def _word_set(text: str) -> frozenset[str]:
-    return frozenset(w for w in _words(text) if len(w) > 2 and w not in _NOT_CHOICES)
+    """The words of `text` that may name a choice, a plural as its singular ("mornings")."""
+    return frozenset(
+        w.removesuffix("s") if len(w) > 3 else w
+        for w in _words(text)
+        if len(w) > 2 and w not in _NOT_CHOICES
+    )
 
 
 def _held_for_now(old: str, new: str, language: Language) -> bool:

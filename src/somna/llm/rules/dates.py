@@ -121,6 +121,7 @@ def _day_of_month(d: date, day: str) -> str:
 
 
 PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
+    ("habit", lambda g, d: ""),  # "Monday to Friday", "on a Friday": no one date, left as said
     ("two_days_ago", lambda g, d: _day(d - timedelta(2))),
     ("in_two_days", lambda g, d: _day(d + timedelta(2))),
     ("yesterday", lambda g, d: _day(d - timedelta(1))),
@@ -201,6 +202,8 @@ def resolve_dates(text: str, said_on: date) -> str:
     "J'ai déménagé il y a deux semaines (week of 24 February 2031)."
     >>> resolve_dates("Could we meet on Friday 21 March, or on Monday?", date(2031, 3, 12))
     'Could we meet on Friday 21 March, or on Monday (Monday 17 March 2031)?'
+    >>> resolve_dates("Lunches Monday to Friday, never on a Sunday.", date(2031, 3, 12))
+    'Lunches Monday to Friday, never on a Sunday.'
     """
 
     found: list[tuple[int, int, str]] = []
@@ -210,9 +213,8 @@ def resolve_dates(text: str, said_on: date) -> str:
             if _names_a_weekday(match) and _DAY_NUMBER.match(text, end):
                 continue
             if all(end <= s or start >= e for s, e, _ in found):
-                told = resolve(_groups(match), said_on)
-                if told:
-                    found.append((start, end, told))
+                found.append((start, end, resolve(_groups(match), said_on)))
     for _, end, told in sorted(found, reverse=True):
-        text = f"{text[:end]} ({told}){text[end:]}"
+        if told:  # a phrase resolved to nothing is left as said, and no other reads it
+            text = f"{text[:end]} ({told}){text[end:]}"
     return text

@@ -25,6 +25,7 @@ from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
 from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.refusals import refusals
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, is_fact_text
@@ -112,10 +113,13 @@ _REACTION = re.compile(rf"(?:{_every(lambda language: language.reaction)})(?=\W|
 
 def _informative(sentence: str, language: Language, answering: bool = False) -> tuple[float, int]:
     """How much a sentence tells (0: nothing), and where what it tells starts. An answer
-    that names a value ("Monthly, that suits us.", "Ok, Tuesday then.") tells it, however
-    short, and whatever courtesy comes with it: the question says what the value is."""
+    that names a value ("Monthly, that suits us.", "Ok, Tuesday then.") or rules something
+    out ("No, no pets.") tells it, however short, and whatever courtesy comes with it: the
+    question says what the value is."""
     trimmed = trim_clause(sentence)
-    answered = answering and holds_a_value(trimmed, names=False)  # a name may be the listener's
+    answered = answering and (  # a name may be the listener's
+        holds_a_value(trimmed, names=False) or bool(refusals(trimmed))
+    )
     greeted = language.greeting.match(trimmed)  # "hi, the new hire starts on monday"
     opening = language.lead.match(trimmed)  # "btw do you ship to Norway"
     if (
