@@ -207,6 +207,21 @@ def test_a_question_asking_when_fills_its_block_with_the_month_named(memory: Mem
     assert any("14 mars" in line for line in facts)
 
 
+def test_a_question_about_getting_in_fills_its_block_with_the_key(memory: Memory) -> None:
+    memory.create_profile("noa")
+    for text in [
+        "The user is Noa Lindqvist, 2 Mill Row, Derby.",
+        "The user would like a cleaner for the flat, every other Monday.",
+        "The user says the hall gets muddy with the dog in winter.",
+        "The user says that the spare one is now in a lockbox by the bins, code 3318.",
+        "The user says only eco-friendly products, please.",
+        "The user says the sourdough in the last crate was lovely.",
+    ]:
+        memory.add_fact("noa", text)
+    facts = _facts(memory.context("noa", "How do we get into Noa's flat?"))
+    assert any("lockbox" in line for line in facts)
+
+
 def test_a_question_asking_which_day_of_nothing_of_the_client_brings_no_fact(
     client: Memory,
 ) -> None:
