@@ -157,7 +157,7 @@ def given_anew(
         eligible,
         lambda other: (
             number_updated(other, fact.text)
-            or slot_renamed(other, fact.text)
+            or slot_renamed(other, fact.text, said)
             or date_moved(other, fact.text)
             or (said is not None and dropped(other, said))
         ),
@@ -174,7 +174,7 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         may_update_a_number(text)
         or may_rename_a_slot(text)
         or may_move_a_date(text)
-        or (said is not None and may_drop(said))
+        or (said is not None and (may_drop(said) or may_rename_a_slot(said)))
     )
 
 
@@ -277,7 +277,7 @@ def replaces_part(part: str, new: str, said: str | None = None) -> bool:
     words `new` was said in (`said`) drop it ("… rather than the one-day course")."""
     return (
         number_updated(part, new)
-        or slot_renamed(part, new)
+        or slot_renamed(part, new, said)
         or date_moved(part, new)
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)

@@ -111,6 +111,17 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user now wants a medium crate and a large lid.",
             False,
         ),
+        # the same place named otherwise, after the same word
+        (
+            "The user says that we collect the vans at your branch in town.",
+            "The user says that actually the pickup will be at the branch in Leeds.",
+            True,
+        ),
+        (
+            "The user says that we collect the vans at your branch in town.",
+            "The user says the staff in Leeds are nice now.",
+            False,
+        ),
         # a choice named in the plural ("mornings" for "Morning or afternoon?")
         (
             "The user says that late afternoon, after 4pm (in answer to: Morning or afternoon?).",
@@ -204,3 +215,10 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
 )
 def test_a_name_given_anew_in_its_slot(old: str, new: str, renamed: bool) -> None:
     assert slot_renamed(old, new) is renamed
+
+
+def test_the_word_of_change_may_be_in_the_words_said_only() -> None:
+    old = "The user says that we collect the vans at your branch in town."
+    new = "The user says the pickup will be at the branch in Leeds."
+    assert not slot_renamed(old, new)
+    assert slot_renamed(old, new, said="Actually the pickup will be at the branch in Leeds.")

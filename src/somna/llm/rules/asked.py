@@ -89,9 +89,12 @@ def dropped(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bo
     )
 
 
-def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+def slot_renamed(
+    old: str, new: str, said: str | None = None, languages: Sequence[Language] = LANGUAGES
+) -> bool:
     """Whether `new` puts another name in the slot of a name of `old` (the question it
-    answered, or the words beside it), and says it changed.
+    answered, or the words beside it), and says it changed (itself, or `said`, the words
+    it was said in: "en fait" may be left out of the fact).
 
     >>> slot_renamed(
     ...     "The user says that Derby suits us (in answer to: From which office will you work?).",
@@ -122,7 +125,7 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     language = detect_language(f"{new} {old}", languages, languages[0])
     if dropped(old, new, [language]):
         return True
-    if not language.change.search(fold(new)):
+    if not any(language.change.search(fold(text)) for text in (new, said or "")):
         return False
     if (
         _address_given_anew(old, new, language)
@@ -132,7 +135,9 @@ def slot_renamed(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
         return True
     asked = ANSWERED.search(old)
     said = old if asked is None else old[: asked.start()]
-    if _framed_anew(said, new, _names(said, within=True), language):
+    if _framed_anew(said, new, _names(said, within=True), language) or _placed_anew(
+        said, new, language
+    ):
         return True
     named = _names(said) - _names(new)
     if asked is None or not named:
@@ -256,6 +261,30 @@ def _framed_anew(old: str, new: str, named: set[str], language: Language) -> boo
                 words, at, language
             ):
                 return True
+    return False
+
+
+def _placed_anew(old: str, new: str, language: Language) -> bool:
+    """Whether a name of `new` follows a word and a small word of place that `old` has
+    before another word, one `new` does not hold ("votre agence du centre-ville", then
+    "l'agence de Chenôve"): the same place named otherwise."""
+    before, after = _words(old), _words(new)
+    for name in _names(new, within=True):
+        for at in _places(after, name):
+            if (
+                at < 2
+                or not _content(after[at - 2], language)
+                or after[at - 1] not in language.place_words
+            ):
+                continue
+            for i, word in enumerate(before[:-2]):
+                if (
+                    word == after[at - 2]
+                    and before[i + 1] in language.place_words
+                    and _content(value := before[i + 2], language)
+                    and value not in after
+                ):
+                    return True
     return False
 
 
