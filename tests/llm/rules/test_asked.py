@@ -122,6 +122,39 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says the staff in Leeds are nice now.",
             False,
         ),
+        # a question asking who or where answered again with another name
+        (
+            "L'utilisateur dit que sa mère, Lina Varga (en réponse à « Qui sera votre "
+            "accompagnateur ? »).",
+            "L'utilisateur dit que ce sera son père, Bruno, qui l'accompagnera finalement.",
+            True,
+        ),
+        (
+            "The user says that at the Old Mill in Derby, in the blue room (in answer to: "
+            "Where will the user be getting ready?).",
+            "The user says the venue changed our room, we'll be getting ready in the Oak Room "
+            "instead.",
+            True,
+        ),
+        # a question asking what answers no name anew; a name asked about is no word of it
+        (
+            "The user says that 5 years already (in answer to: How long has Noa been married?).",
+            "The user says Lina now runs the shop, it's been married to the old bakery.",
+            False,
+        ),
+        (
+            "The user says that the kids keep the user going (in answer to: Who supports "
+            "Noa, Noa?).",
+            "The user says that Noa took the kids to see Lina's new show now.",
+            False,
+        ),
+        # what was paid otherwise, named as the one left ("instead of paying by card")
+        (
+            "The user says that card on the day is easiest (in answer to: How does the user "
+            "prefer to pay?).",
+            "The user says invoices monthly instead of paying by card, please.",
+            True,
+        ),
         # a choice named in the plural ("mornings" for "Morning or afternoon?")
         (
             "The user says that late afternoon, after 4pm (in answer to: Morning or afternoon?).",

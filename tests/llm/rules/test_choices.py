@@ -97,6 +97,13 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             Verdict.CONTRADICTS,
         ),
         ("A cleaning visit every two weeks.", "Reads the weekly newsletter now.", None, None),
+        # a move in so many words need not name again what it moves
+        (
+            "The user says that once a month, on a Monday (in answer to: How often?).",
+            "The user says the sea air is worse than thought, let's switch to every two weeks.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # one word passed over is named too often to be taken back by it
         ("Email rather than phone, please.", "The phone line is new.", None, None),
     ],

@@ -41,6 +41,17 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "L'utilisateur dit que petite mise à jour : on est donc 3 salariés.",
         ),
         ("On serait environ 90 invités.", "Les réponses arrivent, on sera finalement 104."),
+        # the old value named as corrected ("now, not five"), another count beside it
+        (
+            "The user says that Mila plus four bridesmaids, so five (in answer to: How many "
+            "people?).",
+            "The user says one of the bridesmaids dropped out, so it's four people now, not five.",
+        ),
+        # an approximate number in words
+        (
+            "L'utilisateur dit qu'une vingtaine de commandes par mois.",
+            "L'utilisateur dit qu'on commande maintenant une quarantaine de fois par mois.",
+        ),
         # a head count first estimated, firmed up without a word of change
         ("The user says about 40 guests, give or take.", "The replies are in: 52 guests."),
         # a time of day given anew

@@ -89,6 +89,13 @@ from somna.llm.rules.rescheduled import date_moved, dates_replaced
             "L'utilisateur dit qu'il voudrait les repas du lundi au samedi désormais.",
             True,
         ),
+        # a slot said to have changed ("mes cours ont changé")
+        (
+            "L'utilisateur dit que le mercredi après-midi (en réponse à « Quelles "
+            "disponibilités pour les leçons ? »).",
+            "L'utilisateur dit que ses cours ont changé, les leçons seront le samedi matin.",
+            True,
+        ),
         # a month's name written as another word is no month ("march", "may")
         (
             "The user says the band will march in the parade.",

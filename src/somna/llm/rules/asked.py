@@ -20,7 +20,7 @@ from itertools import pairwise
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
 from somna.llm.rules.text import fold
-from somna.model import normalize_text
+from somna.model import normalize_text, shared_words
 
 __all__ = ["dropped", "may_drop", "may_rename_a_slot", "slot_renamed"]
 
@@ -42,6 +42,12 @@ _REPLACED = re.compile(
     r"(?:" + "|".join(language.replaced for language in LANGUAGES) + r")\W+\w*\W*$",
     re.IGNORECASE,
 )
+_SPEAKERS = frozenset(
+    word.casefold()
+    for language in LANGUAGES
+    for word in (*language.plain_user.split(), *language.plain_assistant.split())
+)
+"""How a retelling names the two speakers ("the user", "l'assistant"): no word of a question."""
 _NOT_CHOICES = frozenset().union(
     *(language.stopwords | language.not_topics for language in LANGUAGES)
 )
@@ -79,11 +85,11 @@ def dropped(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bo
     beans", then "scratch the house blend"; "annulez le nettoyage des vitres"), and does
     not say it won't ("we won't cancel the house blend")."""
     language = detect_language(f"{new} {old}", languages, languages[0])
-    said = _word_set(without_question(old))
+    said = _word_set(old)  # with the question it answered: "card" to "How do you pay?"
     told = fold(without_question(new))
     return any(
         (left := _word_set(dropped["left"]))
-        and left <= said
+        and _all_said(left, said)
         and not language.negations & set(normalize_text(told[: dropped.start()]).split()[-2:])
         for dropped in language.drops.finditer(told)
     )
@@ -135,8 +141,10 @@ def slot_renamed(
         return True
     asked = ANSWERED.search(old)
     said = old if asked is None else old[: asked.start()]
-    if _framed_anew(said, new, _names(said, within=True), language) or _placed_anew(
-        said, new, language
+    if (
+        _framed_anew(said, new, _names(said, within=True), language)
+        or _placed_anew(said, new, language)
+        or _answered_anew(old, new, language)
     ):
         return True
     named = _names(said) - _names(new)
@@ -218,6 +226,12 @@ def _word_set(text: str) -> frozenset[str]:
     )
 
 
+def _all_said(words: frozenset[str], said: frozenset[str]) -> bool:
+    """Whether each of `words` is one of `said`, or starts one or with one ("paying" with
+    "pay")."""
+    return all(any(w.startswith(o) or o.startswith(w) for o in said) for w in words)
+
+
 def _held_for_now(old: str, new: str, language: Language) -> bool:
     """Whether `old` says a value for now ("hot desk for now", "poste nomade pour
     l'instant") and `new` names the same thing with another word beside it ("a fixed
@@ -262,6 +276,28 @@ def _framed_anew(old: str, new: str, named: set[str], language: Language) -> boo
             ):
                 return True
     return False
+
+
+def _answered_anew(old: str, new: str, language: Language) -> bool:
+    """Whether `new` answers again, with a name `old` does not hold, the question asking
+    who or where that `old` answered: a content word of five letters or more of the
+    question, as written or inflected ("Qui sera votre accompagnateur ?" "Ma mère", then
+    "c'est mon père, Gérald, qui m'accompagnera finalement")."""
+    asked = ANSWERED.search(old)
+    if asked is None or not language.asks_who_or_where.search(fold(old[asked.end() :])):
+        return False
+    told = without_question(new)
+    question = old[asked.end() :]
+    asked_by_name = {n.casefold() for n in _names(question)}  # "Who supports Mel?" asks no "mel"
+    question_words = [
+        w
+        for w in _words(question)
+        if len(w) > 4 and _content(w, language) and w not in _SPEAKERS | asked_by_name
+    ]
+    named = {n.removesuffix("'s") for n in _names(told, within=True)} - {
+        n.removesuffix("'s") for n in _names(old)
+    }
+    return bool(named) and shared_words(question_words, _words(told)) > 0
 
 
 def _placed_anew(old: str, new: str, language: Language) -> bool:

@@ -65,9 +65,9 @@ def choices() -> tuple[Choice, ...]:
     )
 
 
-def chosen(text: str) -> dict[str, set[str]]:
+def chosen(text: str, *, about: bool = True) -> dict[str, set[str]]:
     """The values `text` chooses, by kind of choice: named in what is said (not in the
-    question it answers), about what is chosen, and not turned down.
+    question it answers), about what is chosen (unless not `about`), and not turned down.
 
     >>> chosen("The user wants to be contacted by email, never by phone.")
     {'channel': {'email'}}
@@ -78,7 +78,7 @@ def chosen(text: str) -> dict[str, set[str]]:
     said = without_question(text)
     found: dict[str, set[str]] = {}
     for choice in choices():
-        if not choice.about.search(text):
+        if about and not choice.about.search(text):
             continue
         values = {
             value
@@ -135,6 +135,16 @@ def choice_reversed(old: str, new: str, said: str | None = None) -> bool:
     return len(words) > 1 and words <= taken  # one word ("phone") is named too often
 
 
+def _moves(new: str, said: str | None) -> bool:
+    """Whether `new` moves something to a value in so many words ("switch to", "make it",
+    "on passe à"): what it moves need not be named again."""
+    return any(
+        language.reschedule.search(fold(text))
+        for language in LANGUAGES
+        for text in (new, said or "")
+    )
+
+
 def _says_changed(new: str, said: str | None) -> bool:
     return any(
         language.change.search(fold(text)) for language in LANGUAGES for text in (new, said or "")
@@ -144,7 +154,9 @@ def _says_changed(new: str, said: str | None) -> bool:
 def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | None:
     """How `new` stands to `old` when it chooses a value of a kind `old` chose another of:
     it supersedes `old` when it (or `said`, the words it was said in) says it changed,
-    and contradicts it otherwise; None when it makes no other choice. Taking what `old`
+    and contradicts it otherwise; None when it makes no other choice. A move in so many
+    words need not name again what is chosen ("let's switch to every two weeks" after
+    "once a month", to "How often?"). Taking what `old`
     passed over, and saying so, supersedes it too (`choice_reversed`).
 
     >>> choice_verdict("Takes the annual plan.", "Finalement on repasse au forfait mensuel.")
@@ -156,8 +168,8 @@ def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | Non
     """
     if choice_reversed(old, new, said):
         return Verdict.SUPERSEDES
-    before, after = chosen(old), chosen(new)
     changed = _says_changed(new, said)
+    before, after = chosen(old), chosen(new, about=not _moves(new, said))
     for kind, values in after.items():
         was = before.get(kind)
         if not was or values <= was:

@@ -75,6 +75,11 @@ _NOT_TOPICS = frozenset(_stem(w) for language in LANGUAGES for w in language.not
 _BOUND = re.compile(
     r"(?<!\w)(?:" + "|".join(language.bounds for language in LANGUAGES) + r")(?!\w)", re.IGNORECASE
 )
+_CORRECTED = re.compile(
+    r"(?<!\w)(?:" + "|".join(language.instead for language in LANGUAGES) + r")\s*[£€$]?$",
+    re.IGNORECASE,
+)
+"""What puts a number as the value a correction replaces, right before it ("not five")."""
 _BOUND_REACH = 3
 """How many words from a figure a word bounding it stands ("up to 80k", "21,500 max")."""
 
@@ -93,6 +98,8 @@ class _Number:
     unit: str | None = None
     """The word right after it, as a stem, when that says what it counts ("3 vans"): two
     numbers of other units count other things, whatever words they share nearby."""
+    corrected: bool = False
+    """Given as the value a correction replaces ("four now, not five", "36, pas 30")."""
 
 
 def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -147,7 +154,8 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     True
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    old_numbers, new_numbers = _numbers(old), _numbers(_told(new))
+    old_numbers = _numbers(old)
+    new_numbers = [n for n in _numbers(_told(new)) if not n.corrected]
     if language.change.search(fold(new)) is None:
         old_numbers = [n for n in old_numbers if n.bounded and _PEOPLE in n.near]
         new_numbers = [n for n in new_numbers if _PEOPLE in n.near]
@@ -161,10 +169,22 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
 
 
 def _updated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
+    """Whether a number of `new` gives anew what one of `old` counted: amounts of one
+    scale none of which is said again, or a number counting what an older one counted,
+    with another value that no older number of the same thing had ("so five", then "four
+    people now": the four bridesmaids of the first count another thing)."""
     given = {n.value for n in new}
-    if not old or not given or given & {n.value for n in old}:
+    if not old or not given:
         return False
-    return _same_scale(old, new) or any(_same_thing(a, b) for a in old for b in new)
+    if _same_scale(old, new) and not given & {n.value for n in old}:
+        return True
+    return any(
+        a.value != b.value
+        and _same_thing(a, b)
+        and not any(c.value == b.value and _same_thing(c, b) for c in old)
+        for a in old
+        for b in new
+    )
 
 
 def _same_thing(a: _Number, b: _Number) -> bool:
@@ -254,6 +274,7 @@ def _numbers(text: str) -> list[_Number]:
                 near | question if answered else near,
                 token.start() in clocks,
                 unit,
+                _CORRECTED.search(undated, 0, token.start()) is not None,
             )
         )
     return numbers

@@ -258,6 +258,9 @@ class Language:
     relation to fill in (``{relation}``)."""
     reschedule: re.Pattern[str]
     """Words that move a date ("move it to Friday", "décaler", "reporter")."""
+    asks_who_or_where: re.Pattern[str]
+    """A question asking who or where ("Who will sign?", "Où livrer ?"): its answer is a
+    name, which a later answer may give anew."""
     asks_when: re.Pattern[str]
     """A question asking when ("When can you drop it off?", "Quelles dates ?")."""
     drops: re.Pattern[str]
