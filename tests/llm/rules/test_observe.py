@@ -167,6 +167,10 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
         ),
         # a thing to have, named in words
         (
+            "For the fitting, could you bring that linen waistcoat you mentioned?",
+            "The user asks the assistant to bring that linen waistcoat the assistant mentioned.",
+        ),
+        (
             "Can we have the lemon tart with the almond crust?",
             "The user asks to have the lemon tart with the almond crust.",
         ),
