@@ -148,6 +148,12 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says that Noa took the kids to see Lina's new show now.",
             False,
         ),
+        # swapped for another
+        (
+            "The user says that a small locker would be handy (in answer to: Any storage?).",
+            "The user asks to swap the small locker for a large one.",
+            True,
+        ),
         # what was paid otherwise, named as the one left ("instead of paying by card")
         (
             "The user says that card on the day is easiest (in answer to: How does the user "

@@ -97,6 +97,14 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             Verdict.CONTRADICTS,
         ),
         ("A cleaning visit every two weeks.", "Reads the weekly newsletter now.", None, None),
+        # how a bill is paid
+        (
+            "L'utilisateur dit qu'en trois fois par chèque (en réponse à « Et pour le paiement "
+            "de la cotisation ? »).",
+            "L'utilisateur dit que finalement on paiera la cotisation par virement.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # a move in so many words need not name again what it moves
         (
             "The user says that once a month, on a Monday (in answer to: How often?).",

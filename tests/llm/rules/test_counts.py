@@ -47,6 +47,11 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "people?).",
             "The user says one of the bridesmaids dropped out, so it's four people now, not five.",
         ),
+        # a number with no unit of its own counts what its question counted ("guests")
+        (
+            "The user says that around 120 (in answer to: How many guests do you expect?).",
+            "The user says ticket sales go well, we're now expecting about 180 people.",
+        ),
         # an approximate number in words
         (
             "L'utilisateur dit qu'une vingtaine de commandes par mois.",

@@ -24,6 +24,9 @@ WEDNESDAY = date(2026, 2, 18)
         ("it was the 3rd", "it was the 3rd (Tuesday 3 March 2026)"),
         ("je passe au bureau vendredi", "je passe au bureau vendredi (Friday 20 February 2026)"),
         ("mardi en huit", "mardi en huit (Tuesday 24 February 2026)"),
+        # the part of the day goes with its day
+        ("samedi matin ça ira", "samedi matin (Saturday 21 February 2026) ça ira"),
+        ("see you thursday morning", "see you thursday morning (Thursday 19 February 2026)"),
         ("lundi en quinze", "lundi en quinze (Monday 2 March 2026)"),
         ("vendredi en huit", "vendredi en huit (Friday 27 February 2026)"),
         ("on se voit le 28", "on se voit le 28 (Saturday 28 February 2026)"),

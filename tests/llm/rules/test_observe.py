@@ -235,6 +235,11 @@ def test_a_short_answer_that_names_a_value_is_kept(asked: str, said: str, told: 
     assert _observations(digest) == [told]
 
 
+def test_a_french_negation_before_a_vowel_is_elided_once_retold() -> None:
+    digest = _extract(("assistant", None, "Bonjour !"), ("user", None, "Je ne suis plus en congé."))
+    assert [fact.text for fact in digest.facts] == ["L'utilisateur n'est plus en congé."]
+
+
 @pytest.mark.parametrize(
     ("said", "told"),
     [

@@ -89,6 +89,13 @@ from somna.llm.rules.rescheduled import date_moved, dates_replaced
             "L'utilisateur dit qu'il voudrait les repas du lundi au samedi désormais.",
             True,
         ),
+        # a day that no longer suits ("je ne suis plus en télétravail le jeudi")
+        (
+            "L'utilisateur dit que jeudi matin, l'utilisateur télétravaille (en réponse à « "
+            "Quand pouvons-nous passer ? »).",
+            "L'utilisateur dit : livraison samedi matin, il n'est plus chez lui le jeudi.",
+            True,
+        ),
         # a slot said to have changed ("mes cours ont changé")
         (
             "L'utilisateur dit que le mercredi après-midi (en réponse à « Quelles "

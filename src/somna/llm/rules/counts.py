@@ -262,10 +262,12 @@ def _numbers(text: str) -> list[_Number]:
             ].end()
         ]
         near = frozenset(_topic_words(tokens[max(0, i - _NEAR) : i + _NEAR + 1]))
-        if _counts_people(undated, tokens, i):
-            near |= {_PEOPLE}
         answered = token.start() < answer_ends
         unit = _unit(undated, tokens, i)
+        if _counts_people(undated, tokens, i) or (
+            answered and unit is None and question & _PEOPLE_WORDS
+        ):
+            near |= {_PEOPLE}  # "around 120", to "How many guests?"
         numbers.append(
             _Number(
                 value,

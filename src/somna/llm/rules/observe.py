@@ -269,13 +269,17 @@ def _named(text: str, speaker: str, language: Language, capital_said: bool = Fal
     return _joined(says, text[:1].lower() if common else text[:1], language) + text[1:]
 
 
+def _elided(text: str, language: Language) -> str:
+    """`text` as the language writes it once retold: "ne est" as "n'est"."""
+    for elision, written in language.elisions:
+        text = elision.sub(written, text)
+    return text
+
+
 def _joined(opening: str, first: str, language: Language) -> str:
     """An opening and the first letter of what it tells, as the language writes them:
     "dit que il" as "dit qu'il", "demande de envoyer" as "demande d'envoyer"."""
-    joined = f"{opening} {first}"
-    for elision, written in language.elisions:
-        joined = elision.sub(written, joined)
-    return joined
+    return _elided(f"{opening} {first}", language)
 
 
 def _a_name_opens(said: str, start: int, told_from: int, names: Collection[str]) -> bool:
@@ -402,7 +406,9 @@ def observe(
     capital_said = False
     for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
-        told = resolve_dates(retell_speaker(said, speaker, listener, language), said_on)
+        told = resolve_dates(
+            _elided(retell_speaker(said, speaker, listener, language), language), said_on
+        )
         told = _OLD_CHOICE.sub("", _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told)))
         told = trim_clause(told)
         if not told:
