@@ -173,53 +173,59 @@ def test_a_topic_question_brings_the_fact_that_names_it(
     assert not any(other in line for line in facts)
 
 
-def test_a_question_asking_which_day_fills_its_block_with_the_day_named(memory: Memory) -> None:
-    """The newer day shares no word with the question and little of its sense; the facts
-    that name the client and the crate say the question is about this client."""
+@pytest.mark.parametrize(
+    ("profile", "question", "answer"),
+    [
+        # the newer day shares no word with the question and little of its sense
+        (
+            [
+                "The user is Noa Lindqvist, 2 Mill Row, Derby.",
+                "The user's partner is moving in, so we'll need the family crate going forward.",
+                "The user says that we're away from 3 to 17 July, please pause the deliveries.",
+                "Mondays are tricky now that the user is back at the studio; the user asks to "
+                "make it Wednesdays.",
+                "The user says that please leave the crate by the shed if nobody answers.",
+                "The user says the sourdough in the last crate was lovely.",
+            ],
+            "What day does Noa's crate arrive?",
+            "Wednesdays",
+        ),
+        # "inauguration" and "fête d'ouverture" share no word
+        (
+            [
+                "L'utilisateur est Noa Moreau, boulanger à Derby.",
+                "L'utilisateur dit que la fête d'ouverture est le 14 mars, avec un buffet.",
+                "L'utilisateur préfère un appel avant midi.",
+                "L'utilisateur dit que la commande de farine est de 40 kilos par semaine.",
+                "L'utilisateur demande de laisser la clé du fourgon sous le paillasson.",
+            ],
+            "Quand a lieu l'inauguration chez Noa ?",
+            "14 mars",
+        ),
+        # the key is "the spare one"
+        (
+            [
+                "The user is Noa Lindqvist, 2 Mill Row, Derby.",
+                "The user would like a cleaner for the flat, every other Monday.",
+                "The user says the hall gets muddy with the dog in winter.",
+                "The user says that the spare one is now in a lockbox by the bins, code 3318.",
+                "The user says only eco-friendly products, please.",
+                "The user says the sourdough in the last crate was lovely.",
+            ],
+            "How do we get into Noa's flat?",
+            "lockbox",
+        ),
+    ],
+)
+def test_a_question_on_a_topic_that_only_fills_brings_the_fact_that_names_it(
+    memory: Memory, profile: list[str], question: str, answer: str
+) -> None:
+    """A weekday for "which day…?", a month for "when…?", a key or a code for "how do we get
+    in?": the facts that name the client say the question is about this client."""
     memory.create_profile("noa")
-    for text in [
-        "The user is Noa Lindqvist, 2 Mill Row, Derby.",
-        "The user's partner is moving in, so we'll need the family crate going forward.",
-        "The user says that we're away from 3 to 17 July, please pause the deliveries then.",
-        "Mondays are tricky now that the user is back at the studio; the user asks to make it "
-        "Wednesdays.",
-        "The user says that please leave the crate by the shed if nobody answers.",
-        "The user says the sourdough in the last crate was lovely.",
-    ]:
+    for text in profile:
         memory.add_fact("noa", text)
-    facts = _facts(memory.context("noa", "What day does Noa's crate arrive?"))
-    assert any("Wednesdays" in line for line in facts)
-
-
-def test_a_question_asking_when_fills_its_block_with_the_month_named(memory: Memory) -> None:
-    """ "Inauguration" and "fête d'ouverture" share no word; the client named says the
-    question is about this client, and the one dated fact of the profile answers it."""
-    memory.create_profile("gus")
-    for text in [
-        "L'utilisateur est Gus Moreau, boulanger à Derby.",
-        "L'utilisateur dit que la fête d'ouverture est le 14 mars, avec un buffet.",
-        "L'utilisateur préfère un appel avant midi.",
-        "L'utilisateur dit que la commande de farine est de 40 kilos par semaine.",
-        "L'utilisateur demande de laisser la clé du fourgon sous le paillasson.",
-    ]:
-        memory.add_fact("gus", text)
-    facts = _facts(memory.context("gus", "Quand a lieu l'inauguration chez Gus ?"))
-    assert any("14 mars" in line for line in facts)
-
-
-def test_a_question_about_getting_in_fills_its_block_with_the_key(memory: Memory) -> None:
-    memory.create_profile("noa")
-    for text in [
-        "The user is Noa Lindqvist, 2 Mill Row, Derby.",
-        "The user would like a cleaner for the flat, every other Monday.",
-        "The user says the hall gets muddy with the dog in winter.",
-        "The user says that the spare one is now in a lockbox by the bins, code 3318.",
-        "The user says only eco-friendly products, please.",
-        "The user says the sourdough in the last crate was lovely.",
-    ]:
-        memory.add_fact("noa", text)
-    facts = _facts(memory.context("noa", "How do we get into Noa's flat?"))
-    assert any("lockbox" in line for line in facts)
+    assert any(answer in line for line in _facts(memory.context("noa", question)))
 
 
 def test_a_question_asking_which_day_of_nothing_of_the_client_brings_no_fact(
