@@ -114,12 +114,12 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
         # the same place named otherwise, after the same word
         (
             "The user says that we collect the vans at your branch in town.",
-            "The user says that actually the pickup will be at the branch in Leeds.",
+            "The user says that actually the pickup will be at the branch in Exeter.",
             True,
         ),
         (
             "The user says that we collect the vans at your branch in town.",
-            "The user says the staff in Leeds are nice now.",
+            "The user says the staff in Exeter are nice now.",
             False,
         ),
         # a question asking who or where answered again with another name
@@ -258,6 +258,6 @@ def test_a_name_given_anew_in_its_slot(old: str, new: str, renamed: bool) -> Non
 
 def test_the_word_of_change_may_be_in_the_words_said_only() -> None:
     old = "The user says that we collect the vans at your branch in town."
-    new = "The user says the pickup will be at the branch in Leeds."
+    new = "The user says the pickup will be at the branch in Exeter."
     assert not slot_renamed(old, new)
-    assert slot_renamed(old, new, said="Actually the pickup will be at the branch in Leeds.")
+    assert slot_renamed(old, new, said="Actually the pickup will be at the branch in Exeter.")

@@ -499,7 +499,7 @@ def test_an_answer_to_the_assistant_names_the_user() -> None:
     "offer", ["Welcome aboard! How can I help?", "Anything else I can do for you today?",
               "Bonjour ! Comment puis-je vous aider ?", "Autre chose ?",
               "Good morning, Larkspur Glass, what can we cut for you?",
-              "Bonjour, Atelier Sorbier, que puis-je vous préparer ?",
+              "Bonjour, Sorbier et Fils, que puis-je vous préparer ?",
               "Swiftline Vans, what can we do for you?"]
 )  # fmt: skip
 def test_an_answer_to_an_offer_of_help_does_not_carry_it(offer: str) -> None:

@@ -288,7 +288,7 @@ def _answered_anew(old: str, new: str, language: Language) -> bool:
         return False
     told = without_question(new)
     question = old[asked.end() :]
-    asked_by_name = {n.casefold() for n in _names(question)}  # "Who supports Mel?" asks no "mel"
+    asked_by_name = {n.casefold() for n in _names(question)}  # "Who supports Noa?" asks no "noa"
     question_words = [
         w
         for w in _words(question)

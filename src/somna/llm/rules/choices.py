@@ -93,7 +93,7 @@ def chosen(text: str, *, about: bool = True) -> dict[str, set[str]]:
 
 def names_another_value(clause: str, new: str) -> bool:
     """Whether `clause` names a value of a kind `new` chooses other than the one it chooses,
-    whatever the clause is about: in "Essentials, 14 a month per seat, billed monthly",
+    whatever the clause is about: in "the Lite plan, 14 a month per seat, billed monthly",
     the price "a month" goes with the billing when annual billing comes.
 
     >>> names_another_value("14 a month per seat", "Switched to annual billing.")

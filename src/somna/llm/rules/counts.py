@@ -284,7 +284,7 @@ def _numbers(text: str) -> list[_Number]:
 
 def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     """The word right after the number of `tokens[i]`, when it says what is counted: a
-    common word ("3 vans"), not a name ("18 Calder Street") nor past a comma."""
+    common word ("3 vans"), not a name ("18 Quarry Lane") nor past a comma."""
     if i + 1 >= len(tokens):
         return None
     following = tokens[i + 1]

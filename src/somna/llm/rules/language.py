@@ -321,7 +321,7 @@ class Language:
     greetings: frozenset[str]
     """Words that greet ("Hello again", "Coucou"): no one's name, capitalised or not."""
     place_words: frozenset[str]
-    """Small words a place's name follows ("the branch in Leeds", "l'agence de Rodez")."""
+    """Small words a place's name follows ("the branch in Exeter", "l'agence de Rodez")."""
     people: frozenset[str]
     """Words that count people ("guests", "staff", "personnes"): a number beside one, and
     one the speaker's group is (`group_count`), count the same thing."""
