@@ -2,13 +2,16 @@
 leave from York instead?"; or "with Bruno in copy", then "put Lina in copy from now on";
 or an address given anew for the same thing ("email the invoices to ines@…", then "send
 invoices to accounts@… from now on"); or a value said for now given anew ("hot desk for
-now", then "move me to a fixed desk"); or the other of the choices a question offered
-("Bronze or Silver?" "Bronze should do", then "we upgrade to the Silver").
+now", then "move me to a fixed desk"); or another of the choices a question offered
+("Bronze or Silver?" "Bronze should do", then "we upgrade to the Silver"); or a question
+asking who or where answered again ("Qui sera votre accompagnateur ?"), or a place named
+otherwise after the same words ("the branch in town", then "the branch in Exeter").
 
 The slot is where the name stood: after the preposition of the question it answered
 ("from which", "with what", "chez quel"), or among the same words ("… in copy", "cc …",
 "our contact is …"). A newer statement that puts another name in that slot, and says it
-changed, replaces it.
+changed, replaces it. So does one that drops, in its words, what the older took
+("scratch the house blend", "we sold the piano", "… rather than the one-day course").
 """
 
 from __future__ import annotations
