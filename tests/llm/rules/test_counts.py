@@ -52,6 +52,12 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "The user says that around 120 (in answer to: How many guests do you expect?).",
             "The user says ticket sales go well, we're now expecting about 180 people.",
         ),
+        # children however written, estimated then firmed up
+        (
+            "The user says that about 15 kids, plus a few parents (in answer to: How many "
+            "children?).",
+            "The user says the RSVPs are in: 22 children are coming.",
+        ),
         # an approximate number in words
         (
             "L'utilisateur dit qu'une vingtaine de commandes par mois.",
@@ -104,6 +110,12 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
         ),
         # a firm count given otherwise without a word of change, for a person to settle
         ("The user says 40 guests are invited.", "The user says 52 guests are coming."),
+        # an age is no head count, though its question asks about guests
+        (
+            "L'utilisateur dit qu'il y a deux enfants de moins de 10 ans (en réponse à « Des "
+            "régimes particuliers chez vos invités ? »).",
+            "L'utilisateur dit que les réponses arrivent, on sera finalement 80.",
+        ),
         # a part of the group is not the whole group
         ("Il y a trois enfants de moins de 10 ans.", "On sera finalement 104."),
         # two units of their own count two things, whatever words they share nearby

@@ -68,6 +68,9 @@ def _stem(word: str) -> str:
 
 
 _PEOPLE_WORDS = frozenset(_stem(w) for language in LANGUAGES for w in language.people)
+_CHILDREN = frozenset(_stem(w) for language in LANGUAGES for w in language.children)
+_CHILD = "<child>"
+"""The one unit of every word for children."""
 
 
 _NOT_TOPICS = frozenset(_stem(w) for language in LANGUAGES for w in language.not_topics)
@@ -101,6 +104,11 @@ class _Number:
     corrected: bool = False
     """Given as the value a correction replaces ("four now, not five", "36, pas 30")."""
 
+    @property
+    def counts_people(self) -> bool:
+        """Whether it counts people, or children ("15 kids")."""
+        return _PEOPLE in self.near or self.unit == _CHILD
+
 
 def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `number_updated` can hold for `new` against any text: it gives a number and
@@ -116,16 +124,21 @@ def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> 
     numbers = _numbers(_told(new))
     if language.change.search(fold(new)) is not None:
         return bool(numbers)
-    return any(_PEOPLE in n.near for n in numbers)
+    return any(n.counts_people for n in numbers)
 
 
 def counted_words(new: str) -> list[str]:
     """The words an older count of what `new` counts anew may be written in, beside its
     own: the words that count people, when it counts people ("we're 18 now" may update
-    "lunch for 14 people"), to search facts for."""
-    if any(_PEOPLE in n.near for n in _numbers(_told(new))):
-        return sorted(w for language in LANGUAGES for w in language.people)
-    return []
+    "lunch for 14 people"), or children, when it counts children ("22 children", "15
+    kids"), to search facts for."""
+    numbers = _numbers(_told(new))
+    words = []
+    if any(_PEOPLE in n.near for n in numbers):
+        words += [w for language in LANGUAGES for w in language.people]
+    if any(n.unit == _CHILD for n in numbers):
+        words += [w for language in LANGUAGES for w in language.children]
+    return sorted(words)
 
 
 def numbers_given(new: str) -> int:
@@ -148,7 +161,8 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     >>> number_updated("Around 110 guests.", "We booked a band for 3 hours.")
     False
 
-    A head count first estimated is firmed up without a word of change:
+    A head count first estimated (of people or of children) is firmed up without a word
+    of change:
 
     >>> number_updated("About 40 guests, give or take.", "The replies are in: 52 guests.")
     True
@@ -156,9 +170,9 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     language = detect_language(f"{new} {old}", languages, languages[0])
     old_numbers = _numbers(old)
     new_numbers = [n for n in _numbers(_told(new)) if not n.corrected]
-    if language.change.search(fold(new)) is None:
-        old_numbers = [n for n in old_numbers if n.bounded and _PEOPLE in n.near]
-        new_numbers = [n for n in new_numbers if _PEOPLE in n.near]
+    if language.change.search(fold(new)) is None:  # an estimate of people firmed up
+        old_numbers = [n for n in old_numbers if n.bounded and n.counts_people]
+        new_numbers = [n for n in new_numbers if n.counts_people]
     return any(  # a time of day against times of day, any other number against the others
         _updated(
             [n for n in old_numbers if n.clock is clock],
@@ -265,7 +279,7 @@ def _numbers(text: str) -> list[_Number]:
         answered = token.start() < answer_ends
         unit = _unit(undated, tokens, i)
         if _counts_people(undated, tokens, i) or (
-            answered and unit is None and question & _PEOPLE_WORDS
+            answered and unit is None and not _of_time(tokens, i) and question & _PEOPLE_WORDS
         ):
             near |= {_PEOPLE}  # "around 120", to "How many guests?"
         numbers.append(
@@ -291,7 +305,17 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     if text[tokens[i].end() : following.start()].strip() or not following[0][:1].islower():
         return None
     unit = next(_topic_words([following]), None)
+    if unit in _CHILDREN or _stem(following[0]) in _CHILDREN:
+        return _CHILD  # "15 kids" and "22 children" count one thing
     return None if unit in _NOT_TOPICS else unit
+
+
+_TIME_UNITS = frozenset(w for language in LANGUAGES for w in language.dates.units)
+
+
+def _of_time(tokens: Sequence[re.Match[str]], i: int) -> bool:
+    """Whether the number of `tokens[i]` counts time ("10 ans", "3 years"): no head count."""
+    return i + 1 < len(tokens) and tokens[i + 1][0].casefold() in _TIME_UNITS
 
 
 def _counts_people(text: str, tokens: Sequence[re.Match[str]], i: int) -> bool:

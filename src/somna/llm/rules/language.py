@@ -322,6 +322,8 @@ class Language:
     """Words that greet ("Hello again", "Coucou"): no one's name, capitalised or not."""
     place_words: frozenset[str]
     """Small words a place's name follows ("the branch in Exeter", "l'agence de Rodez")."""
+    children: frozenset[str]
+    """Words for children ("kids", "enfants"): one thing counted, however it is written."""
     people: frozenset[str]
     """Words that count people ("guests", "staff", "personnes"): a number beside one, and
     one the speaker's group is (`group_count`), count the same thing."""
