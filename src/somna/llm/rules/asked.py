@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from somna.llm.rules.choices import turned_down
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
 from somna.llm.rules.text import fold
@@ -41,10 +42,6 @@ _ASKED_LAST = re.compile(r"(?:^|[.!?:;]\s)(?P<asked>[^.!?:;]+)\?")
 _LEAD = 3
 """Words of the first choice a question offers, counted back from where the next begins:
 "Would you like the economy package or …" offers "the economy package"."""
-_REPLACED = re.compile(
-    r"(?:" + "|".join(language.replaced for language in LANGUAGES) + r")\W+\w*\W*$",
-    re.IGNORECASE,
-)
 _SPEAKERS = frozenset(
     word.casefold()
     for language in LANGUAGES
@@ -187,7 +184,7 @@ def _other_offered(old: str, new: str) -> bool:
     named = _word_set(without_question(new))
     told = fold(new).casefold()
     return any(words & named for words in offered if not words & took[0]) and not any(
-        not _REPLACED.search(told, 0, m.start())
+        not turned_down(told, m.start())
         for word in took[0]
         for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", told)
     )

@@ -25,6 +25,7 @@ __all__ = [
     "choices",
     "chosen",
     "names_another_value",
+    "turned_down",
 ]
 
 
@@ -46,6 +47,12 @@ _TURNED_DOWN = re.compile(
 )
 """A word that turns down the value right after it: "never by phone", "plutôt que par
 email", "rather than monthly"."""
+
+
+def turned_down(text: str, at: int) -> bool:
+    """Whether the value named at `at` in `text` is turned down by the words right before
+    it ("never by phone", "large instead of medium")."""
+    return _TURNED_DOWN.search(text[max(0, at - 40) : at]) is not None
 
 
 @cache
@@ -84,7 +91,7 @@ def chosen(text: str, *, about: bool = True) -> dict[str, set[str]]:
             value
             for value, names in choice.values
             for match in names.finditer(said)
-            if not _TURNED_DOWN.search(said[max(0, match.start() - 40) : match.start()])
+            if not turned_down(said, match.start())
         }
         if values:
             found[choice.name] = values

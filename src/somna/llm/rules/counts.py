@@ -304,13 +304,13 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     following = tokens[i + 1]
     if text[tokens[i].end() : following.start()].strip() or not following[0][:1].islower():
         return None
-    unit = next(_topic_words([following]), None)
-    if unit in _CHILDREN or _stem(following[0]) in _CHILDREN:
+    if _stem(following[0]) in _CHILDREN:
         return _CHILD  # "15 kids" and "22 children" count one thing
+    unit = next(_topic_words([following]), None)
     return None if unit in _NOT_TOPICS else unit
 
 
-_TIME_UNITS = frozenset(w for language in LANGUAGES for w in language.dates.units)
+_TIME_UNITS = frozenset().union(*(language.time_units for language in LANGUAGES))
 
 
 def _of_time(tokens: Sequence[re.Match[str]], i: int) -> bool:

@@ -331,6 +331,9 @@ class Language:
     """What, right before a number, says the speaker's group is that many ("we're 18")."""
     value_words: frozenset[str]
     """Lower-case words that name a value: channels, frequencies, times of day, days, tiers."""
+    offered_deed: re.Pattern[str]
+    """The deed a business offers in its question ("what can we print for you?", "que
+    puis-je vous préparer ?"): group ``deed``, which asks nothing in particular."""
     offers: frozenset[str]
     """Words of an offer of help ("How can I help?"): a question made of these and stopwords
     asks for nothing in particular, and an answer does not carry it."""

@@ -335,7 +335,11 @@ def _asks_something(asked: str) -> bool:
     >>> _asks_something("What do you do for a living?")
     True
     """
-    offered = {m[1] or m[2] for m in _OFFERED_DEED.finditer(asked.casefold())}
+    offered = {
+        m["deed"].casefold()
+        for language in LANGUAGES
+        for m in language.offered_deed.finditer(asked)
+    }
     tokens = list(_TOKEN.finditer(asked))
     named = {  # within the question, or opening it with another capital ("Swiftline Vans, …")
         i
@@ -351,11 +355,6 @@ def _asks_something(asked: str) -> bool:
 _OFFERING = frozenset().union(
     *(language.stopwords | language.offers | language.greetings for language in LANGUAGES)
 )
-_OFFERED_DEED = re.compile(
-    r"\b(?:can|could|may|shall)\s+(?:i|we)\s+(\w+)(?=\s+(?:\w+\s+)?for\s+you\b)"
-    r"|\b(?:puis|pouvons|peut)[- ](?:je|nous|on)\s+(?:vous\s+|te\s+)?(\w+)"
-)
-"""The deed a business offers ("what can we print for you?"), asking nothing in particular."""
 _TOKEN = re.compile(r"[^\W_]+")
 """Letters and digits, apart at apostrophes and hyphens ("puis-je", "aujourd'hui")."""
 

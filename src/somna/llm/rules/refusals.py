@@ -173,7 +173,7 @@ def _denials(said: str, table: _Table) -> list[re.Match[str]]:
     return found
 
 
-_CLAUSE_START = re.compile(r"[^,.;:!?()]*$")
+_CLAUSE_START = re.compile(_CLAUSE.pattern + "$")
 
 
 def _conditional(said: str, at: int, table: _Table) -> bool:
