@@ -169,8 +169,7 @@ def test_a_topic_question_brings_the_fact_that_names_it(
     memory.add_fact("remi", answer)
     memory.add_fact("remi", other)
     facts = _facts(memory.context("remi", question))
-    assert any(answer in line for line in facts)
-    assert not any(other in line for line in facts)
+    assert answer in facts[0]
 
 
 @pytest.mark.parametrize(
@@ -250,11 +249,13 @@ def test_unrelated_questions_bring_no_fact_from_a_small_profile(
 
 
 def test_only_the_facts_in_the_block_are_reinforced(client: Memory) -> None:
-    client.context("ines", "How should I get in touch with Ines?")
+    block = "\n".join(_facts(client.context("ines", "How should I get in touch with Ines?")))
     client.flush()
     used = {f.text: f.recall_count for f in client.list_facts("ines", limit=100)}
     assert used["The user prefers to be contacted by email and never by phone."] == 1
-    assert used["The user plays chess online on Sunday mornings."] == 0
+    left_out = [text for text in used if text not in block]
+    assert left_out
+    assert all(used[text] == (0 if text in left_out else 1) for text in used)
 
 
 def test_a_client_back_after_a_quarter_of_silence_finds_their_facts(

@@ -56,12 +56,36 @@ def test_a_block_that_bears_on_four_facts_takes_a_fifth_near_it() -> None:
     assert "It is on Saturday 6 June at 3pm." in _texts(recalled)
 
 
-def test_facts_far_below_the_floor_do_not_fill_a_block() -> None:
+def test_a_small_profile_fills_a_block_about_the_client_by_rank() -> None:
+    """A client with few facts stands close to none of them in particular: the facts
+    below the fill floor still fill the block, the nearer first."""
     recalled = [
         _recalled("Plays in a darts club.", cosine_gap=0.25),
-        _recalled("Is allergic to hazelnuts.", cosine_gap=0.05),
+        _recalled("Is allergic to hazelnuts.", cosine_gap=0.01),
+        _recalled("Lives in Bath.", cosine_gap=0.12),
+        _recalled("Keeps bees.", cosine_gap=-0.02),
     ]
-    assert _texts(recalled) == ["Plays in a darts club."]
+    assert _texts(recalled) == [
+        "Plays in a darts club.",
+        "Is allergic to hazelnuts.",
+        "Lives in Bath.",
+        "Keeps bees.",
+    ]
+
+
+def test_facts_near_the_question_fill_before_those_further_down() -> None:
+    recalled = [
+        _recalled("Plays in a darts club.", cosine_gap=0.25),
+        *[_recalled(f"Said thing {n}.", cosine_gap=0.01) for n in range(5)],
+        _recalled("Cycles on Sunday mornings.", cosine_gap=0.15),
+    ]
+    assert _texts(recalled) == [
+        "Plays in a darts club.",
+        "Said thing 0.",
+        "Said thing 1.",
+        "Said thing 2.",
+        "Cycles on Sunday mornings.",
+    ]
 
 
 def test_a_question_no_fact_bears_on_brings_none() -> None:
