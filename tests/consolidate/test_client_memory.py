@@ -521,3 +521,39 @@ def test_who_the_client_is_keeps_what_they_said_they_are_and_each_quote(
         "le soir, je suis sage-femme et je travaille de jour",
     ]
     assert who.text in client.context("alice", "Quel train pour la visite ?")
+
+
+def test_a_number_to_call_given_anew_replaces_the_older_one(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "Ring me on 07700 900100 but after 6 please, I'm at work all day.")
+    talk(client, clock, "s2", "For the delivery just call my husband Sam on 07700 900200.")
+    assert any("900100" in text for text in texts(client, FactStatus.SUPERSEDED))
+    block = block_facts(client, "Who do we phone about the delivery?")
+    assert "900200" in block
+    assert "900100" not in block
+
+
+def test_a_number_to_call_in_a_case_leaves_the_usual_one(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "Ring me on 07700 900100 but after 6 please, I'm at work all day.")
+    talk(client, clock, "s2", "If the alarm goes off, call my neighbour Jo on 07700 900300.")
+    assert not texts(client, FactStatus.SUPERSEDED)
+
+
+def test_a_date_agreed_then_pushed_back_a_week_leaves_the_prompt(
+    client: Memory, clock: Clock
+) -> None:
+    client.add_messages(
+        "alice",
+        "s1",
+        [
+            ("user", "Hi, I'd like the new kitchen fitted, the flat is at 8 Dock Street."),
+            ("assistant", "We can start the kitchen fit on Monday 11 May, shall I book it?"),
+            ("user", "go on then"),
+        ],
+    )
+    clock.advance(days=1)
+    client.consolidate()
+    assert any("11 May" in text for text in texts(client, FactStatus.UNVERIFIED))
+    clock.advance(days=6)
+    talk(client, clock, "s2", "Could we push the kitchen fit back a week? My parents visit then.")
+    assert any("11 May" in text for text in texts(client, FactStatus.SUPERSEDED))
+    assert "11 May" not in block_facts(client, "When does the kitchen fit start?")

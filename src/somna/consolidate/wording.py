@@ -12,11 +12,17 @@ from dataclasses import dataclass
 from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import dropped, may_drop, may_rename_a_slot, slot_renamed
 from somna.llm.rules.choices import choice_verdict, choices, chosen
+from somna.llm.rules.contacts import may_reach_elsewhere, reached_elsewhere
 from somna.llm.rules.counts import counted_words, may_update_a_number, number_updated
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import may_change_a_value, value_changed
-from somna.llm.rules.rescheduled import date_moved, may_move_a_date
+from somna.llm.rules.rescheduled import (
+    date_moved,
+    date_shifted,
+    may_move_a_date,
+    may_shift_a_date,
+)
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
     ACTIVE_STATUSES,
@@ -159,12 +165,18 @@ def given_anew(
             number_updated(other, fact.text)
             or slot_renamed(other, fact.text, said)
             or date_moved(other, fact.text)
+            or date_shifted(other, fact.text)
+            or reached_elsewhere(other, fact.text)
             or (said is not None and dropped(other, said))
         ),
         words=words,
         also=[*nearest, *now],
     )
-    return [o for o in worded if o.category in ONE_OFF and o.valid_from < fact.valid_from]
+    return [
+        o
+        for o in worded
+        if (o.category in ONE_OFF or fact.category in ONE_OFF) and o.valid_from < fact.valid_from
+    ]
 
 
 def may_give_anew(text: str, said: str | None = None) -> bool:
@@ -174,6 +186,8 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         may_update_a_number(text)
         or may_rename_a_slot(text)
         or may_move_a_date(text)
+        or may_shift_a_date(text)
+        or may_reach_elsewhere(text)
         or (said is not None and (may_drop(said) or may_rename_a_slot(said)))
     )
 
@@ -279,6 +293,8 @@ def replaces_part(part: str, new: str, said: str | None = None) -> bool:
         number_updated(part, new)
         or slot_renamed(part, new, said)
         or date_moved(part, new)
+        or date_shifted(part, new)
+        or reached_elsewhere(part, new)
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)
         or (said is not None and dropped(part, said))

@@ -112,6 +112,27 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             Verdict.SUPERSEDES,
         ),
+        # nor need the older, itself a move; a regime from a time on says it changed
+        (
+            "The user says that we eat less these days; the user asks to switch to every "
+            "other month.",
+            "The user says that the box was lovely; the user asks for one every month from May.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        (
+            "L'utilisateur dit qu'un colis par mois (en réponse à « Quel rythme d'envoi ? »).",
+            "L'utilisateur dit qu'il voudrait un colis tous les deux mois à partir de juin.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        # a count per month is no frequency chosen
+        (
+            "The user says that 6 bottles a month is plenty; one case, monthly.",
+            "The user says that 6 bottles a month is plenty, one case.",
+            None,
+            None,
+        ),
         # one word passed over is named too often to be taken back by it
         ("Email rather than phone, please.", "The phone line is new.", None, None),
     ],

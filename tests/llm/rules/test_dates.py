@@ -60,6 +60,10 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "never schedule anything on a Friday",
         "les repas du midi, du lundi au vendredi",
         "jamais un vendredi",
+        # a day of each month
+        "le prélèvement le 5 du mois",
+        "le 15 de chaque mois",
+        "debit on the 5th each month",
     ],
 )
 def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:

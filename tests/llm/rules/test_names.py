@@ -100,6 +100,8 @@ def test_a_name_given_when_asked_or_opening_a_message_is_who_the_client_is(
         ("Que puis-je faire ?", "c'est bon pour Lina, merci"),  # not opening with it
         ("How can I help?", "Hello Lina, the van is late"),  # a first name greeted
         ("May I have your name?", "sure, one moment"),  # no name given
+        # a relative named, who will come in the speaker's place
+        ("Très bien.", "coucou, c'est Rémi mon mari qui passera samedi chercher le colis"),
     ],
 )
 def test_no_name_without_the_question_or_the_name(asked: str, said: str) -> None:

@@ -107,6 +107,8 @@ def test_a_name_the_conversation_writes_keeps_its_capital_opening_a_statement() 
         "great shout thx",
         "Have a nice weekend!",
         "That's it, cheers.",
+        "nickel merci",
+        "Top, merci beaucoup !",
         # questions written without their question mark
         "do you ship to Norway or only within the EU",
         "hows the new office btw",
@@ -821,4 +823,50 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
     )
     assert _observations(digest) == [
         "The user did sign up for that 5k on the 9th (Saturday 9 May 2026)."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said", "told"),
+    [
+        (
+            "Oh dear. So that's 6 hampers for the team then?",
+            "yep",
+            "The user agrees (in answer to: So that's 6 hampers for the team then?).",
+        ),
+        (
+            "We have a fitting slot on Monday 11 May, shall I pencil you in?",
+            "go on then",
+            "The user agrees (in answer to: We have a fitting slot on Monday 11 May, shall "
+            "the assistant pencil the user in?).",
+        ),
+        # a question that only asks to confirm takes the sentence it confirms
+        (
+            "Pas de souci, on passe au jeudi 14 mai à 9h. Ça vous convient ?",
+            "parfait merci",
+            "L'utilisateur est d'accord (en réponse à « Pas de souci, on passe au jeudi 14 mai à "
+            "9h, ça vous convient ? »).",
+        ),
+    ],
+)
+def test_a_bare_yes_to_a_value_proposed_agrees_to_it(asked: str, said: str, told: str) -> None:
+    digest = _extract(("assistant", None, asked), ("user", None, said))
+    assert _observations(digest) == [told]
+    assert digest.facts[0].quote == said
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [("Anything else I can do?", "yes thanks"), ("Ça vous va ?", "oui"), ("Noted.", "ok")],
+)
+def test_a_bare_yes_to_nothing_proposed_tells_nothing(asked: str, said: str) -> None:
+    assert _observations(_extract(("assistant", None, asked), ("user", None, said))) == []
+
+
+def test_an_answer_to_which_of_several_carries_what_was_offered() -> None:
+    asked = "We do a box of 6 or of 12, sent weekly or monthly. Which suits you?"
+    digest = _extract(("assistant", None, asked), ("user", None, "6, weekly"))
+    assert _observations(digest) == [
+        "The user says that 6, weekly (in answer to: We do a box of 6 or of 12, sent weekly "
+        "or monthly, which suits the user?)."
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from somna.llm.rules.rescheduled import date_moved, dates_replaced
+from somna.llm.rules.rescheduled import date_moved, date_shifted, dates_replaced
 
 
 @pytest.mark.parametrize(
@@ -75,6 +75,13 @@ from somna.llm.rules.rescheduled import date_moved, dates_replaced
             "L'utilisateur dit que les lundis et jeudis, de 9h à 12h (en réponse à « Quels "
             "horaires ? »).",
             "L'utilisateur dit qu'on passe aux mardis et vendredis, nouveau planning.",
+            True,
+        ),
+        # the thing dated named only in the question the older date answered
+        (
+            "The user says that 1st May please (in answer to: Memberships run May to "
+            "September, shall we start the user from 1 May?).",
+            "The user asks to start the membership from the 15th of May instead.",
             True,
         ),
         (
@@ -150,3 +157,54 @@ def test_a_date_a_day_of_the_week_or_a_time_given_that_was_not(
     old: str, new: str, replaced: bool
 ) -> None:
     assert dates_replaced(old, new) is replaced
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "shifted"),
+    [
+        # the date agreed to, in the question it answered; the thing named in either
+        (
+            "The user agrees (in answer to: We can start the kitchen fit on Monday 11 May, "
+            "shall the assistant book it?).",
+            "The user asks to push the kitchen fit back a week; the house is full that week.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que jeudi 7 mai c'est parfait (en réponse à « Pour la livraison, "
+            "un créneau le jeudi 7 mai, ça irait ? »).",
+            "L'utilisateur dit que décalez de deux jours la livraison svp, il sera absent.",
+            True,
+        ),
+        # the date moved from named again ("ce samedi")
+        (
+            "L'utilisateur dit que le séminaire aura lieu le samedi 16 mai.",
+            "L'utilisateur dit que décalez d'une semaine le séminaire, ce samedi (Saturday 16 "
+            "May 2026) la salle est prise.",
+            True,
+        ),
+        # another thing dated: the word shared is not in the clause that moves
+        (
+            "The user says the garden party is on 6 June, at the house.",
+            "The user asks to push the kitchen fit back a week; the house is full that week.",
+            False,
+        ),
+        # no date to move, or a date of its own given (`date_moved`), or nothing moves
+        (
+            "The user says the kitchen fit is planned soon.",
+            "The user asks to push the kitchen fit back a week.",
+            False,
+        ),
+        (
+            "The user says the kitchen fit starts on 11 May.",
+            "The user asks to push the kitchen fit back a week, to 18 May.",
+            False,
+        ),
+        (
+            "The user says the kitchen fit starts on 11 May.",
+            "The user says the kitchen fit takes a week.",
+            False,
+        ),
+    ],
+)
+def test_a_date_moved_by_a_stretch_of_time(old: str, new: str, shifted: bool) -> None:
+    assert date_shifted(old, new) is shifted

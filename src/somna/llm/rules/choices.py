@@ -162,9 +162,9 @@ def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | Non
     """How `new` stands to `old` when it chooses a value of a kind `old` chose another of:
     it supersedes `old` when it (or `said`, the words it was said in) says it changed,
     and contradicts it otherwise; None when it makes no other choice. A move in so many
-    words need not name again what is chosen ("let's switch to every two weeks" after
-    "once a month", to "How often?"). Taking what `old`
-    passed over, and saying so, supersedes it too (`choice_reversed`).
+    words, old or new, need not name again what is chosen ("let's switch to every two
+    weeks" after "once a month", to "How often?"; then "every week from June"). Taking what
+    `old` passed over, and saying so, supersedes it too (`choice_reversed`).
 
     >>> choice_verdict("Takes the annual plan.", "Finalement on repasse au forfait mensuel.")
     <Verdict.SUPERSEDES: 'supersedes'>
@@ -176,7 +176,8 @@ def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | Non
     if choice_reversed(old, new, said):
         return Verdict.SUPERSEDES
     changed = _says_changed(new, said)
-    before, after = chosen(old), chosen(new, about=not _moves(new, said))
+    before = chosen(old, about=not _moves(old, None))
+    after = chosen(new, about=not _moves(new, said))
     for kind, values in after.items():
         was = before.get(kind)
         if not was or values <= was:

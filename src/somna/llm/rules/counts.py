@@ -43,7 +43,7 @@ revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a b
 _ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
 _MONTHS = "|".join(language.months for language in LANGUAGES)
 DATE = re.compile(
-    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?"
+    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:of\s+)?(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?"
     rf"|(?:{_MONTHS})\w*\s+(?:19|20)\d\d\b|\(\s*(?:19|20)\d\d\s*\)",
     re.IGNORECASE,
 )

@@ -237,10 +237,11 @@ def typed_facts(
     """The facts the typed rules find, each with its message's position, once each; every
     message's observation (None for what tells nothing, or is not the user's); and the
     sentences that gave a typed fact."""
+    spoken = detect_language(  # a client who only says "parfait merci" speaks as spoken to
+        " ".join(m.content for m in transcript.messages), languages, languages[0]
+    )
     default = detect_language(
-        " ".join(m.content for m in transcript.messages if m.role is Role.USER),
-        languages,
-        languages[0],
+        " ".join(m.content for m in transcript.messages if m.role is Role.USER), languages, spoken
     )
     names = {m.speaker for m in transcript.messages if m.speaker} | {transcript.user}
     typed: list[tuple[int, CandidateFact]] = []

@@ -240,6 +240,13 @@ class Language:
     request's group ``what``: "possible le samedi à 10h ?")."""
     answering: str
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
+    agreeing: str
+    """How a bare yes is told, before the question it answers: ``"{} agrees"``."""
+    assent: re.Pattern[str]
+    """An answer that only says yes ("yep", "go on then", "parfait merci")."""
+    refers_back: re.Pattern[str]
+    """A question that only asks about what the sentence before it proposes: to confirm it
+    ("Does that work?", "Ça vous convient ?") or to choose among it ("Which suits you?")."""
     named: str
     """How who a speaker is is told: ``"{} is {}"``."""
     age_told: str
@@ -258,6 +265,9 @@ class Language:
     relation to fill in (``{relation}``)."""
     reschedule: re.Pattern[str]
     """Words that move a date ("move it to Friday", "décaler", "reporter")."""
+    shift: re.Pattern[str]
+    """A stretch of time a date is moved by ("push it back a week", "décalez d'une
+    semaine")."""
     asks_who_or_where: re.Pattern[str]
     """A question asking who or where ("Who will sign?", "Où livrer ?"): its answer is a
     name, which a later answer may give anew."""

@@ -360,10 +360,23 @@ _TOKEN = re.compile(r"[^\W_]+")
 
 
 def question_of(content: str) -> str | None:
-    """The last question a message asks, as written, or None."""
+    """The last question a message asks, as written, or None; with the sentence before it
+    when it only asks about what that sentence proposes ("We can do Friday 9 May. Does that
+    work?", "We do a box of 6 or of 12. Which suits you?").
+
+    >>> question_of("Noted. We can move it to Friday 9 May. Does that work for you?")
+    'We can move it to Friday 9 May, does that work for you?'
+    """
     folded = fold(content)
-    asked = [folded[a:b].strip() for a, b in split_sentences(folded) if "?" in folded[a:b]]
-    return asked[-1] if asked else None
+    sentences = [folded[a:b].strip() for a, b in split_sentences(folded)]
+    asked = [i for i, sentence in enumerate(sentences) if "?" in sentence]
+    if not asked:
+        return None
+    last = asked[-1]
+    if last > 0 and any(language.refers_back.match(sentences[last]) for language in LANGUAGES):
+        proposed, confirm = sentences[last - 1].rstrip(" .!;:"), sentences[last]
+        return f"{proposed}, {confirm[:1].lower()}{confirm[1:]}"  # one sentence, as a fact is
+    return sentences[last]
 
 
 def observe(
@@ -385,6 +398,8 @@ def observe(
         speaker = language.plain_user
     folded = fold(content)
     answering = bool(asked and _asks_something(asked))
+    if asked and answering and language.assent.match(folded.strip()):
+        return _agreed(asked, len(folded.rstrip()), speaker, listener, language, said_on)
     kept: list[tuple[int, int, int, float, _Asked | None]] = []
     for start, end in split_sentences(folded):
         if start in typed:
@@ -446,6 +461,22 @@ def observe(
         return None
     kept = kept[: len(parts)]
     return Observation(text, kept[0][0], kept[-1][2], weight * sum(item[3] for item in kept))
+
+
+def _agreed(
+    asked: str, said: int, speaker: str, listener: str, language: Language, said_on: date
+) -> Observation | None:
+    """A bare yes ("yep", "parfait") to a question that proposes a value ("So that's 4
+    boxes then?", "On passe au samedi 21 mars. Ça vous convient ?"): the speaker agrees to
+    what it proposes. To a question that proposes none ("Anything else?"), it tells nothing.
+    `said`: the length of the answer, all of it the quote."""
+    if not holds_a_value(asked, names=False):
+        return None
+    question = _answering(asked, listener, speaker, language, said_on)
+    text = finish_sentence(f"{language.agreeing.format(speaker)} ({question})")
+    if not is_fact_text(text):
+        return None
+    return Observation(text, 0, said, ANSWER_WEIGHT * len(_WORD.findall(asked)))
 
 
 def select(

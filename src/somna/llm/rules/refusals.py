@@ -19,7 +19,7 @@ from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import clock_times
 
-__all__ = ["refusals", "refused_by_words"]
+__all__ = ["conditional", "refusals", "refused_by_words"]
 
 _CLAUSE = re.compile(r"[^,.;:!?()]*")
 _WORD = re.compile(r"[^\W\d_][\w'-]*[^\W\d_]|[^\W\d_]")
@@ -174,6 +174,11 @@ def _denials(said: str, table: _Table) -> list[re.Match[str]]:
 
 
 _CLAUSE_START = re.compile(_CLAUSE.pattern + "$")
+
+
+def conditional(text: str) -> bool:
+    """Whether a clause of `text` holds only in a case ("if it rains", "si personne n'est là")."""
+    return _table().condition.search(text) is not None
 
 
 def _conditional(said: str, at: int, table: _Table) -> bool:

@@ -16,12 +16,13 @@ import re
 from collections.abc import Sequence
 
 from somna.llm.rules.counts import DATE
+from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.llm.rules.text import clock_times, fold
 from somna.model import shared_words
 
-__all__ = ["date_moved", "dates_replaced", "may_move_a_date"]
+__all__ = ["date_moved", "date_shifted", "dates_replaced", "may_move_a_date", "may_shift_a_date"]
 
 
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -49,23 +50,62 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return True
     if _when(without_question(old)) & _when(without_question(new)):
         return True  # "Wednesday doesn't work any more, Saturday?", "the 23rd, not the 21st"
+    # what was dated may be named only in the question the old date answered ("shall we
+    # start you from 1 April?" "yes please")
+    return shared_words(_words(old, language), _words(without_question(new), language)) > 0
+
+
+def may_shift_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `date_shifted` can hold for `new` against any text: it moves a date by a
+    stretch of time."""
+    folded = fold(without_question(new))
+    language = detect_language(folded, languages, languages[0])
     return (
-        shared_words(
-            _words(without_question(old), language), _words(without_question(new), language)
-        )
-        > 0
+        language.reschedule.search(folded) is not None and language.shift.search(folded) is not None
     )
+
+
+def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `new` moves what `old` dated by a stretch of time, in so many words ("push
+    the install back a week", "décalez d'une semaine la pose"), naming no other date than
+    the one it moves from: `old` gives a date, in what it says or, when it says no other
+    value, in the question it answered ("yes please", to "Install on 20 April?"), and the
+    clause that moves names what `old` dates.
+
+    >>> date_shifted("The user agrees (in answer to: The install can start Monday 20 April?).",
+    ...              "The user asks to push the install back a week.")
+    True
+    >>> date_shifted("The party is on 3 May.", "The user asks to push the install back a week.")
+    False
+    """
+    dated = {when for when in _when(old) if when[0] == "date"}
+    own = {when for when in _when(without_question(new)) if when[0] == "date"}
+    if not may_shift_a_date(new, languages) or not dated or not own <= dated:
+        return False  # no date to move, or one given anew (`date_moved`)
+    said = without_question(old)
+    if not _when(said) and holds_a_value(said, names=False):
+        return False  # "no more than 150 €" (to "Fitting on 14 March, ok?") dates nothing
+    language = detect_language(f"{new} {old}", languages, languages[0])
+    told = fold(without_question(new))
+    shift = language.shift.search(told)
+    assert shift is not None  # `may_shift_a_date`
+    start = max(told.rfind(stop, 0, shift.start()) for stop in ";,.") + 1
+    ends = [at for stop in ";,." if (at := told.find(stop, shift.end())) >= 0]
+    clause = told[start : min(ends, default=len(told))]  # the clause that names what moves
+    moved = clause.replace(shift[0], " ")  # "a week" names nothing dated
+    return shared_words(_words(old, language), _words(moved, language)) > 0
 
 
 _DAY_MONTH = re.compile(r"(?P<day>\d{1,2})\D{0,6}?\s(?P<month>[^\W\d_]{3})", re.IGNORECASE)
 
 
 def _date(written: str) -> str:
-    """A date as its day and month when it gives both ("21 june", "Sunday 21 June 2026":
-    "21 jun"), so that one date written twice is one; as written otherwise."""
+    """A date as its day and month when it gives both ("21 june", "Sunday 21 June 2026",
+    "21 juin": "21 6"), so that one date written twice is one; as written otherwise."""
     found = _DAY_MONTH.search(written)
-    if found:
-        return f"{found['day']} {found['month'].casefold()}"
+    if found:  # by the month's number: "16 mai" and "16 May" are one date
+        month = found["month"].casefold()
+        return f"{found['day']} {_month(month) or month}"
     return " ".join(written.casefold().strip("() .").split())
 
 

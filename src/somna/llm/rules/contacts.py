@@ -1,0 +1,110 @@
+"""A way to reach a client given anew: a phone number, an email address, a street address.
+
+"Ring me on 07700 900100 after 5", then weeks later "anything about the install, just
+call my husband on 07700 900200": the second number replaces the first though no word
+says it changed, and an agent that rings the first rings a number the client left. The
+words that say to use a number or an address, those that only add one, and the kinds of
+street are a table (`contacts.toml`), English and French side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from somna.llm.rules.languages import without_question
+from somna.llm.rules.refusals import conditional
+from somna.llm.rules.tables import read_toml
+from somna.llm.rules.text import any_word
+
+__all__ = ["may_reach_elsewhere", "reached_elsewhere"]
+
+_PHONE = re.compile(r"(?<![\w+])\+?\d(?:[ .-]?\d){8,13}(?!\w)")
+"""Nine digits or more, spaced or not: a phone number, not a price or a date."""
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+@dataclass(frozen=True)
+class _Table:
+    use: re.Pattern[str]
+    adds: re.Pattern[str]
+    documents: re.Pattern[str]
+    street: re.Pattern[str]
+    kinds: frozenset[str]
+
+
+@cache
+def _table() -> _Table:
+    table = read_toml("contacts")
+    kinds = frozenset(table["streets"])
+    names = "|".join(sorted((re.escape(w) for w in kinds), key=len, reverse=True))
+    return _Table(
+        any_word(table["use"], whole=False),
+        any_word(table["adds"], whole=True),
+        any_word(table["documents"], whole=False),
+        re.compile(  # "22 Mill Road", "Unit 4 Cattle Yard", "14 rue des Tanneurs"
+            rf"(?<!\w)(?P<number>\d{{1,4}})[a-z]?,?\s+"
+            rf"(?:(?:{names})(?:\s+[\w'-]+){{1,3}}|(?:[\w'-]+\s+){{1,3}}(?:{names}))(?!\w)",
+            re.IGNORECASE,
+        ),
+        kinds,
+    )
+
+
+def _street(found: re.Match[str], kinds: frozenset[str]) -> str:
+    """A street address as plain as can compare: its number and the long words of its name
+    ("14 tanneurs" for "14 rue des Tanneurs à …")."""
+    words = found[0].casefold().split()[1:]
+    return " ".join([found["number"], *sorted(w for w in words if len(w) > 3 and w not in kinds)])
+
+
+def _ways(text: str) -> dict[str, set[str]]:
+    """The numbers and addresses `text` gives, by kind, each as plain as can compare."""
+    table = _table()
+    found = {
+        "phone": {re.sub(r"\D", "", m[0])[-9:] for m in _PHONE.finditer(text)},
+        "email": {m[0].casefold() for m in _EMAIL.finditer(text)},
+        "street": {_street(m, table.kinds) for m in table.street.finditer(text)},
+    }
+    return {kind: ways for kind, ways in found.items() if ways}
+
+
+def may_reach_elsewhere(new: str) -> bool:
+    """Whether `reached_elsewhere` can hold for `new` against any text."""
+    told = without_question(new)
+    table = _table()
+    return (
+        bool(_ways(told))
+        and table.use.search(told) is not None
+        and table.adds.search(told) is None
+        and not conditional(told)
+    )
+
+
+def reached_elsewhere(old: str, new: str) -> bool:
+    """Whether `new` gives, in words that say to use it, a number or an address of a kind
+    `old` gives another of, and neither adds it to the first, nor keeps it for a case or
+    for a document `old` does not name.
+
+    >>> reached_elsewhere("Ring the user on 07700 900100 after 5pm.",
+    ...                   "For the install, just call the user's husband on 07700 900200.")
+    True
+    >>> reached_elsewhere("Ring the user on 07700 900100 after 5pm.",
+    ...                   "The user says they can also be texted on 07700 900200.")
+    False
+    >>> reached_elsewhere("Ring the user on 07700 900100.",
+    ...                   "If the alarm goes off, call the neighbour on 07700 900300.")
+    False
+    """
+    if not may_reach_elsewhere(new):
+        return False
+    told = without_question(new)
+    if not _documents(told) <= _documents(old):
+        return False  # the invoice to accounts, the proofs to the client
+    before, after = _ways(old), _ways(told)
+    return any(kind in before and not ways & before[kind] for kind, ways in after.items())
+
+
+def _documents(text: str) -> set[str]:
+    return {m[0].casefold() for m in _table().documents.finditer(text)}

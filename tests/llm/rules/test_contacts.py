@@ -1,0 +1,71 @@
+"""A way to reach a client given anew: a phone number, an email address, a street address
+that replaces the one of its kind given before, in English and French."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.contacts import reached_elsewhere
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # another person's number, with no word of change
+        (
+            "Ring the user on 07700 900100 but after 6 please (in answer to: Best way to "
+            "reach the user?).",
+            "For the delivery, just call the user's partner Sam on 07700 900200.",
+        ),
+        # another address to send to, whatever its street is called
+        (
+            "The user says that 12 Ferry Lane, Hull HU1 (in answer to: Where should we deliver?).",
+            "The user asks the assistant to send the next ones to the user's studio, Unit 3 "
+            "Tannery Yard.",
+        ),
+        (
+            "L'utilisateur dit que 9 rue des Lilas à Albi, l'utilisateur est là le matin.",
+            "L'utilisateur dit que l'adresse c'est 21 chemin du Moulin à Gaillac maintenant.",
+        ),
+        # another email to write to
+        (
+            "L'utilisateur dit que envoyez le devis à paul.vidal@example.fr.",
+            "L'utilisateur dit qu'envoie-le à Léa, lea.vidal@example.fr, elle gère les papiers.",
+        ),
+    ],
+)
+def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str) -> None:
+    assert reached_elsewhere(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # one more way, not another
+        (
+            "Ring the user on 07700 900100.",
+            "The user says they can also be texted on 07700 900200.",
+        ),
+        # a way kept for a case
+        (
+            "L'utilisateur dit que WhatsApp au 06 12 34 56 78, il répond vite.",
+            "L'utilisateur dit que si le cheval se blesse, appelez Marc au 07 98 76 54 32.",
+        ),
+        # a document sent elsewhere than what the first address was for
+        (
+            "The user says that email the proofs to kit@example.com.",
+            "The user asks the assistant to send the invoice to accounts@example.com.",
+        ),
+        # the same number again, or none to use
+        (
+            "Ring the user on 07700 900100.",
+            "The user says to call on 07700 900100 after lunch.",
+        ),
+        (
+            "Ring the user on 07700 900100.",
+            "The user says the office moved to 4 Mill Road.",
+        ),
+    ],
+)
+def test_a_number_or_an_address_that_does_not_replace_the_older(old: str, new: str) -> None:
+    assert not reached_elsewhere(old, new)
