@@ -248,6 +248,12 @@ def test_unrelated_questions_bring_no_fact_from_a_small_profile(
     assert _facts(client.context("ines", question)) == []
 
 
+def test_a_question_pointing_at_the_client_brings_what_is_known_of_them(client: Memory) -> None:
+    """Nothing stands near "anything I should know before I see her?" in meaning."""
+    facts = _facts(client.context("ines", "Anything I should know before I see her?"))
+    assert 3 <= len(facts) <= 5
+
+
 def test_only_the_facts_in_the_block_are_reinforced(client: Memory) -> None:
     block = "\n".join(_facts(client.context("ines", "How should I get in touch with Ines?")))
     client.flush()

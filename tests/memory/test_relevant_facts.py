@@ -18,8 +18,9 @@ def _recalled(text: str, **signals: float) -> Recalled:
     return Recalled(RecalledKind.FACT, text, 0.0, signals, _NOW, _NOW, fact=fact)
 
 
-def _texts(recalled: list[Recalled]) -> list[str]:
-    return [fact.text for fact in relevant_facts(recalled, Settings(context_floor=0.2))]
+def _texts(recalled: list[Recalled], *, about_someone: bool = False) -> list[str]:
+    settings = Settings(context_floor=0.2)
+    return [f.text for f in relevant_facts(recalled, settings, about_someone=about_someone)]
 
 
 def test_a_question_one_fact_bears_on_gets_the_next_facts_near_it_in_rank_order() -> None:
@@ -94,3 +95,13 @@ def test_a_question_no_fact_bears_on_brings_none() -> None:
         _recalled("Lives in Bath.", cosine_gap=0.12),
     ]
     assert _texts(recalled) == []
+
+
+def test_a_question_pointing_at_someone_no_fact_bears_on_brings_the_closest() -> None:
+    """ "What are we making for him?" shares no word with "Wants a three-piece suit.", and a
+    small embedder puts it near nothing: it is still about the client."""
+    recalled = [
+        _recalled("Wants a three-piece suit.", cosine_gap=0.05),
+        _recalled("Lives in Bath.", cosine_gap=0.01),
+    ]
+    assert _texts(recalled, about_someone=True) == ["Wants a three-piece suit.", "Lives in Bath."]

@@ -20,6 +20,7 @@ from somna.memory.retrieval import relevant_facts, standing
 from somna.memory.unsettled import unsettled
 from somna.model import FactType
 from somna.ranking import render_context
+from somna.ranking.persons import points_at_someone
 
 __all__ = ["RecallCalls"]
 
@@ -106,7 +107,9 @@ class RecallCalls(ConversationCalls, FactCalls):
         found = self._recalled(profile, query, limit, *asked, record=False)
         portrait, rules = standing(self.store, profile, self.now())
         chosen = [
-            f for f in relevant_facts(found, self.settings) if f.type is not FactType.INSTRUCTION
+            f
+            for f in relevant_facts(found, self.settings, about_someone=points_at_someone(query))
+            if f.type is not FactType.INSTRUCTION
         ]
         # Only what reaches the prompt is reinforced: a fact left out, say for fading,
         # is not brought back to strength by the question that left it out.

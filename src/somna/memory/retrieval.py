@@ -376,7 +376,9 @@ _FILL_FLOOR = 0.5
 """Share of `context_floor` a fact filling a block stands above the background."""
 
 
-def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fact]:
+def relevant_facts(
+    recalled: Sequence[Recalled], settings: Settings, *, about_someone: bool = False
+) -> list[Fact]:
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
     A fact bears on the question when it names a topic the question asks about
@@ -390,11 +392,12 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
     embedder down, a shared word is enough. A fact whose strength fell under
     `context_strength_floor` stays searchable but leaves the prompt.
 
-    A question one fact bears on is about this client: its block is filled up to
+    A question one fact bears on is about this client, and so is one that points at
+    someone (`about_someone`: "What are we making for him?"): its block is filled up to
     `_FILLED` facts with the next ones by rank that stand half the floor above the
     background, then with those naming a topic that only fills (a weekday for "which
-    day…?", a month for "when…?"), then with the rest by rank. A question no fact bears
-    on brings none.
+    day…?", a month for "when…?"), then with the rest by rank. Any other question no
+    fact bears on brings none.
     """
     fresh = [
         r
@@ -402,7 +405,7 @@ def relevant_facts(recalled: Sequence[Recalled], settings: Settings) -> list[Fac
         if r.fact is not None and r.fact.strength >= settings.context_strength_floor
     ]
     kept = {id(r) for r in fresh if _bears_on_question(r.signals, settings)}
-    if kept and len(kept) < _FILLED:  # a question about this client: a block worth reading
+    if (kept or about_someone) and len(kept) < _FILLED:  # about this client: worth reading
         near = settings.context_floor * _FILL_FLOOR
         rest = [r for r in fresh if id(r) not in kept]
         close = [r for r in rest if r.signals.get("cosine_gap", -1) >= near]
