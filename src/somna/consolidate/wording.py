@@ -196,7 +196,7 @@ def changed_choices(tx: Reader, fact: Fact, eligible: Eligibility) -> list[Fact]
     """Active facts of `fact`'s subject that chose another value of what `fact` chooses
     ("the annual plan", then "le forfait mensuel"), in any language and whatever their
     cosine, found by the names of the values."""
-    kinds = chosen(fact.text)
+    kinds = chosen(fact.text, about=False)  # a move need not name what it moves
     if not kinds:
         return []
     names = sorted({w for choice in choices() if choice.name in kinds for w in choice.words})

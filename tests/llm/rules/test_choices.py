@@ -133,6 +133,26 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             None,
         ),
+        # a colour chosen anew for what is made
+        (
+            "The user has been through the swatches, going with the green wool, the thick one.",
+            "The user keeps going back to the swatch book; let's do the charcoal instead.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        (
+            "L'utilisateur dit que vert sapin (en réponse à « Les volets, quelle couleur ? »).",
+            "L'utilisateur dit que pour les volets, plutôt le gris anthracite finalement.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        # an address moved to, posting anything, is no way of reaching chosen
+        (
+            "The user says that 07700 900100; the user asks the assistant to text.",
+            "The user has moved to 3 Elm Row, if the assistant posts anything.",
+            None,
+            None,
+        ),
         # one word passed over is named too often to be taken back by it
         ("Email rather than phone, please.", "The phone line is new.", None, None),
     ],

@@ -84,6 +84,19 @@ from somna.llm.rules.rescheduled import date_moved, date_shifted, dates_replaced
             "The user asks to start the membership from the 15th of May instead.",
             True,
         ),
+        # a bare yes to the date proposed, moved
+        (
+            "The user agrees (in answer to: First fitting is usually a month out, how's "
+            "Saturday 9 May at 10am?).",
+            "The user asks that the fitting be on the 16th (Saturday 16 May 2026) instead.",
+            True,
+        ),
+        (
+            "The user says that no more than 300 euros (in answer to: First fitting on "
+            "Saturday 9 May, ok?).",
+            "The user asks that the fitting be on the 16th (Saturday 16 May 2026) instead.",
+            False,
+        ),
         (
             "The user says the roof work is planned for early June.",
             "The user says the roof work was pushed back to late July.",

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from somna.llm.rules.choices import turned_down
+from somna.llm.rules.contacts import ways, without_ways
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
 from somna.llm.rules.text import fold
@@ -59,9 +60,6 @@ _OPENING = re.compile(
 )
 """Where a statement opens, alone or retold ("… says that"): a capital there may be any
 word ("Weekends like that…", "Honestly, …")."""
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[ .-]?\d){7,}")
-"""An email address, or a phone number of eight digits or more (blanks, dots and dashes
-between them)."""
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -160,13 +158,14 @@ def slot_renamed(
 
 def _address_given_anew(old: str, new: str, language: Language) -> bool:
     """Whether `new` gives another address of the kind `old` gives (an email, a phone
-    number), about a thing `old` or the question it answered names too ("invoices")."""
-    olds, news = _addresses(old), _addresses(new)
-    kinds = {kind for kind, _ in olds} & {kind for kind, _ in news}
-    if not kinds or {a for _, a in news} <= {a for _, a in olds}:
+    number, a street), about a thing `old` or the question it answered names too
+    ("invoices")."""
+    olds, news = ways(old), ways(new)
+    kinds = olds.keys() & news.keys()
+    if not kinds or all(news[kind] <= olds[kind] for kind in kinds):
         return False
-    shared = _content_words(_ADDRESS.sub(" ", old), language) & _content_words(
-        _ADDRESS.sub(" ", new), language
+    shared = _content_words(without_ways(old), language) & _content_words(
+        without_ways(new), language
     )
     return bool(shared)
 
@@ -246,14 +245,6 @@ def _held_for_now(old: str, new: str, language: Language) -> bool:
 def _pairs(text: str, language: Language) -> set[tuple[str, str]]:
     words = _words(text)
     return {(a, b) for a, b in pairwise(words) if _content(a, language) and _content(b, language)}
-
-
-def _addresses(text: str) -> set[tuple[str, str]]:
-    """(kind, address) of each email address and phone number of `text`, as written bare."""
-    return {
-        ("email" if "@" in m[0] else "phone", re.sub(r"[\s.-]", "", m[0].casefold()))
-        for m in _ADDRESS.finditer(text)
-    }
 
 
 def _content_words(text: str, language: Language) -> set[str]:

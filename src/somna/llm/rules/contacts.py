@@ -18,7 +18,7 @@ from somna.llm.rules.refusals import conditional
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word
 
-__all__ = ["may_reach_elsewhere", "reached_elsewhere"]
+__all__ = ["may_reach_elsewhere", "reached_elsewhere", "ways", "without_ways"]
 
 _PHONE = re.compile(r"(?<![\w+])\+?\d(?:[ .-]?\d){8,13}(?!\w)")
 """Nine digits or more, spaced or not: a phone number, not a price or a date."""
@@ -59,8 +59,9 @@ def _street(found: re.Match[str], kinds: frozenset[str]) -> str:
     return " ".join([found["number"], *sorted(w for w in words if len(w) > 3 and w not in kinds)])
 
 
-def _ways(text: str) -> dict[str, set[str]]:
-    """The numbers and addresses `text` gives, by kind, each as plain as can compare."""
+def ways(text: str) -> dict[str, set[str]]:
+    """The numbers and addresses `text` gives, by kind ("phone", "email", "street"), each
+    as plain as can compare."""
     table = _table()
     found = {
         "phone": {re.sub(r"\D", "", m[0])[-9:] for m in _PHONE.finditer(text)},
@@ -70,12 +71,19 @@ def _ways(text: str) -> dict[str, set[str]]:
     return {kind: ways for kind, ways in found.items() if ways}
 
 
+def without_ways(text: str) -> str:
+    """`text` with its numbers and addresses blanked: what it says of them."""
+    for pattern in (_EMAIL, _PHONE, _table().street):
+        text = pattern.sub(" ", text)
+    return text
+
+
 def may_reach_elsewhere(new: str) -> bool:
     """Whether `reached_elsewhere` can hold for `new` against any text."""
     told = without_question(new)
     table = _table()
     return (
-        bool(_ways(told))
+        bool(ways(told))
         and table.use.search(told) is not None
         and table.adds.search(told) is None
         and not conditional(told)
@@ -102,7 +110,7 @@ def reached_elsewhere(old: str, new: str) -> bool:
     told = without_question(new)
     if not _documents(told) <= _documents(old):
         return False  # the invoice to accounts, the proofs to the client
-    before, after = _ways(old), _ways(told)
+    before, after = ways(old), ways(told)
     return any(kind in before and not ways & before[kind] for kind, ways in after.items())
 
 

@@ -43,7 +43,7 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     False
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    if not dates_replaced(without_question(old), new) or not language.reschedule.search(fold(new)):
+    if not dates_replaced(_dated(old), new) or not language.reschedule.search(fold(new)):
         return False
     asked = ANSWERED.search(old)
     if asked and language.asks_when.search(old, asked.start()):
@@ -53,6 +53,14 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     # what was dated may be named only in the question the old date answered ("shall we
     # start you from 1 April?" "yes please")
     return shared_words(_words(old, language), _words(without_question(new), language)) > 0
+
+
+def _dated(old: str) -> str:
+    """What of `old` may date something: what it says, and the question it answered too
+    when it says no value of its own ("yes please", to "Install on 20 April?"); not when
+    it says another ("no more than 150 €", to "Fitting on 14 March, ok?")."""
+    said = without_question(old)
+    return said if _when(said) or holds_a_value(said, names=False) else old
 
 
 def may_shift_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -68,9 +76,8 @@ def may_shift_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> boo
 def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `new` moves what `old` dated by a stretch of time, in so many words ("push
     the install back a week", "décalez d'une semaine la pose"), naming no other date than
-    the one it moves from: `old` gives a date, in what it says or, when it says no other
-    value, in the question it answered ("yes please", to "Install on 20 April?"), and the
-    clause that moves names what `old` dates.
+    the one it moves from: `old` gives a date (`_dated`), and the clause that moves names
+    what `old` dates.
 
     >>> date_shifted("The user agrees (in answer to: The install can start Monday 20 April?).",
     ...              "The user asks to push the install back a week.")
@@ -78,13 +85,10 @@ def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     >>> date_shifted("The party is on 3 May.", "The user asks to push the install back a week.")
     False
     """
-    dated = {when for when in _when(old) if when[0] == "date"}
+    dated = {when for when in _when(_dated(old)) if when[0] == "date"}
     own = {when for when in _when(without_question(new)) if when[0] == "date"}
     if not may_shift_a_date(new, languages) or not dated or not own <= dated:
         return False  # no date to move, or one given anew (`date_moved`)
-    said = without_question(old)
-    if not _when(said) and holds_a_value(said, names=False):
-        return False  # "no more than 150 €" (to "Fitting on 14 March, ok?") dates nothing
     language = detect_language(f"{new} {old}", languages, languages[0])
     told = fold(without_question(new))
     shift = language.shift.search(told)
