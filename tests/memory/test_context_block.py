@@ -201,6 +201,22 @@ def test_a_topic_question_brings_the_fact_that_names_it(
             "Quand a lieu l'inauguration chez Noa ?",
             "14 mars",
         ),
+        # "every other week" answers "how often", among many facts about the box
+        (
+            [
+                "The user is Noa Lindqvist, a box customer at 2 Mill Row, Derby.",
+                "The user says the box should be left by the shed.",
+                "The user's last box had bruised apples in it.",
+                "The user wants no mushrooms in the box.",
+                "The user pays for the box by card.",
+                "The user likes the recipe card that comes in the box.",
+                "The user asks for an extra box at Christmas.",
+                "The user's children love the fruit in the box.",
+                "The user says that we eat less now; the user asks to switch to every other week.",
+            ],
+            "How often does Noa's box come?",
+            "every other week",
+        ),
         # the key is "the spare one"
         (
             [

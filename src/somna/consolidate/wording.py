@@ -22,6 +22,7 @@ from somna.llm.rules.rescheduled import (
     date_shifted,
     may_move_a_date,
     may_shift_a_date,
+    shifted_to,
 )
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
@@ -29,6 +30,7 @@ from somna.model import (
     Fact,
     FactStatus,
     Verdict,
+    is_fact_text,
     normalize_text,
     word_overlap,
 )
@@ -51,6 +53,7 @@ __all__ = [
     "related",
     "replaces_part",
     "same_wording",
+    "with_the_date_moved_to",
     "years_apart",
 ]
 
@@ -312,6 +315,16 @@ def disputes_part(part: str, other: str, years: float) -> bool:
         or age_contradicts(part, other, years)
         or age_contradicts(other, part, years)
     )
+
+
+def with_the_date_moved_to(fact: Fact, older: Fact) -> Fact:
+    """`fact`, which supersedes `older`, with the date it moves `older`'s to when it moves
+    it by a stretch of time ("push the install back a week"): the prompt then says when,
+    not only that it moved."""
+    text = shifted_to(older.text, fact.text, older.valid_from.date())
+    if text is None or not is_fact_text(text):
+        return fact
+    return fact.model_copy(update={"text": text})
 
 
 def may_take(verdict: Verdict, older: Fact) -> bool:

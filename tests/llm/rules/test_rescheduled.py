@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
-from somna.llm.rules.rescheduled import date_moved, date_shifted, dates_replaced
+from somna.llm.rules.rescheduled import date_moved, date_shifted, dates_replaced, shifted_to
 
 
 @pytest.mark.parametrize(
@@ -221,3 +223,40 @@ def test_a_date_a_day_of_the_week_or_a_time_given_that_was_not(
 )
 def test_a_date_moved_by_a_stretch_of_time(old: str, new: str, shifted: bool) -> None:
     assert date_shifted(old, new) is shifted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said_on", "told"),
+    [
+        (
+            "The user agrees (in answer to: We can start the kitchen fit on Monday 11 May, "
+            "shall the assistant book it?).",
+            "The user asks to push the kitchen fit back a week.",
+            date(2026, 4, 20),
+            "The user asks to push the kitchen fit back a week (Monday 18 May 2026).",
+        ),
+        # brought forward; a date said without its year, at the turn of the year
+        (
+            "The user says the stock count is on 8 January.",
+            "The user asks to bring the stock count forward two days.",
+            date(2025, 12, 15),
+            "The user asks to bring the stock count forward two days (Tuesday 6 January 2026).",
+        ),
+        (
+            "L'utilisateur dit que l'arrivée est le dimanche 1er février.",
+            "L'utilisateur dit que décalez d'une semaine l'arrivée, le camion n'est pas libre.",
+            date(2026, 1, 12),
+            "L'utilisateur dit que décalez d'une semaine (Sunday 8 February 2026) l'arrivée, le "
+            "camion n'est pas libre.",
+        ),
+    ],
+)
+def test_a_date_moved_by_a_stretch_of_time_says_where_to(
+    old: str, new: str, said_on: date, told: str
+) -> None:
+    assert shifted_to(old, new, said_on) == told
+
+
+def test_a_date_moved_by_a_stretch_of_time_that_moves_nothing_says_nothing() -> None:
+    said = "The user asks to push the kitchen fit back a week."
+    assert shifted_to("The user says the party is on 6 June.", said, date(2026, 4, 1)) is None

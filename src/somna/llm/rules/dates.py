@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import regex
 
-__all__ = ["PHRASE_KINDS", "resolve_dates"]
+__all__ = ["PHRASE_KINDS", "day_written", "moved", "resolve_dates"]
 
 _MONTHS = (
     "January",
@@ -42,7 +42,7 @@ _WEEKS_ON = {k: v for language in LANGUAGES for k, v in language.dates.weeks_on.
 _DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def _day(d: date) -> str:
+def day_written(d: date) -> str:
     """ "Monday 2 March 2026": the weekday too, since the phrase often named it ("lundi en
     quinze") and an agent proposing a slot needs it."""
     return f"{_DAY_NAMES[d.weekday()]} {_date(d)}"
@@ -76,19 +76,31 @@ def _weekday(d: date, name: str, direction: int) -> date:
     return d
 
 
-def _ago(amount: str, unit: str, d: date, sign: int) -> str:
+def moved(d: date, amount: str, unit: str, sign: int = 1) -> date | None:
+    """`d` moved by `amount` `unit`s ("a week", "deux jours"), on (`sign` 1) or back (-1);
+    None for an amount or a unit the tables do not know."""
     n = _NUMBERS.get(amount.casefold().strip())
     n = int(amount) if n is None and amount.isdigit() else n
-    if n is None:
+    kind = _UNITS.get(unit.casefold())
+    if n is None or kind is None:
+        return None
+    if kind == "day":
+        return d + timedelta(days=sign * n)
+    if kind == "week":
+        return d + timedelta(weeks=sign * n)
+    return _shift_months(d, sign * n * (1 if kind == "month" else 12))
+
+
+def _ago(amount: str, unit: str, d: date, sign: int) -> str:
+    to = moved(d, amount, unit, sign)
+    if to is None:
         return ""
-    unit = _UNITS[unit.casefold()]
-    if unit == "day":
-        return _day(d + timedelta(days=sign * n))
-    if unit == "week":
-        return _week(d + timedelta(weeks=sign * n))
-    if unit == "month":
-        return _month(_shift_months(d, sign * n))
-    return str(d.year + sign * n)
+    kind = _UNITS[unit.casefold()]
+    if kind == "day":
+        return day_written(to)
+    if kind == "week":
+        return _week(to)
+    return _month(to) if kind == "month" else str(to.year)
 
 
 _Groups = Callable[[str], str]
@@ -116,17 +128,17 @@ def _day_of_month(d: date, day: str) -> str:
     for months in range(3):
         month = _shift_months(d.replace(day=1), months)
         if n <= monthrange(month.year, month.month)[1] and (months or n >= d.day):
-            return _day(month.replace(day=n))
+            return day_written(month.replace(day=n))
     return ""
 
 
 PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
     ("habit", lambda g, d: ""),  # "Monday to Friday", "on a Friday": no one date, left as said
-    ("two_days_ago", lambda g, d: _day(d - timedelta(2))),
-    ("in_two_days", lambda g, d: _day(d + timedelta(2))),
-    ("yesterday", lambda g, d: _day(d - timedelta(1))),
-    ("today", lambda g, d: _day(d)),
-    ("tomorrow", lambda g, d: _day(d + timedelta(1))),
+    ("two_days_ago", lambda g, d: day_written(d - timedelta(2))),
+    ("in_two_days", lambda g, d: day_written(d + timedelta(2))),
+    ("yesterday", lambda g, d: day_written(d - timedelta(1))),
+    ("today", lambda g, d: day_written(d)),
+    ("tomorrow", lambda g, d: day_written(d + timedelta(1))),
     ("last_week", lambda g, d: _week(d - timedelta(weeks=1))),
     ("this_week", lambda g, d: _week(d)),
     ("next_week", lambda g, d: _week(d + timedelta(weeks=1))),
@@ -136,14 +148,14 @@ PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
     ("last_year", lambda g, d: str(d.year - 1)),
     ("this_year", lambda g, d: str(d.year)),
     ("next_year", lambda g, d: str(d.year + 1)),
-    ("last_weekday", lambda g, d: _day(_weekday(d, g("day"), -1))),
-    ("weekday_after_next", lambda g, d: _day(_coming(d, g("day"), weeks_later=1))),
+    ("last_weekday", lambda g, d: day_written(_weekday(d, g("day"), -1))),
+    ("weekday_after_next", lambda g, d: day_written(_coming(d, g("day"), weeks_later=1))),
     (
         "weekday_weeks_on",
-        lambda g, d: _day(_in_week_of(d, g("day"), _WEEKS_ON[g("later").casefold()])),
+        lambda g, d: day_written(_in_week_of(d, g("day"), _WEEKS_ON[g("later").casefold()])),
     ),
-    ("next_weekday", lambda g, d: _day(_coming(d, g("day")))),
-    ("weekday", lambda g, d: _day(_coming(d, g("day")))),
+    ("next_weekday", lambda g, d: day_written(_coming(d, g("day")))),
+    ("weekday", lambda g, d: day_written(_coming(d, g("day")))),
     ("day_of_month", lambda g, d: _day_of_month(d, g("n"))),
     ("ago", lambda g, d: _ago(g("n"), g("unit"), d, -1)),
     ("in", lambda g, d: _ago(g("n"), g("unit"), d, 1)),

@@ -267,7 +267,9 @@ class Language:
     """Words that move a date ("move it to Friday", "décaler", "reporter")."""
     shift: re.Pattern[str]
     """A stretch of time a date is moved by ("push it back a week", "décalez d'une
-    semaine")."""
+    semaine"): groups ``n`` and ``unit``."""
+    brought_forward: re.Pattern[str]
+    """What moves a date earlier ("bring it forward", "avancer")."""
     asks_who_or_where: re.Pattern[str]
     """A question asking who or where ("Who will sign?", "Où livrer ?"): its answer is a
     name, which a later answer may give anew."""

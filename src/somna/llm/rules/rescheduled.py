@@ -14,15 +14,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from contextlib import suppress
+from datetime import date, timedelta
 
 from somna.llm.rules.counts import DATE
+from somna.llm.rules.dates import day_written, moved
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.llm.rules.text import clock_times, fold
 from somna.model import shared_words
 
-__all__ = ["date_moved", "date_shifted", "dates_replaced", "may_move_a_date", "may_shift_a_date"]
+__all__ = [
+    "date_moved",
+    "date_shifted",
+    "dates_replaced",
+    "may_move_a_date",
+    "may_shift_a_date",
+    "shifted_to",
+]
 
 
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -98,6 +108,43 @@ def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     clause = told[start : min(ends, default=len(told))]  # the clause that names what moves
     moved = clause.replace(shift[0], " ")  # "a week" names nothing dated
     return shared_words(_words(old, language), _words(moved, language)) > 0
+
+
+def shifted_to(old: str, new: str, said_on: date) -> str | None:
+    """`new` with the date it moves `old`'s to written after the stretch of time, when it
+    moves it by one (`date_shifted`); `old` was said on `said_on`, which gives the year its
+    date leaves out. None where it moves none, or the date cannot be read.
+
+    >>> shifted_to("The user agrees (in answer to: Install on Monday 20 April?).",
+    ...            "The user asks to push the install back a week.", date(2026, 3, 16))
+    'The user asks to push the install back a week (Monday 27 April 2026).'
+    """
+    if not date_shifted(old, new):
+        return None
+    written = DATE.search(_dated(old))
+    day_month = _DAY_MONTH.search(written[0]) if written else None
+    month = _month(day_month["month"].casefold()) if day_month else None
+    if day_month is None or month is None:
+        return None
+    language = detect_language(new, LANGUAGES, LANGUAGES[0])
+    shift = language.shift.search(new)
+    assert shift is not None  # `date_shifted`
+    dated = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
+    sign = -1 if language.brought_forward.search(fold(new)) else 1
+    to = None if dated is None else moved(dated, shift["n"], shift["unit"], sign)
+    if to is None:
+        return None
+    return f"{new[: shift.end()]} ({day_written(to)}){new[shift.end() :]}"
+
+
+def _on_or_after(day: int, month: int, start: date) -> date | None:
+    """The first date of that day and month from `start` on: a date said without its year
+    is seldom long past."""
+    for year in (start.year, start.year + 1):
+        with suppress(ValueError):
+            if (found := date(year, month, day)) >= start:
+                return found
+    return None
 
 
 _DAY_MONTH = re.compile(r"(?P<day>\d{1,2})\D{0,6}?\s(?P<month>[^\W\d_]{3})", re.IGNORECASE)
