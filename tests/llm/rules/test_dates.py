@@ -64,6 +64,8 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "le prélèvement le 5 du mois",
         "le 15 de chaque mois",
         "debit on the 5th each month",
+        # a weight, not a day
+        "deux sacs de 4 kg, le 12 kg c'est trop lourd",
     ],
 )
 def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:

@@ -86,6 +86,26 @@ from somna.llm.rules.rescheduled import date_moved, date_shifted, dates_replaced
             "The user asks to start the membership from the 15th of May instead.",
             True,
         ),
+        # another date for a slot agreed to, naming what it is for, needs no word of change
+        (
+            "L'utilisateur est d'accord (en réponse à « Je peux vous proposer une visite le "
+            "mardi 12 mai à 9h, ça vous irait ? »).",
+            "L'utilisateur dit que pour la visite, mettez-nous le jeudi 14 à 15h.",
+            True,
+        ),
+        (
+            "The user agrees (in answer to: I can offer a first visit on Tuesday 12 May at "
+            "9am, would that suit?).",
+            "The user says for the visit, put them down for Thursday the 14th at 3pm.",
+            True,
+        ),
+        # another thing on the same weekday is no move of the slot
+        (
+            "L'utilisateur est d'accord (en réponse à « Pas de souci, on passe au samedi 16 mai, "
+            "toujours à 10h, ça vous convient ? »).",
+            "L'utilisateur dit que son frère passera samedi 23 mai chercher le colis.",
+            False,
+        ),
         # a bare yes to the date proposed, moved
         (
             "The user agrees (in answer to: First fitting is usually a month out, how's "

@@ -36,14 +36,15 @@ __all__ = [
 
 
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
-    one."""
-    language = detect_language(new, languages, languages[0])
-    return bool(_when(without_question(new))) and language.reschedule.search(fold(new)) is not None
+    """Whether `date_moved` can hold for `new` against any text: it gives a date (that may
+    move one agreed to, whatever its words)."""
+    return bool(_when(without_question(new)))
 
 
 def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `new` dates anew what `old` dated, and moves it in so many words.
+    """Whether `new` dates anew what `old` dated, and moves it in so many words, or gives
+    another date for what `old` only agreed to ("Tuesday 17th at 8:30, ok?" "perfect", then
+    "for the visit, put us down for Thursday the 19th at 2pm").
 
     >>> date_moved("The user says from 10 to 24 July (in answer to: Which dates?).",
     ...            "The user says the trip was moved to 17 to 31 July.")
@@ -53,8 +54,14 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     False
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    if not dates_replaced(_dated(old), new) or not language.reschedule.search(fold(new)):
+    said_to_move = language.reschedule.search(fold(new)) is not None
+    if not dates_replaced(_dated(old), new) or not (said_to_move or _agreed(old)):
         return False
+    if not said_to_move:  # another day for the slot agreed to, the same thing named
+        named = language.change.sub(" ", language.reschedule.sub(" ", fold(old)))  # "on passe"
+        slot = any(kind == "date" and _A_DAY.match(when) for kind, when in _when(old))
+        shared = shared_words(_words(named, language), _words(without_question(new), language))
+        return slot and shared > 0
     asked = ANSWERED.search(old)
     if asked and language.asks_when.search(old, asked.start()):
         return True
@@ -67,10 +74,20 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
 
 def _dated(old: str) -> str:
     """What of `old` may date something: what it says, and the question it answered too
-    when it says no value of its own ("yes please", to "Install on 20 April?"); not when
-    it says another ("no more than 150 €", to "Fitting on 14 March, ok?")."""
+    when it agreed to it (`_agreed`)."""
+    return old if _agreed(old) else without_question(old)
+
+
+def _agreed(old: str) -> bool:
+    """Whether `old` answered a question with no value of its own ("yes please", to
+    "Install on 20 April?"): it takes the question's; not when it says another ("no more
+    than 150 €", to "Fitting on 14 March, ok?")."""
     said = without_question(old)
-    return said if _when(said) or holds_a_value(said, names=False) else old
+    return (
+        ANSWERED.search(old) is not None
+        and not _when(said)
+        and not holds_a_value(said, names=False)
+    )
 
 
 def may_shift_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -147,6 +164,8 @@ def _on_or_after(day: int, month: int, start: date) -> date | None:
     return None
 
 
+_A_DAY = re.compile(r"\d+ \d+$")
+"""A date as `_date` reads it when it gives a day: a slot, not a month ("May 2023")."""
 _DAY_MONTH = re.compile(r"(?P<day>\d{1,2})\D{0,6}?\s(?P<month>[^\W\d_]{3})", re.IGNORECASE)
 
 
