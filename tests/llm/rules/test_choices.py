@@ -133,6 +133,13 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             None,
         ),
+        (
+            "L'utilisateur dit que l'essentiel suffira (en réponse à « Formule Essentiel ou "
+            "Confort ? »).",
+            "L'utilisateur a réfléchi, finalement on prend la formule Confort.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # a colour chosen anew for what is made
         (
             "The user has been through the swatches, going with the green wool, the thick one.",

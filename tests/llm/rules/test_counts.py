@@ -26,6 +26,10 @@ from somna.llm.rules.counts import number_updated, numbers_given
             "L'utilisateur dit que les ventes dépassent les prévisions : plutôt 290 000 désormais.",
         ),
         (
+            "L'utilisateur dit que 12 000 € maximum pose comprise.",
+            "L'utilisateur dit qu'on monte le plafond à 13 500 € mais pas plus.",
+        ),
+        (
             "L'utilisateur dit que budget 410 000 max.",
             "L'utilisateur dit que le prêt accordé va jusqu'à 450 000, on peut monter.",
         ),
