@@ -261,3 +261,27 @@ def test_the_word_of_change_may_be_in_the_words_said_only() -> None:
     new = "The user says the pickup will be at the branch in Exeter."
     assert not slot_renamed(old, new)
     assert slot_renamed(old, new, said="Actually the pickup will be at the branch in Exeter.")
+
+
+@pytest.mark.parametrize(
+    ("new", "renamed"),
+    [
+        # an offer to keep it, answered with something else
+        (
+            "The user says that oiled oak; we saw it at a friend's (in answer to: Shall the "
+            "assistant keep the painted pine on the plans?).",
+            True,
+        ),
+        # answered yes, or asked to go on doing something
+        ("The user agrees (in answer to: Shall the assistant keep the painted pine?).", False),
+        ("The user says that yes keep it (in answer to: Still with the painted pine?).", False),
+        (
+            "The user says that two more to find (in answer to: Shall we keep searching for "
+            "pine furniture?).",
+            False,
+        ),
+    ],
+)
+def test_an_offer_to_keep_a_choice_answered_with_another(new: str, renamed: bool) -> None:
+    old = "The user says that painted pine is fine; budget 9k (in answer to: Any budget?)."
+    assert slot_renamed(old, new) is renamed

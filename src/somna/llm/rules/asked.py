@@ -68,14 +68,17 @@ def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bo
     changed (what it gives anew may be a name, an address, or any word a question offered
     as a choice), or drops something."""
     language = detect_language(new, languages, languages[0])
-    folded = fold(new)
-    return language.change.search(folded) is not None or language.drops.search(folded) is not None
+    return language.change.search(fold(new)) is not None or may_drop(new, [language])
 
 
 def may_drop(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `dropped` can hold for `new` against any text: it drops something."""
+    """Whether `dropped` can hold for `new` against any text: it drops something, or
+    answers an offer to keep something."""
     language = detect_language(new, languages, languages[0])
-    return language.drops.search(fold(new)) is not None
+    asked = ANSWERED.search(new)
+    return language.drops.search(fold(new)) is not None or (
+        asked is not None and language.keeps.search(fold(new[asked.end() :])) is not None
+    )
 
 
 def dropped(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -85,12 +88,29 @@ def dropped(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bo
     language = detect_language(f"{new} {old}", languages, languages[0])
     said = _word_set(old)  # with the question it answered: "card" to "How do you pay?"
     told = fold(without_question(new))
-    return any(
+    return _kept_turned_down(old, new, language) or any(
         (left := _word_set(dropped["left"]))
         and _all_said(left, said)
         and not language.negations & set(normalize_text(told[: dropped.start()]).split()[-2:])
         for dropped in language.drops.finditer(told)
     )
+
+
+def _kept_turned_down(old: str, new: str, language: Language) -> bool:
+    """Whether `new` answers an offer to keep what `old` says ("Shall we keep the cedar on
+    the drawings?") with something else ("charred larch"), not a yes."""
+    asked = ANSWERED.search(new)
+    if asked is None:
+        return False
+    question = fold(new[asked.end() :])
+    opener = re.escape(language.says.format(language.plain_user))
+    answer = re.sub(rf"^\s*{opener}\s*", "", fold(without_question(new)), flags=re.IGNORECASE)
+    if not language.keeps.search(question) or (
+        language.assent.match(answer.strip(" .")) or language.keeps.search(answer)
+    ):
+        return False  # "yes", "keep it"
+    offered = _word_set(language.keeps.sub(" ", question))
+    return bool(offered & _word_set(without_question(old))) and bool(_word_set(answer) - offered)
 
 
 def slot_renamed(

@@ -268,6 +268,9 @@ class Language:
     shift: re.Pattern[str]
     """A stretch of time a date is moved by ("push it back a week", "décalez d'une
     semaine"): groups ``n`` and ``unit``."""
+    keeps: re.Pattern[str]
+    """A question offering to keep something as it is ("Shall we keep the cedar?", "On
+    garde le rouge ?")."""
     brought_forward: re.Pattern[str]
     """What moves a date earlier ("bring it forward", "avancer")."""
     asks_who_or_where: re.Pattern[str]
