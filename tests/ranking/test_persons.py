@@ -16,6 +16,11 @@ from somna.ranking.persons import points_at_someone
         "Elle a fixé une limite de prix ?",
         "Quelle est son adresse ?",
         "On leur envoie le colis où ?",
+        # one of the client's, by what they are to them, or a title before a name
+        "Quel est le numéro du père ?",
+        "How is the old gentleman getting on?",
+        "Quels travaux veut faire M. Aubertin ?",
+        "Is Mrs Hale still on the early shift?",
     ],
 )
 def test_a_question_about_someone(question: str) -> None:
@@ -31,6 +36,7 @@ def test_a_question_about_someone(question: str) -> None:
         "Quel temps fera-t-il demain ?",
         "Est-ce qu'il faut un visa pour le Canada ?",
         "Where does the shepherd keep the sheep?",
+        "Les petites annonces paraissent quand ?",
     ],
 )
 def test_a_question_about_the_world(question: str) -> None:

@@ -21,12 +21,23 @@ def _pointing() -> re.Pattern[str]:
     table = tomllib.loads(
         resources.files("somna.ranking").joinpath("persons.toml").read_text("utf-8")
     )
-    words = "|".join(re.escape(w) for w in sorted(table["words"], key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE)
+    words, titles, articles, roles = (
+        _any(table[name]) for name in ("words", "titles", "articles", "roles")
+    )
+    return re.compile(
+        rf"(?<![\w-])(?:{words}|(?:{articles})\s*(?:{roles}))(?![\w-])"
+        rf"|(?<![\w-])(?:{titles})\.?\s+(?-i:[A-ZÀ-Ý])",
+        re.IGNORECASE,
+    )
+
+
+def _any(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 def points_at_someone(question: str) -> bool:
-    """Whether `question` points at a person ("his", "elle", "the client").
+    """Whether `question` points at a person ("his", "elle", "the client", "Mrs Rowe",
+    "le père").
 
     >>> points_at_someone("What exactly are we making for him?")
     True
