@@ -324,3 +324,13 @@ def test_an_open_contradiction_the_question_touches_is_shown_with_both_sides_mar
     marked = [line for line in facts if "(disputed" in line]
     assert len(marked) == 2 and any("allergic to hazelnuts" in line for line in marked)
     assert _facts(client.context("ines", "How many legs does a spider have?")) == []
+
+
+def test_a_question_touching_an_open_contradiction_is_about_the_client(client: Memory) -> None:
+    """ "Which cake is ordered?" points at no one and stands near nothing in particular, but
+    it touches the contradiction the client left: what is known of them comes with it."""
+    hazelnuts = next(f for f in client.list_facts("ines") if "hazelnuts" in f.text)
+    cake = client.add_fact("ines", "The user ordered the hazelnut praline cake for Friday.")
+    client.resolve("ines", cake.fact.id, hazelnuts.id, "contradicts")
+    facts = _facts(client.context("ines", "Which praline cake is ordered?"))
+    assert len([line for line in facts if "(disputed" not in line]) >= 3

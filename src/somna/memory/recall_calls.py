@@ -106,15 +106,16 @@ class RecallCalls(ConversationCalls, FactCalls):
         asked = (session_key, None, None, None, None, False)
         found = self._recalled(profile, query, limit, *asked, record=False)
         portrait, rules = standing(self.store, profile, self.now())
+        disputed = unsettled(self.conflicts(profile), query)
+        about = bool(disputed) or points_at_someone(query)  # a dispute of theirs, or "his"
         chosen = [
             f
-            for f in relevant_facts(found, self.settings, about_someone=points_at_someone(query))
+            for f in relevant_facts(found, self.settings, about_someone=about)
             if f.type is not FactType.INSTRUCTION
         ]
         # Only what reaches the prompt is reinforced: a fact left out, say for fading,
         # is not brought back to strength by the question that left it out.
         self._usage.record(profile, chosen, self.now())
-        disputed = unsettled(self.conflicts(profile), query)
         block = render_context(portrait, rules + chosen + disputed, budget_tokens)
         thread = None if session_key is None else self.thread(profile, session_key).text
         text = "\n\n".join(part for part in (block, thread) if part)
