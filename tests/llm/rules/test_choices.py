@@ -153,6 +153,13 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             Verdict.SUPERSEDES,
         ),
+        # the wood of what is made
+        (
+            "L'utilisateur dit que du hêtre massif (en réponse à « Quelle essence de bois ? »).",
+            "L'utilisateur dit que finalement le hêtre fait trop clair, on prend du noyer.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # an address moved to, posting anything, is no way of reaching chosen
         (
             "The user says that 07700 900100; the user asks the assistant to text.",

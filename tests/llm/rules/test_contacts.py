@@ -27,6 +27,15 @@ from somna.llm.rules.contacts import reached_elsewhere
             "L'utilisateur dit que 9 rue des Lilas à Albi, l'utilisateur est là le matin.",
             "L'utilisateur dit que l'adresse c'est 21 chemin du Moulin à Gaillac maintenant.",
         ),
+        # a works unit, with commas between its parts, and a rise
+        (
+            "The user says that 8 Cooper Street, S2 4AB; nobody's in before 9.",
+            "The user says that from May everything goes to Unit 2, Dyers Works, Mill Lane.",
+        ),
+        (
+            "Letters for the user's mother to 3 Ash Road, please.",
+            "Post for the user's mother to 12 Beacon Rise please, she lives with us now.",
+        ),
         # another email to write to
         (
             "L'utilisateur dit que envoyez le devis à paul.vidal@example.fr.",

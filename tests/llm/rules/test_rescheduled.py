@@ -106,6 +106,14 @@ from somna.llm.rules.rescheduled import date_moved, date_shifted, dates_replaced
             "L'utilisateur dit que son frère passera samedi 23 mai chercher le colis.",
             False,
         ),
+        # a week set again ("caler")
+        (
+            "L'utilisateur dit que la semaine du 11 mai si c'est possible (en réponse à « "
+            "Quand souhaitez-vous la pose ? »).",
+            "L'utilisateur dit qu'on part en vacances, donc la pose faut la caler la semaine du "
+            "25 mai.",
+            True,
+        ),
         # a bare yes to the date proposed, moved
         (
             "The user agrees (in answer to: First fitting is usually a month out, how's "

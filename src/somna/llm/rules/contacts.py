@@ -45,7 +45,7 @@ def _table() -> _Table:
         any_word(table["documents"], whole=False),
         re.compile(  # "22 Mill Road", "Unit 3 Tannery Yard", "9 rue des Lilas"
             rf"(?<!\w)(?P<number>\d{{1,4}})[a-z]?,?\s+"
-            rf"(?:(?:{names})(?:\s+[\w'-]+){{1,3}}|(?:[\w'-]+\s+){{1,3}}(?:{names}))(?!\w)",
+            rf"(?:(?:{names})(?:\s+[\w'-]+){{1,3}}|(?:[\w'-]+,?\s+){{1,3}}(?:{names}))(?!\w)",
             re.IGNORECASE,
         ),
         kinds,
@@ -55,7 +55,7 @@ def _table() -> _Table:
 def _street(found: re.Match[str], kinds: frozenset[str]) -> str:
     """A street address as plain as can compare: its number and the long words of its name
     ("9 lilas" for "9 rue des Lilas à …")."""
-    words = found[0].casefold().split()[1:]
+    words = [w.strip(",") for w in found[0].casefold().split()[1:]]
     return " ".join([found["number"], *sorted(w for w in words if len(w) > 3 and w not in kinds)])
 
 
