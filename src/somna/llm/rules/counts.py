@@ -122,7 +122,7 @@ def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> 
     """
     language = detect_language(new, languages, languages[0])
     numbers = _numbers(_told(new))
-    if language.change.search(fold(new)) is not None:
+    if language.change.search(fold(new)) is not None or _agreed_to(new, language):
         return bool(numbers)
     return any(n.counts_people for n in numbers)
 
@@ -162,15 +162,19 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     False
 
     A head count first estimated (of people or of children) is firmed up without a word
-    of change:
+    of change, and so is a figure the client says yes to:
 
     >>> number_updated("About 40 guests, give or take.", "The replies are in: 52 guests.")
+    True
+    >>> number_updated("Wants 5 hampers for the team.",
+    ...                "The user agrees (in answer to: So that's 4 hampers then?).")
     True
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
     old_numbers = _numbers(old)
     new_numbers = [n for n in _numbers(_told(new)) if not n.corrected]
-    if language.change.search(fold(new)) is None:  # an estimate of people firmed up
+    if language.change.search(fold(new)) is None and not _agreed_to(new, language):
+        # an estimate of people firmed up
         old_numbers = [n for n in old_numbers if n.bounded and n.counts_people]
         new_numbers = [n for n in new_numbers if n.counts_people]
     return any(  # a time of day against times of day, any other number against the others
@@ -226,6 +230,14 @@ def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
         and bool({n.value for n in _numbers(asked)} - given)
         and language.change.search(fold(answer)) is not None
     )
+
+
+def _agreed_to(new: str, language: Language) -> bool:
+    """Whether `new` is a bare yes to the figure its question proposed ("So that's 4 boxes
+    then?" "yep"): a figure the client takes up, as good as said anew."""
+    asked = ANSWERED.search(new)
+    agreeing = language.agreeing.format(language.plain_user).casefold()
+    return asked is not None and new[: asked.start()].strip().casefold() == agreeing
 
 
 def _told(observation: str) -> str:
