@@ -285,3 +285,22 @@ def test_the_word_of_change_may_be_in_the_words_said_only() -> None:
 def test_an_offer_to_keep_a_choice_answered_with_another(new: str, renamed: bool) -> None:
     old = "The user says that painted pine is fine; budget 9k (in answer to: Any budget?)."
     assert slot_renamed(old, new) is renamed
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "L'utilisateur dit qu'une benne de 8 m3 pour les gravats.",
+            "L'utilisateur dit que mettez une 15 cette fois, y a la cuisine (en réponse à « On "
+            "remet la même, 8 m3 pour les gravats ? »).",
+        ),
+        (
+            "The user says that the large crate, fortnightly.",
+            "The user says that the small one this time (in answer to: Same again, the large "
+            "crate?).",
+        ),
+    ],
+)
+def test_an_offer_of_the_same_again_answered_with_another(old: str, new: str) -> None:
+    assert slot_renamed(old, new)
