@@ -300,6 +300,13 @@ def test_an_offer_to_keep_a_choice_answered_with_another(new: str, renamed: bool
             "The user says that the small one this time (in answer to: Same again, the large "
             "crate?).",
         ),
+        # a time offered to keep, answered with why not
+        (
+            "The user says that about 10am, she has had her breakfast by then (in answer to: "
+            "What time suits?).",
+            "The user says that mornings will be busy with his physio (in answer to: Would the "
+            "user like to keep 10am for all five days?).",
+        ),
     ],
 )
 def test_an_offer_of_the_same_again_answered_with_another(old: str, new: str) -> None:

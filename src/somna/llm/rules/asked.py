@@ -109,7 +109,7 @@ def _kept_turned_down(old: str, new: str, language: Language) -> bool:
         language.assent.match(answer.strip(" .")) or language.keeps.search(answer)
     ):
         return False  # "yes", "keep it"
-    offered = _word_set(language.keeps.sub(" ", question))
+    offered = _word_set(question)
     return bool(offered & _word_set(without_question(old))) and bool(_word_set(answer) - offered)
 
 
