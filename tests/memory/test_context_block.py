@@ -142,6 +142,12 @@ def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> N
             "The team dinner is at the riverside hall on the 12th.",
             "Any dietary needs I should know about?",
         ),
+        # an ingredient to leave out, asked about in French
+        (
+            "The user says that the groom's father is allergic to sesame.",
+            "The user says that the reception starts at 7pm in the orangery.",
+            "Y a-t-il un ingrédient interdit ?",
+        ),
         # an allergy, asked about as such
         (
             "The user says that just so you know, the user is allergic to latex.",

@@ -21,6 +21,10 @@ from somna.ranking.persons import points_at_someone
         "How is the old gentleman getting on?",
         "Quels travaux veut faire M. Aubertin ?",
         "Is Mrs Hale still on the early shift?",
+        # the client's animals, what they have with the business
+        "Ils rentrent quand, les chiens ?",
+        "When's the next appointment?",
+        "Le devis part quand ?",
     ],
 )
 def test_a_question_about_someone(question: str) -> None:

@@ -21,11 +21,11 @@ def _pointing() -> re.Pattern[str]:
     table = tomllib.loads(
         resources.files("somna.ranking").joinpath("persons.toml").read_text("utf-8")
     )
-    words, titles, articles, roles = (
-        _any(table[name]) for name in ("words", "titles", "articles", "roles")
+    words, titles, articles, roles, dealings = (
+        _any(table[name]) for name in ("words", "titles", "articles", "roles", "dealings")
     )
     return re.compile(
-        rf"(?<![\w-])(?:{words}|(?:{articles})\s*(?:{roles}))(?![\w-])"
+        rf"(?<![\w-])(?:{words}|{dealings}|(?:{articles})\s*(?:{roles}))(?![\w-])"
         rf"|(?<![\w-])(?:{titles})\.?\s+(?-i:[A-ZÀ-Ý])",
         re.IGNORECASE,
     )
