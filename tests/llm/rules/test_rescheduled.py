@@ -6,7 +6,13 @@ from datetime import date
 
 import pytest
 
-from somna.llm.rules.rescheduled import date_moved, date_shifted, dates_replaced, shifted_to
+from somna.llm.rules.rescheduled import (
+    date_moved,
+    date_shifted,
+    dates_replaced,
+    may_move_a_date,
+    shifted_to,
+)
 
 
 @pytest.mark.parametrize(
@@ -288,3 +294,18 @@ def test_a_date_moved_by_a_stretch_of_time_says_where_to(
 def test_a_date_moved_by_a_stretch_of_time_that_moves_nothing_says_nothing() -> None:
     said = "The user asks to push the kitchen fit back a week."
     assert shifted_to("The user says the party is on 6 June.", said, date(2026, 4, 1)) is None
+
+
+@pytest.mark.parametrize(
+    ("new", "may"),
+    [
+        ("The user asks to move the stock count to 19 May.", True),
+        # a day and a time may move a slot agreed to, with no word of change
+        ("The user says for the visit, put them down for Thursday the 14th at 3pm.", True),
+        # a date told, no slot moved: nothing to look for
+        ("The user says the new catalogue is due on 19 May.", False),
+        ("The user says the garden looks lovely.", False),
+    ],
+)
+def test_what_may_move_a_date_is_known_before_any_search(new: str, may: bool) -> None:
+    assert may_move_a_date(new) is may

@@ -36,9 +36,13 @@ __all__ = [
 
 
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
-    """Whether `date_moved` can hold for `new` against any text: it gives a date (that may
-    move one agreed to, whatever its words)."""
-    return bool(_when(without_question(new)))
+    """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
+    one, or gives a time of day (that may move a slot agreed to, whatever its words)."""
+    when = _when(without_question(new))
+    if not when:
+        return False
+    language = detect_language(new, languages, languages[0])
+    return language.reschedule.search(fold(new)) is not None or any(k == "time" for k, _ in when)
 
 
 def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -57,7 +61,7 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     said_to_move = language.reschedule.search(fold(new)) is not None
     if not dates_replaced(_dated(old), new) or not (said_to_move or _agreed(old)):
         return False
-    if not said_to_move:  # another day for the slot agreed to, the same thing named
+    if not said_to_move:  # another day and time for the slot agreed to, the same thing named
         named = language.change.sub(" ", language.reschedule.sub(" ", fold(old)))  # "on passe"
         slot = any(kind == "date" and _A_DAY.match(when) for kind, when in _when(old))
         shared = shared_words(_words(named, language), _words(without_question(new), language))
