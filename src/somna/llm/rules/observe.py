@@ -399,7 +399,7 @@ def observe(
     folded = fold(content)
     answering = bool(asked and _asks_something(asked))
     if asked and answering and language.assent.match(folded.strip()):
-        return _agreed(asked, len(folded.rstrip()), speaker, listener, language, said_on)
+        return _agreement(asked, len(folded.rstrip()), speaker, listener, language, said_on)
     kept: list[tuple[int, int, int, float, _Asked | None]] = []
     for start, end in split_sentences(folded):
         if start in typed:
@@ -463,7 +463,7 @@ def observe(
     return Observation(text, kept[0][0], kept[-1][2], weight * sum(item[3] for item in kept))
 
 
-def _agreed(
+def _agreement(
     asked: str, said: int, speaker: str, listener: str, language: Language, said_on: date
 ) -> Observation | None:
     """A bare yes ("yep", "parfait") to a question that proposes a value ("So that's 4
