@@ -150,8 +150,10 @@ def given_anew(
     """Active dated statements of `fact`'s subject that `fact` gives a new value of, and
     says so: a number ("around 110 guests" / "the guest list is at 130 now"), or a name
     in the slot of the question they answered ("from which station?" "Derby" / "leave
-    from York instead"). For the happenings and observations no judge compares, whatever
-    `fact` is (a decision may give anew what an answer said), found by the words they
+    from York instead"). For the pairs no judge compares: an older happening or
+    observation, whatever `fact` is (a decision may give anew what an answer said), or any
+    older fact when `fact` is an observation ("just call my husband on …" after a typed
+    way to be reached); found by the words they
     share or among the `nearest` by meaning, however far (a revised budget may share no
     word with the first), or as what replaced an older value those words find ("around
     90 guests", then "we'll be 104", then "we're 110 now")."""

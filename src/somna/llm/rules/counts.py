@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.text import clock_times, fold
@@ -122,7 +123,7 @@ def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> 
     """
     language = detect_language(new, languages, languages[0])
     numbers = _numbers(_told(new))
-    if language.change.search(fold(new)) is not None or _agreed_to(new, language):
+    if language.change.search(fold(new)) is not None or agrees(new):
         return bool(numbers)
     return any(n.counts_people for n in numbers)
 
@@ -173,7 +174,7 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     language = detect_language(f"{new} {old}", languages, languages[0])
     old_numbers = _numbers(old)
     new_numbers = [n for n in _numbers(_told(new)) if not n.corrected]
-    if language.change.search(fold(new)) is None and not _agreed_to(new, language):
+    if language.change.search(fold(new)) is None and not agrees(new):  # a figure taken up
         # an estimate of people firmed up
         old_numbers = [n for n in old_numbers if n.bounded and n.counts_people]
         new_numbers = [n for n in new_numbers if n.counts_people]
@@ -230,14 +231,6 @@ def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
         and bool({n.value for n in _numbers(asked)} - given)
         and language.change.search(fold(answer)) is not None
     )
-
-
-def _agreed_to(new: str, language: Language) -> bool:
-    """Whether `new` is a bare yes to the figure its question proposed ("So that's 4 boxes
-    then?" "yep"): a figure the client takes up, as good as said anew."""
-    asked = ANSWERED.search(new)
-    agreeing = language.agreeing.format(language.plain_user).casefold()
-    return asked is not None and new[: asked.start()].strip().casefold() == agreeing
 
 
 def _told(observation: str) -> str:

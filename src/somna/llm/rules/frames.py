@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.model import normalize_text
 
-__all__ = ["MAX_VALUE_WORDS", "changed_value", "holds_a_value"]
+__all__ = ["MAX_VALUE_WORDS", "agrees", "changed_value", "holds_a_value"]
 
 MAX_VALUE_WORDS = 4
 """The longest stretch of words taken for a value: longer, and the texts say other things."""
@@ -80,6 +80,21 @@ def holds_a_value(text: str, *, names: bool = True) -> bool:
     False
     """
     return "@" in text or _valued(normalize_text(text).split(), text if names else "")
+
+
+def agrees(observation: str) -> bool:
+    """Whether an observation answers a question with no value of its own ("yep", "yes
+    please", to "So that's 4 boxes then?"): it takes up what the question proposed; not
+    when it says another ("no more than 150 €", to "Fitting on 14 March, ok?").
+
+    >>> agrees("The user agrees (in answer to: So that's 4 boxes then?).")
+    True
+    >>> agrees("The user says that 5 boxes (in answer to: How many boxes?).")
+    False
+    """
+    return ANSWERED.search(observation) is not None and not holds_a_value(
+        without_question(observation), names=False
+    )
 
 
 def _valued(words: list[str], text: str) -> bool:

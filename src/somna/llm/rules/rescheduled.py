@@ -16,10 +16,11 @@ import re
 from collections.abc import Sequence
 from contextlib import suppress
 from datetime import date, timedelta
+from functools import lru_cache
 
 from somna.llm.rules.counts import DATE
 from somna.llm.rules.dates import day_written, moved
-from somna.llm.rules.frames import holds_a_value
+from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.llm.rules.text import clock_times, fold
@@ -83,15 +84,9 @@ def _dated(old: str) -> str:
 
 
 def _agreed(old: str) -> bool:
-    """Whether `old` answered a question with no value of its own ("yes please", to
-    "Install on 20 April?"): it takes the question's; not when it says another ("no more
-    than 150 €", to "Fitting on 14 March, ok?")."""
-    said = without_question(old)
-    return (
-        ANSWERED.search(old) is not None
-        and not _when(said)
-        and not holds_a_value(said, names=False)
-    )
+    """Whether `old` takes up the date its question proposed (`agrees`), naming none of
+    its own, not even a month alone ("early July please")."""
+    return agrees(old) and not _when(without_question(old))
 
 
 def may_shift_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -224,16 +219,18 @@ def _a_month(word: str) -> bool:
     )
 
 
-def _when(text: str) -> set[tuple[str, str]]:
+@lru_cache(maxsize=4096)
+def _when(text: str) -> frozenset[tuple[str, str]]:
     """The dates `text` writes out, the days of the week it names (by their number,
     whatever the language: "Thursday" and "jeudi" are one), the months it names alone
-    ("early July", "fin août") and its times of day."""
+    ("early July", "fin août") and its times of day. Read once per text: each rule of a
+    night asks it of the same facts again."""
     dates = {("date", _date(match[0])) for match in DATE.finditer(text)}
     words = fold(text).casefold().replace("'s", " ").split()
     days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
     months = {_month(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
-    return (
+    return frozenset(
         dates
         | times
         | {("day", str(day)) for day in days if day is not None}
