@@ -14,7 +14,7 @@ from somna.consolidate.job import Job, Means
 from somna.consolidate.plan import Plan
 from somna.consolidate.staging import StagedWrite, reconcile
 from somna.model import Profile, Run, Summary, SummaryKind, Verdict
-from somna.store import Writer
+from somna.store import Finished, Writer
 
 __all__ = ["count_dry", "write"]
 
@@ -34,11 +34,13 @@ def write(means: Means, profile: Profile, plan: Plan, run: Run, job: Job) -> Non
         if plan.summary:
             _add_summary(tx, plan, fact_ids, job)
         archived = tx.finish_session(
-            plan.session.id,
-            job.worker,
-            at=job.now,
-            purge_after=job.now + timedelta(days=archive_days),
-            through_seq=plan.through_seq,
+            Finished(
+                plan.session.id,
+                job.worker,
+                at=job.now,
+                through_seq=plan.through_seq,
+                purge_after=job.now + timedelta(days=archive_days),
+            )
         )
     run.facts_added += tally.facts_added
     run.facts_reinforced += tally.facts_reinforced

@@ -61,7 +61,9 @@ class ModeProbe:
     works: bool
     seconds: float
     folded: bool = False
+    """Whether the system message went folded into the user's when it worked."""
     problem: str | None = None
+    """What went wrong, as the report says it."""
 
 
 @dataclass

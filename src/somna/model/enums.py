@@ -21,6 +21,9 @@ __all__ = [
 
 
 class FactType(StrEnum):
+    """What a fact holds: something true of the person, an entity, a term of theirs, an
+    instruction to the agent, or a trait of the persona."""
+
     FACT = "fact"
     ENTITY = "entity"
     GLOSSARY = "glossary"
@@ -30,6 +33,8 @@ class FactType(StrEnum):
 
 
 class FactStatus(StrEnum):
+    """Where a fact stands in its life: only `unverified` and `verified` are active."""
+
     UNVERIFIED = "unverified"
     VERIFIED = "verified"
     DISPUTED = "disputed"
@@ -47,6 +52,9 @@ ACTIVE_STATUSES: frozenset[FactStatus] = frozenset({FactStatus.UNVERIFIED, FactS
 
 
 class SessionStatus(StrEnum):
+    """Where a conversation stands: written while `open`, quiet then `closed`, read by the
+    night (`consolidated`), its messages moved to the archive (`archived`)."""
+
     OPEN = "open"
     CLOSED = "closed"
     CONSOLIDATED = "consolidated"
@@ -54,6 +62,8 @@ class SessionStatus(StrEnum):
 
 
 class Role(StrEnum):
+    """Who said a message: the client (`user`), the agent (`assistant`), its set-up or a tool."""
+
     USER = "user"
     ASSISTANT = "assistant"
     SYSTEM = "system"
@@ -61,6 +71,8 @@ class Role(StrEnum):
 
 
 class EventAction(StrEnum):
+    """What happened to a fact, as its history records it."""
+
     CREATED = "created"
     VERIFIED = "verified"
     REINFORCED = "reinforced"
@@ -94,6 +106,8 @@ class RecalledKind(StrEnum):
 
 
 class ConflictStatus(StrEnum):
+    """Where a contradiction put to a person stands: `open` and `deferred` still wait."""
+
     OPEN = "open"
     DEFERRED = "deferred"
     RESOLVED = "resolved"
@@ -119,6 +133,8 @@ class Verdict(StrEnum):
 
 
 class SummaryKind(StrEnum):
+    """What a summary covers: one session, one day, or the person as a whole."""
+
     SESSION = "session"
     DAY = "day"
     PORTRAIT = "portrait"

@@ -43,6 +43,7 @@ __all__ = [
     "Candidate",
     "Eligibility",
     "FactFilter",
+    "Finished",
     "NewMessage",
     "Reader",
     "SourceCursor",
@@ -125,6 +126,19 @@ class NewMessage:
     content: str
     created_at: datetime
     meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A leased session the night has consolidated: who held it, when it ended, how far it
+    was read (`through_seq`: later messages start a new live session) and when its
+    archived messages are purged."""
+
+    session_id: str
+    owner: str
+    at: datetime
+    through_seq: int
+    purge_after: datetime
 
 
 @dataclass(frozen=True)
@@ -322,15 +336,7 @@ class Writer(Reader, Protocol):
         """Give back every session `owner` holds (a worker that died); how many."""
         ...
 
-    def finish_session(
-        self,
-        session_id: str,
-        owner: str,
-        *,
-        at: datetime,
-        purge_after: datetime,
-        through_seq: int,
-    ) -> int:
+    def finish_session(self, finished: Finished) -> int:
         """Mark a leased session consolidated and move its messages to the archive.
 
         Only messages up to `through_seq` (those the consolidation read) are

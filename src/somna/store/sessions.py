@@ -17,7 +17,7 @@ from datetime import datetime
 
 from somna.errors import ConflictStateError, InvalidInputError
 from somna.model import Message, Session, SessionStatus, new_id
-from somna.store.base import NewMessage, SourceCursor
+from somna.store.base import Finished, NewMessage, SourceCursor
 from somna.store.columns import MESSAGE_COLUMNS, MESSAGE_FIELDS, Row, session_from_row
 from somna.store.sql import Json, Params, Statements
 
@@ -228,15 +228,9 @@ class SessionQueries(Statements):
 
     # -- finishing and the archive ---------------------------------------------------------
 
-    def finish_session(
-        self,
-        session_id: str,
-        owner: str,
-        *,
-        at: datetime,
-        purge_after: datetime,
-        through_seq: int,
-    ) -> int:
+    def finish_session(self, finished: Finished) -> int:
+        session_id, owner, at = finished.session_id, finished.owner, finished.at
+        through_seq = finished.through_seq
         where = {"profile": self._profile_id, "id": session_id}
         held = self._count(
             "UPDATE sessions SET status = 'archived', consolidated_at = :at, lease_owner = NULL, "
@@ -249,7 +243,7 @@ class SessionQueries(Statements):
                 f"Session {session_id!r} is not leased by {owner!r} any more; "
                 "another worker has taken it."
             )
-        moved = self._archive_messages(session_id, through_seq, at, purge_after)
+        moved = self._archive_messages(session_id, through_seq, at, finished.purge_after)
         # Messages that arrived while the session was read move to a new live session.
         span = self._one(
             "SELECT min(created_at) AS first, max(created_at) AS last FROM messages "

@@ -126,6 +126,9 @@ def breaks_diet(restriction: str, plan: str) -> bool:
 
     >>> breaks_diet("Is vegan.", "Has three eggs and a whey shake for breakfast.")
     True
+
+    A food the diet allows breaks nothing, nor does a food the plan itself refuses:
+
     >>> breaks_diet("Is vegan.", "Loves peanut butter on toast.")
     False
     >>> breaks_diet("Is vegetarian.", "No pork please, several guests never eat it.")

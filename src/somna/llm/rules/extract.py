@@ -26,9 +26,9 @@ from somna.llm.rules.observe import (
     ITEMS_PER_MESSAGE,
     Observation,
     observe,
-    question_of,
     select,
 )
+from somna.llm.rules.questions import question_of
 from somna.llm.rules.relatives import name_relatives, relatives
 from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause

@@ -25,6 +25,13 @@ from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
 from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.questions import (
+    COMMA,
+    Request,
+    asks_something,
+    request_in,
+    statement_before_question,
+)
 from somna.llm.rules.refusals import refusals
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
@@ -37,7 +44,6 @@ __all__ = [
     "MIN_ROOM",
     "Observation",
     "observe",
-    "question_of",
     "retell_speaker",
     "select",
 ]
@@ -63,8 +69,6 @@ _MIN_WORDS = 2
 client's answers are short ("Annual, please.", "By text, 6pm."): 4 left most of them out."""
 _REACTION_WORDS = 8
 """A reaction ("That's so cool, what a view!") this long tells something after all."""
-_TAG_WORDS = 5
-"""At most this many words after a statement's last comma ask by their tone alone."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,6 @@ def _every(alternatives: Callable[[Language], str]) -> str:
     return "|".join(alternatives(language) for language in LANGUAGES)
 
 
-_COMMA = re.compile(r"\s*[,;]\s+|\s+-\s+")
 _OLD_NUMBER = re.compile(
     r"(?<=\d)(?P<unit>(?:\s*[^\W\d_]+){0,3})\s*,?\s+"
     rf"(?:{_every(lambda language: language.instead)})"
@@ -104,8 +107,6 @@ _CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
 """What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
 of what the speaker said."""
 _WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+")
-_LABEL = re.compile(r"(?:[^\W\d_]+[ ,!]*){1,3}\s?:\s*")
-"""A label of a few words before a colon: "Quick one:", "Petite question :"."""
 _FIRST = re.compile(rf"\b(?:{_every(lambda language: language.first_person)})(?=\W|$)", _I)
 _REACTION = re.compile(rf"(?:{_every(lambda language: language.reaction)})(?=\W|$)", _I)
 """How a reaction to the other person opens: praise, surprise, wishes, remarks on "you"."""
@@ -154,7 +155,7 @@ def _undecided(sentence: str, language: Language) -> bool:
     """Whether a sentence decides nothing yet: each clause puts off ("Not sure, I'll think
     about it.", "Maybe later, thanks.") and none gives a number. "Not sure about the floor,
     I'll take the oak" decides."""
-    clauses = [clause.strip() for clause in _COMMA.split(sentence) if clause.strip()]
+    clauses = [clause.strip() for clause in COMMA.split(sentence) if clause.strip()]
     return (
         any(language.undecided.match(clause) for clause in clauses)
         and all(
@@ -163,98 +164,6 @@ def _undecided(sentence: str, language: Language) -> bool:
         )
         and not any(ch.isdigit() for ch in sentence)
     )
-
-
-@dataclass(frozen=True)
-class _Asked:
-    """A question asking the listener to do something, as `_asked_for` reads it."""
-
-    score: float
-    start: int
-    """Where what is asked for starts."""
-    of_listener: bool
-    """Whether the listener is to do it ("Can you call me?"), not the speaker."""
-    that: bool = False
-    """Whether something of the speaker's is to be done ("Can the stock count be moved?")."""
-    negated: bool = False
-    """Whether the listener is asked not to do it ("Please don't post it online")."""
-    what: bool = False
-    """Whether a thing or a time is asked for, no deed ("Possible le samedi à 10h ?")."""
-
-
-def _asked_for(sentence: str, language: Language) -> _Asked | None:
-    """How much a question asking the listener to do something tells, and what it asks
-    for: "Can we move all sessions to 6pm?" is the speaker's decision, put to the listener,
-    when it names a value (a time, a number, a name, a channel) or changes how things go
-    (`_changes_how_things_go`). Without either ("Can you help me?") it asks for help, and
-    tells nothing. A short label may come first ("Quick one: can we…", "Petite question :
-    on peut…")."""
-    label = _LABEL.match(sentence)
-    start = label.end() if label else 0
-    opener = language.asks_for.match(sentence[start:])  # "merci de …" before "merci" leads
-    if opener is None:
-        lead = language.lead.match(sentence[start:])
-        start += lead.end() if lead else 0
-        opener = language.asks_for.match(sentence[start:])
-    if opener is None:
-        return None
-    start += opener.end()
-    asked = sentence[start:].rstrip(" ?!.")
-    if "?" in asked or not (holds_a_value(asked) or _changes_how_things_go(asked, language)):
-        return None
-    score, _ = _informative(asked, language, answering=True)  # "call me", "décaler à 17h"
-    if score <= 0:
-        return None
-    groups = opener.groupdict()
-    return _Asked(
-        score,
-        start,
-        groups.get("listener") is not None,
-        groups.get("that") is not None,
-        groups.get("negated") is not None,
-        groups.get("what") is not None,
-    )
-
-
-def _changes_how_things_go(asked: str, language: Language) -> bool:
-    """Whether what is asked for changes how things go, though it names no value: a thing
-    to have ("have the lemon tart"), done each time ("add a card to every order"), moved
-    ("on peut décaler mes séances ?") or put otherwise ("send it to our manager instead")."""
-    folded = fold(asked)
-    taken = language.takes.match(folded)
-    named = _TOKEN.findall(folded[taken.end() :].casefold()) if taken else []
-    if sum(w not in _OFFERING for w in named) > 1:  # "the lemon tart", not "some help"
-        return True
-    return any(
-        pattern.search(folded) is not None
-        for pattern in (language.recurring, language.reschedule, language.change)
-    )
-
-
-def _statement_before_question(sentence: str, language: Language) -> int:
-    """Where a statement ends when a question is tagged on after a comma ("I run 3 times a
-    week now, is that enough?"): the statement tells, the question does not. The whole
-    sentence otherwise."""
-    if "?" not in sentence:
-        return len(sentence)
-    commas = list(_COMMA.finditer(sentence))
-    for comma in commas:
-        asked = sentence[comma.end() :]
-        if (
-            language.interrogative.match(asked) or language.asks_for.match(asked)
-        ) and "?" not in sentence[: comma.start()]:
-            return comma.start()
-    # A short tag that asks by its tone alone ("…quarterly invoices from now on, ok for you?",
-    # "…at 6pm, right?") after a statement that asks nothing itself.
-    if (
-        commas
-        and len(sentence[commas[-1].end() :].split()) <= _TAG_WORDS
-        and "?" not in sentence[: commas[-1].start()]
-        and not language.interrogative.match(sentence)
-        and not language.asks_for.match(sentence)
-    ):
-        return commas[-1].start()
-    return len(sentence)
 
 
 def _named(text: str, speaker: str, language: Language, capital_said: bool = False) -> str:
@@ -322,63 +231,6 @@ def _answering(asked: str, listener: str, speaker: str, language: Language, said
     return language.answering.format(resolve_dates(asked, said_on).strip())
 
 
-def _asks_something(asked: str) -> bool:
-    """Whether a question asks for something in particular, not only offers help (in any
-    language: the assistant may offer it in another than the answer's). A greeting, a
-    name within the question (the business's own) and the deed a business offers ("what
-    can we print for you?") ask nothing.
-
-    >>> _asks_something("How can I help?"), _asks_something("Comment puis-je vous aider ?")
-    (False, False)
-    >>> _asks_something("Good morning, Rosewood Bakes, what can we bake for you today?")
-    False
-    >>> _asks_something("What do you do for a living?")
-    True
-    """
-    offered = {
-        m["deed"].casefold()
-        for language in LANGUAGES
-        for m in language.offered_deed.finditer(asked)
-    }
-    tokens = list(_TOKEN.finditer(asked))
-    named = {  # within the question, or opening it with another capital ("Swiftline Vans, …")
-        i
-        for i, m in enumerate(tokens)
-        if m[0][:1].isupper() and (i > 0 or (len(tokens) > 1 and tokens[1][0][:1].isupper()))
-    }
-    return any(
-        (token := m[0].casefold()) not in _OFFERING and token not in offered and i not in named
-        for i, m in enumerate(tokens)
-    )
-
-
-_OFFERING = frozenset().union(
-    *(language.stopwords | language.offers | language.greetings for language in LANGUAGES)
-)
-_TOKEN = re.compile(r"[^\W_]+")
-"""Letters and digits, apart at apostrophes and hyphens ("puis-je", "aujourd'hui")."""
-
-
-def question_of(content: str) -> str | None:
-    """The last question a message asks, as written, or None; with the sentence before it
-    when it only asks about what that sentence proposes ("We can do Friday 9 May. Does that
-    work?", "We do a box of 6 or of 12. Which suits you?").
-
-    >>> question_of("Noted. We can move it to Friday 9 May. Does that work for you?")
-    'We can move it to Friday 9 May, does that work for you?'
-    """
-    folded = fold(content)
-    sentences = [folded[a:b].strip() for a, b in split_sentences(folded)]
-    asked = [i for i, sentence in enumerate(sentences) if "?" in sentence]
-    if not asked:
-        return None
-    last = asked[-1]
-    if last > 0 and any(language.refers_back.match(sentences[last]) for language in LANGUAGES):
-        proposed, confirm = sentences[last - 1].rstrip(" .!;:"), sentences[last]
-        return f"{proposed}, {confirm[:1].lower()}{confirm[1:]}"  # one sentence, as a fact is
-    return sentences[last]
-
-
 def observe(
     content: str,
     speaker: str,
@@ -397,23 +249,27 @@ def observe(
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
-    answering = bool(asked and _asks_something(asked))
+    answering = bool(asked and asks_something(asked))
     if asked and answering and language.assent.match(folded.strip()):
         return _agreement(asked, len(folded.rstrip()), speaker, listener, language, said_on)
-    kept: list[tuple[int, int, int, float, _Asked | None]] = []
+    kept: list[tuple[int, int, int, float, Request | None]] = []
     for start, end in split_sentences(folded):
         if start in typed:
             continue
-        stated = start + _statement_before_question(folded[start:end], language)
+        stated = start + statement_before_question(folded[start:end], language)
         score, offset = _informative(folded[start:stated], language, answering)
         if score > 0:
             kept.append((start, start + offset, stated, score, None))
         # A request alone, or tagged on a statement ("I hate email, can you call me?").
-        tagged = _COMMA.match(folded, stated)
+        tagged = COMMA.match(folded, stated)
         for asks_from in ([start] if score == 0 else []) + ([tagged.end()] if tagged else []):
-            request = _asked_for(folded[asks_from:end], language)
-            if request is not None:
-                kept.append((asks_from, asks_from + request.start, end, request.score, request))
+            request = request_in(folded[asks_from:end], language)
+            if request is None:
+                continue
+            asked_for = folded[asks_from + request.start : end].rstrip(" ?!.")
+            tells, _ = _informative(asked_for, language, answering=True)  # "call me", "décaler"
+            if tells > 0:
+                kept.append((asks_from, asks_from + request.start, end, tells, request))
                 break
     parts: list[str] = []
     used = 0
@@ -428,17 +284,7 @@ def observe(
         if not told:
             continue
         if request is not None:
-            asking = (
-                language.asking_for
-                if request.what
-                else language.asking_that
-                if request.that
-                else language.asking_listener_not
-                if request.negated
-                else language.asking_listener
-                if request.of_listener
-                else language.asking
-            )
+            asking = request.opening(language)
             told = _joined(asking.format(speaker, listener), told[:1], language) + told[1:]
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break

@@ -1,0 +1,182 @@
+"""What a question asks, as observations read it: whether it asks for anything at all,
+which question a reply answers, where a statement ends before a question tagged on it,
+and what a request puts to the listener ("Can we move all sessions to 6pm?")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from somna.llm.rules.frames import holds_a_value
+from somna.llm.rules.language import Language
+from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.text import fold, split_sentences
+
+__all__ = [
+    "COMMA",
+    "Request",
+    "asks_something",
+    "question_of",
+    "request_in",
+    "statement_before_question",
+]
+
+COMMA = re.compile(r"\s*[,;]\s+|\s+-\s+")
+"""Where one clause of a sentence ends and the next starts."""
+_TAG_WORDS = 5
+"""At most this many words after a statement's last comma ask by their tone alone."""
+_LABEL = re.compile(r"(?:[^\W\d_]+[ ,!]*){1,3}\s?:\s*")
+"""A label of a few words before a colon: "Quick one:", "Petite question :"."""
+_OFFERING = frozenset().union(
+    *(language.stopwords | language.offers | language.greetings for language in LANGUAGES)
+)
+_TOKEN = re.compile(r"[^\W_]+")
+"""Letters and digits, apart at apostrophes and hyphens ("puis-je", "aujourd'hui")."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """A question asking the listener to do something, as `request_in` reads it."""
+
+    start: int
+    """Where what is asked for starts."""
+    of_listener: bool
+    """Whether the listener is to do it ("Can you call me?"), not the speaker."""
+    that: bool = False
+    """Whether something of the speaker's is to be done ("Can the stock count be moved?")."""
+    negated: bool = False
+    """Whether the listener is asked not to do it ("Please don't post it online")."""
+    what: bool = False
+    """Whether a thing or a time is asked for, no deed ("Possible le samedi à 10h ?")."""
+
+    def opening(self, language: Language) -> str:
+        """How the language retells this kind of request: "{0} asks {1} to", "{0} asks for"…"""
+        if self.what:
+            return language.asking_for
+        if self.that:
+            return language.asking_that
+        if self.negated:
+            return language.asking_listener_not
+        if self.of_listener:
+            return language.asking_listener
+        return language.asking
+
+
+def request_in(sentence: str, language: Language) -> Request | None:
+    """What a question asking the listener to do something asks for: "Can we move all
+    sessions to 6pm?" is the speaker's decision, put to the listener, when it names a value
+    (a time, a number, a name, a channel) or changes how things go (`_changes_how_things_go`).
+    Without either ("Can you help me?") it asks for help: None. A short label may come
+    first ("Quick one: can we…", "Petite question : on peut…")."""
+    label = _LABEL.match(sentence)
+    start = label.end() if label else 0
+    opener = language.asks_for.match(sentence[start:])  # "merci de …" before "merci" leads
+    if opener is None:
+        lead = language.lead.match(sentence[start:])
+        start += lead.end() if lead else 0
+        opener = language.asks_for.match(sentence[start:])
+    if opener is None:
+        return None
+    start += opener.end()
+    asked = sentence[start:].rstrip(" ?!.")
+    if "?" in asked or not (holds_a_value(asked) or _changes_how_things_go(asked, language)):
+        return None
+    groups = opener.groupdict()
+    return Request(
+        start,
+        groups.get("listener") is not None,
+        groups.get("that") is not None,
+        groups.get("negated") is not None,
+        groups.get("what") is not None,
+    )
+
+
+def _changes_how_things_go(asked: str, language: Language) -> bool:
+    """Whether what is asked for changes how things go, though it names no value: a thing
+    to have ("have the lemon tart"), done each time ("add a card to every order"), moved
+    ("on peut décaler mes séances ?") or put otherwise ("send it to our manager instead")."""
+    folded = fold(asked)
+    taken = language.takes.match(folded)
+    named = _TOKEN.findall(folded[taken.end() :].casefold()) if taken else []
+    if sum(w not in _OFFERING for w in named) > 1:  # "the lemon tart", not "some help"
+        return True
+    return any(
+        pattern.search(folded) is not None
+        for pattern in (language.recurring, language.reschedule, language.change)
+    )
+
+
+def statement_before_question(sentence: str, language: Language) -> int:
+    """Where a statement ends when a question is tagged on after a comma ("I run 3 times a
+    week now, is that enough?"): the statement tells, the question does not. The whole
+    sentence otherwise."""
+    if "?" not in sentence:
+        return len(sentence)
+    commas = list(COMMA.finditer(sentence))
+    for comma in commas:
+        asked = sentence[comma.end() :]
+        if (
+            language.interrogative.match(asked) or language.asks_for.match(asked)
+        ) and "?" not in sentence[: comma.start()]:
+            return comma.start()
+    # A short tag that asks by its tone alone ("…quarterly invoices from now on, ok for you?",
+    # "…at 6pm, right?") after a statement that asks nothing itself.
+    if (
+        commas
+        and len(sentence[commas[-1].end() :].split()) <= _TAG_WORDS
+        and "?" not in sentence[: commas[-1].start()]
+        and not language.interrogative.match(sentence)
+        and not language.asks_for.match(sentence)
+    ):
+        return commas[-1].start()
+    return len(sentence)
+
+
+def asks_something(asked: str) -> bool:
+    """Whether a question asks for something in particular, not only offers help (in any
+    language: the assistant may offer it in another than the answer's). A greeting, a
+    name within the question (the business's own) and the deed a business offers ("what
+    can we print for you?") ask nothing.
+
+    >>> asks_something("How can I help?"), asks_something("Comment puis-je vous aider ?")
+    (False, False)
+    >>> asks_something("Good morning, Rosewood Bakes, what can we bake for you today?")
+    False
+    >>> asks_something("What do you do for a living?")
+    True
+    """
+    offered = {
+        m["deed"].casefold()
+        for language in LANGUAGES
+        for m in language.offered_deed.finditer(asked)
+    }
+    tokens = list(_TOKEN.finditer(asked))
+    named = {  # within the question, or opening it with another capital ("Swiftline Vans, …")
+        i
+        for i, m in enumerate(tokens)
+        if m[0][:1].isupper() and (i > 0 or (len(tokens) > 1 and tokens[1][0][:1].isupper()))
+    }
+    return any(
+        (token := m[0].casefold()) not in _OFFERING and token not in offered and i not in named
+        for i, m in enumerate(tokens)
+    )
+
+
+def question_of(content: str) -> str | None:
+    """The last question a message asks, as written, or None; with the sentence before it
+    when it only asks about what that sentence proposes ("We can do Friday 9 May. Does that
+    work?", "We do a box of 6 or of 12. Which suits you?").
+
+    >>> question_of("Noted. We can move it to Friday 9 May. Does that work for you?")
+    'We can move it to Friday 9 May, does that work for you?'
+    """
+    folded = fold(content)
+    sentences = [folded[a:b].strip() for a, b in split_sentences(folded)]
+    asked = [i for i, sentence in enumerate(sentences) if "?" in sentence]
+    if not asked:
+        return None
+    last = asked[-1]
+    if last > 0 and any(language.refers_back.match(sentences[last]) for language in LANGUAGES):
+        proposed, confirm = sentences[last - 1].rstrip(" .!;:"), sentences[last]
+        return f"{proposed}, {confirm[:1].lower()}{confirm[1:]}"  # one sentence, as a fact is
+    return sentences[last]
