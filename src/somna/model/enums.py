@@ -127,9 +127,13 @@ class Verdict(StrEnum):
     """How a new fact relates to an existing neighbor."""
 
     DUPLICATE = "duplicate"
+    """Says what the neighbor says: the neighbor is reinforced with the new evidence."""
     SUPERSEDES = "supersedes"
+    """A new value of what the neighbor says: its valid time ends where the new one's starts."""
     CONTRADICTS = "contradicts"
+    """Both cannot hold and nothing said settles which: both disputed, a conflict opened."""
     DISTINCT = "distinct"
+    """Says something else: both stand."""
 
 
 class SummaryKind(StrEnum):

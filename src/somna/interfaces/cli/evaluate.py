@@ -45,6 +45,19 @@ def _report_option(holds: str) -> Any:
     )
 
 
+def _benchmark_files(metavar: str, text: str, *, folders: bool) -> Any:
+    """The benchmark files an evaluation reads (with `folders`, folders of them too), checked
+    to exist and be readable before it writes anything to the database."""
+    return typer.Argument(
+        metavar=metavar,
+        exists=True,
+        dir_okay=folders,
+        readable=True,
+        show_default=False,
+        help=text,
+    )
+
+
 @app.callback()
 def eval_group() -> None:
     """Measure memory on benchmarks: does what it recalls answer the questions?
@@ -66,12 +79,10 @@ def locomo(
     ctx: typer.Context,
     files: Annotated[
         list[Path],
-        typer.Argument(
-            metavar="FILE",
-            exists=True,
-            dir_okay=False,
-            readable=True,
-            help="LoCoMo conversation files (JSON); each becomes the profile locomo-<name>.",
+        _benchmark_files(
+            "FILE",
+            "LoCoMo conversation files (JSON); each becomes the profile locomo-<name>.",
+            folders=False,
         ),
     ],
     k: Annotated[
@@ -161,13 +172,11 @@ def scenarios(
     ctx: typer.Context,
     paths: Annotated[
         list[Path],
-        typer.Argument(
-            metavar="FILE_OR_DIR",
-            exists=True,
-            readable=True,
-            show_default=False,
-            help="Scenario files (JSON), or folders whose *.json files are scenarios; each "
-            "scenario becomes the profile scenario-<id>.",
+        _benchmark_files(
+            "FILE_OR_DIR",
+            "Scenario files (JSON), or folders whose *.json files are scenarios; each scenario "
+            "becomes the profile scenario-<id>.",
+            folders=True,
         ),
     ],
     baseline: Annotated[
