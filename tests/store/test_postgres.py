@@ -41,7 +41,7 @@ from somna.store.postgres import PostgresStore
 from tests.store.pg_servers import ServerKind, TestServers
 from tests.store.test_conformance import EAST, NORTH, NOW, T0, add, fact, now_eligible
 
-MIGRATIONS = load_migrations("somna.store.postgres.migrations")
+MIGRATIONS = load_migrations("postgres")
 INJECTIONS = [
     "alice' OR '1'='1",
     "alice'; DROP TABLE facts; --",

@@ -34,7 +34,7 @@ _MIGRATION_LOCK = 0x736F6D6E61
 
 def migrate(conn: Connection[Any]) -> None:
     """Apply the migrations this database lacks; processes opening it at once take turns."""
-    migrations = load_migrations("somna.store.postgres.migrations")
+    migrations = load_migrations("postgres")
     if {m.version for m in migrations} <= _applied_versions(conn):
         return  # the common case: one query, no lock
     for migration in migrations:

@@ -117,7 +117,7 @@ class SQLiteStore(StoreTables):
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-            for migration in load_migrations("somna.store.sqlite.migrations"):
+            for migration in load_migrations("sqlite"):
                 try:
                     conn.execute("BEGIN IMMEDIATE")
                     done = conn.execute(

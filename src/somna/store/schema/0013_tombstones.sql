@@ -3,6 +3,6 @@
 -- rows Somna could not delete. No profile_id column: erasure leaves it in place.
 
 CREATE TABLE tombstones (
-    profile_hash    text PRIMARY KEY,
-    forgotten_at    timestamptz NOT NULL
+    profile_hash    {{ text }} PRIMARY KEY,
+    forgotten_at    {{ timestamp }} NOT NULL
 );

@@ -5,15 +5,15 @@
 -- so a source row is never imported twice; it goes with its profile on erasure.
 
 CREATE TABLE source_cursors (
-    profile_id           TEXT NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
-    source               TEXT NOT NULL,
-    key                  TEXT NOT NULL,
-    segment              INTEGER NOT NULL CHECK (segment >= 1),
-    session_key          TEXT NOT NULL,
-    after_row_id         INTEGER NOT NULL,
-    last_row_id          INTEGER NOT NULL CHECK (last_row_id > after_row_id),
-    last_change_seen_at  TEXT NOT NULL,
-    purged_at            TEXT,
+    profile_id           {{ text }} NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+    source               {{ text }} NOT NULL,
+    key                  {{ text }} NOT NULL,
+    segment              {{ integer }} NOT NULL CHECK (segment >= 1),
+    session_key          {{ text }} NOT NULL,
+    after_row_id         {{ bigint }} NOT NULL,
+    last_row_id          {{ bigint }} NOT NULL CHECK (last_row_id > after_row_id),
+    last_change_seen_at  {{ timestamp }} NOT NULL,
+    purged_at            {{ timestamp }},
     PRIMARY KEY (profile_id, source, key, segment)
 );
 CREATE INDEX source_cursors_by_key ON source_cursors (source, key, segment);

@@ -4,6 +4,6 @@
 -- No profile_id column: a login is a key's, not a profile's.
 
 CREATE TABLE logouts (
-    login_hash      text PRIMARY KEY,
-    until           timestamptz NOT NULL
+    login_hash      {{ text }} PRIMARY KEY,
+    until           {{ timestamp }} NOT NULL
 );

@@ -3,7 +3,7 @@
 -- API, MCP or CLI is judged by the next nightly run, once. Facts consolidation made
 -- before this column existed were judged then.
 
-ALTER TABLE facts ADD COLUMN judged_at timestamptz;
+ALTER TABLE facts ADD COLUMN judged_at {{ timestamp }};
 
 UPDATE facts SET judged_at = recorded_at
 WHERE id IN (

@@ -1,5 +1,0 @@
--- Facts listed newest first, a page at a time (the dashboard, `somna facts list`):
--- an index in exactly the listing's order (valid_from DESC, recorded_at DESC, id),
--- read backwards, so a page is found without sorting every fact of the profile.
-
-CREATE INDEX facts_by_valid_time ON facts (profile_id, valid_from, recorded_at, id DESC);

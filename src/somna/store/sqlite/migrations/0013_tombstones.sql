@@ -1,8 +1,0 @@
--- A profile erased by `forget` leaves a tombstone: the SHA-256 of its id and when,
--- nothing else, so that an import from a chat table does not create it again from
--- rows Somna could not delete. No profile_id column: erasure leaves it in place.
-
-CREATE TABLE tombstones (
-    profile_hash    TEXT PRIMARY KEY,
-    forgotten_at    TEXT NOT NULL
-);
