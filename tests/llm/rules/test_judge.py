@@ -97,6 +97,12 @@ CASES = [
     ("L'utilisateur aime le café.", "L'utilisateur travaille chez Airbus.", Verdict.DISTINCT),
     ("Camille habite à Lyon.", "Emma habite à Marseille.", Verdict.DISTINCT),
     ("The user is Nour.", "The user is Nour's neighbour.", Verdict.DISTINCT),
+    # the speaker named in both is no frame shared: a name is no other way of reaching
+    ("L'utilisateur préfère Signal.", "L'utilisateur est Anouk Perrault.", Verdict.DISTINCT),
+    ("L'utilisateur est Anouk Perrault.", "L'utilisateur préfère Signal.", Verdict.DISTINCT),
+    # duplicate: a first name shortened is the same name
+    ("The user is Gwen Talbot.", "The user is Gwendolyn Talbot.", Verdict.DUPLICATE),
+    ("L'utilisateur est Max Ferrand.", "L'utilisateur est Maxime Ferrand.", Verdict.DUPLICATE),
 ]
 
 

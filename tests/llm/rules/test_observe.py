@@ -276,6 +276,30 @@ def test_a_short_answer_that_rules_something_out_is_kept(asked: str, said: str, 
     assert _observations(digest) == [told]
 
 
+@pytest.mark.parametrize(
+    ("asked", "said", "told"),
+    [
+        (
+            "Could we do the feeds at 8am and 8pm instead of 7am and 7pm?",
+            "Perfect, the trainer says that's no problem at all.",
+            "The user says that perfect, the trainer says that's no problem at all "
+            "(in answer to: Could we do the feeds at 8am and 8pm?).",
+        ),
+        (
+            "On pourrait passer le mardi plutôt que le lundi ?",
+            "Parfait, le mardi ça nous arrange.",
+            "L'utilisateur dit que parfait, le mardi ça nous arrange "
+            "(en réponse à « On pourrait passer le mardi ? »).",
+        ),
+    ],
+)
+def test_an_answer_carries_its_question_without_the_value_it_proposed_to_replace(
+    asked: str, said: str, told: str
+) -> None:
+    digest = _extract(("assistant", None, asked), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
 def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile!") -> None:
     digest = _extract(("assistant", None, "Did you like the recipe?"), ("user", None, said))
     assert _observations(digest) == []

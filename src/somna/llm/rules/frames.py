@@ -26,6 +26,12 @@ MAX_VALUE_WORDS = 4
 VALUE_WORDS = frozenset().union(*(language.value_words for language in LANGUAGES))
 """Lower-case words that name a value, in every language: channels, frequencies, days…"""
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][\w'-]*")
+_SPEAKERS = frozenset(
+    word
+    for language in LANGUAGES
+    for word in normalize_text(f"{language.plain_user} {language.plain_assistant}").split()
+)
+"""The words that name the two speakers ("user", "utilisateur"): no content of a frame."""
 
 
 def changed_value(
@@ -40,6 +46,7 @@ def changed_value(
     ('paris', 'berlin')
     >>> changed_value("The user is 41.", "The user is vegan.", {"the", "is"}, {"not"}) is None
     True
+    >>> changed_value("L'utilisateur est Anouk.", "L'utilisateur préfère Signal.", {"l"}, {"pas"})
     """
     left = [w for w in normalize_text(a).split() if w not in ignorable]
     right = [w for w in normalize_text(b).split() if w not in ignorable]
@@ -61,7 +68,7 @@ def changed_value(
     if set(old) <= set(negations) or set(new) <= set(negations):
         return None
     shared = left[:start] + [w for w in middle_old if w in middle_new] + left[len(left) - end :]
-    if not [w for w in shared if len(w) > 2 and w != "user"]:
+    if not [w for w in shared if len(w) > 2 and w not in _SPEAKERS]:
         return None
     if not (_valued(old, a) and _valued(new, b)):
         return None

@@ -98,7 +98,8 @@ _OLD_NUMBER = re.compile(
 """The number a correction replaces ("14 desks not 11", "36, pas 30"): the old value is
 history, not what the fact says now."""
 _OLD_CHOICE = re.compile(
-    rf",?\s+(?:{_every(lambda language: language.replaced)})\s*[^,;.!?()]{{1,40}}(?=[,;.!?()]|$)",
+    rf",?\s+(?:{_every(lambda language: language.replaced)})"
+    r"\s*[^,;.!?()]{1,40}?(?=\s*(?:[,;.!?()]|$))",
     _I,
 )
 """The value a choice replaces ("monthly instead of per session", "le matin plutôt que par
@@ -225,9 +226,11 @@ def _common_opening(text: str, language: Language) -> bool:
 
 def _answering(asked: str, listener: str, speaker: str, language: Language, said_on: date) -> str:
     """ "in answer to: What does Odile do?": the question retold, or quoted as it was asked
-    where the language's tables say retelling would garble it (`Language.retell_questions`)."""
+    where the language's tables say retelling would garble it (`Language.retell_questions`);
+    the value it proposes to replace left out, as in a statement ("8am instead of 7am?")."""
     if language.retell_questions:
         asked = retell_speaker(asked, listener, speaker, language)
+    asked = _OLD_CHOICE.sub("", asked)
     return language.answering.format(resolve_dates(asked, said_on).strip())
 
 
