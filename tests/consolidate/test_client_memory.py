@@ -559,3 +559,24 @@ def test_a_date_agreed_then_pushed_back_a_week_leaves_the_prompt(
     block = block_facts(client, "When does the kitchen fit start?")
     assert "11 May" not in block
     assert "Monday 18 May 2026" in block
+
+
+def test_a_count_added_to_replaces_the_older_one_and_the_prompt_holds_the_total(
+    client: Memory, clock: Clock
+) -> None:
+    talk(
+        client,
+        clock,
+        "s1",
+        "We need the stools recovered, it's 12 stacking stools with pine seats.",
+    )
+    talk(
+        client,
+        clock,
+        "s2",
+        "Good news, two more stools turned up in the shed, so add those please.",
+    )
+    assert any("12 stacking stools" in text for text in texts(client, FactStatus.SUPERSEDED))
+    block = block_facts(client, "How many stools are we recovering?")
+    assert "14 stools in all" in block
+    assert "12 stacking" not in block

@@ -25,7 +25,7 @@ from somna.consolidate.wording import (
     may_give_anew,
     related,
     same_wording,
-    with_the_date_moved_to,
+    with_the_value_made,
 )
 from somna.llm.tasks import JUDGE
 from somna.model import Fact, Profile, Run, Verdict
@@ -119,7 +119,7 @@ def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
         elif (ruled := around.related.verdict(candidate.fact, neighbor, said)) is not None:
             candidate.verdicts[neighbor.id] = ruled
             if ruled is Verdict.SUPERSEDES:
-                candidate.fact = with_the_date_moved_to(candidate.fact, neighbor)
+                candidate.fact = with_the_value_made(candidate.fact, neighbor)
         elif candidate.fact.category not in ONE_OFF:
             asked.append((candidate, neighbor))
     return asked

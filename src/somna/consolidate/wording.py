@@ -24,6 +24,7 @@ from somna.llm.rules.rescheduled import (
     may_shift_a_date,
     shifted_to,
 )
+from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_count_made
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
     ACTIVE_STATUSES,
@@ -53,7 +54,7 @@ __all__ = [
     "related",
     "replaces_part",
     "same_wording",
-    "with_the_date_moved_to",
+    "with_the_value_made",
     "years_apart",
 ]
 
@@ -148,7 +149,8 @@ def given_anew(
     said: str | None = None,
 ) -> list[Fact]:
     """Active dated statements of `fact`'s subject that `fact` gives a new value of, and
-    says so: a number ("around 110 guests" / "the guest list is at 130 now"), or a name
+    says so: a number ("around 110 guests" / "the guest list is at 130 now"), a count
+    added to ("so two flues" / "one more flue than I told you"), or a name
     in the slot of the question they answered ("from which station?" "Derby" / "leave
     from York instead"). For the pairs no judge compares: an older happening or
     observation, whatever `fact` is (a decision may give anew what an answer said), or any
@@ -171,6 +173,7 @@ def given_anew(
             or slot_renamed(other, fact.text, said)
             or date_moved(other, fact.text)
             or date_shifted(other, fact.text)
+            or count_added(other, fact.text)
             or reached_elsewhere(other, fact.text)
             or (said is not None and dropped(other, said))
         ),
@@ -192,6 +195,7 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         or may_rename_a_slot(text)
         or may_move_a_date(text)
         or may_shift_a_date(text)
+        or may_add_to_a_count(text)
         or may_reach_elsewhere(text)
         or (said is not None and (may_drop(said) or may_rename_a_slot(said)))
     )
@@ -291,14 +295,16 @@ def _by_words(
 
 def replaces_part(part: str, new: str, said: str | None = None) -> bool:
     """Whether `new` replaces what `part`, one statement of an observation, says: another
-    number for what it counted, another name in the slot it answered, another date for
-    what it dated, another choice of its kind, or its frame with another value; or the
-    words `new` was said in (`said`) drop it ("… rather than the one-day course")."""
+    number for what it counted (or one added to it), another name in the slot it answered,
+    another date for what it dated, another choice of its kind, or its frame with another
+    value; or the words `new` was said in (`said`) drop it ("… rather than the one-day
+    course")."""
     return (
         number_updated(part, new)
         or slot_renamed(part, new, said)
         or date_moved(part, new)
         or date_shifted(part, new)
+        or count_added(part, new)
         or reached_elsewhere(part, new)
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)
@@ -319,11 +325,14 @@ def disputes_part(part: str, other: str, years: float) -> bool:
     )
 
 
-def with_the_date_moved_to(fact: Fact, older: Fact) -> Fact:
-    """`fact`, which supersedes `older`, with the date it moves `older`'s to when it moves
-    it by a stretch of time ("push the install back a week"): the prompt then says when,
-    not only that it moved."""
-    text = shifted_to(older.text, fact.text, older.valid_from.date())
+def with_the_value_made(fact: Fact, older: Fact) -> Fact:
+    """`fact`, which supersedes `older`, with the value it makes of `older`'s when it gives
+    it against that one: the date a stretch of time moves it to ("push the install back a
+    week"), the count it adds to ("one more flue than I said"). The prompt then says when
+    or how many, not only that it changed."""
+    text = shifted_to(older.text, fact.text, older.valid_from.date()) or with_the_count_made(
+        older.text, fact.text
+    )
     if text is None or not is_fact_text(text):
         return fact
     return fact.model_copy(update={"text": text})

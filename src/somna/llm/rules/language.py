@@ -242,6 +242,8 @@ class Language:
     """How an answer carries the question it answers: ``"in answer to: {}"``."""
     agreeing: str
     """How a bare yes is told, before the question it answers: ``"{} agrees"``."""
+    in_all: str
+    """How a count made from an older one is told: ``"{} in all"`` ("3 flues in all")."""
     assent: re.Pattern[str]
     """An answer that only says yes ("yep", "go on then", "parfait merci")."""
     refers_back: re.Pattern[str]
@@ -268,6 +270,9 @@ class Language:
     shift: re.Pattern[str]
     """A stretch of time a date is moved by ("push it back a week", "décalez d'une
     semaine"): groups ``n`` and ``unit``."""
+    count_added: re.Pattern[str]
+    """A count given against an older one ("one more flue than I said", "deux sacs de
+    plus"): groups ``n``, ``what`` (the thing counted) and ``fewer`` when it takes away."""
     keeps: re.Pattern[str]
     """A question offering to keep something as it is ("Shall we keep the cedar?", "On
     garde le rouge ?")."""

@@ -1,0 +1,69 @@
+"""A count given against an older one: "one more than I said", "deux de plus"."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_count_made
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "made"),
+    [
+        (
+            "The user says that a stove in the lounge and an open hearth, so two flues.",
+            "The user says that we found another hearth upstairs, that's one more flue "
+            "than the user told the assistant.",
+            "The user says that we found another hearth upstairs, that's one more flue "
+            "(3 flues in all) than the user told the assistant.",
+        ),
+        (
+            "The user says that it's 12 stacking stools, pine seats.",
+            "The user says that two more stools turned up in the shed, so add those.",
+            "The user says that two more stools (14 stools in all) turned up in the shed, "
+            "so add those.",
+        ),
+        (
+            "The user says that 30 guests confirmed for the lunch.",
+            "The user says that two fewer guests, the Hartleys cannot come.",
+            "The user says that two fewer guests (28 guests in all), the Hartleys cannot "
+            "come.",
+        ),
+        (
+            "L'utilisateur dit qu'il vous amène 4 bottes de foin.",
+            "L'utilisateur dit qu'il amène deux bottes de plus que prévu.",
+            "L'utilisateur dit qu'il amène deux bottes de plus (6 bottes en tout) que prévu.",
+        ),
+        (
+            "L'utilisateur dit qu'il faut 6 tréteaux.",
+            "L'utilisateur dit qu'il faut un tréteau en moins.",
+            "L'utilisateur dit qu'il faut un tréteau en moins (5 tréteaux en tout).",
+        ),
+    ],
+)
+def test_a_count_given_against_an_older_one_replaces_it_with_the_total(
+    old: str, new: str, made: str
+) -> None:
+    assert may_add_to_a_count(new)
+    assert count_added(old, new)
+    assert with_the_count_made(old, new) == made
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # no older count of the same thing
+        ("The user says that a stove in the lounge.", "That's one more flue than I said."),
+        ("The user has 3 dogs.", "Two more stools turned up in the shed."),
+        # a thing, not a count
+        ("The user has 3 dogs.", "One more thing: the dogs stay in the kitchen."),
+        # those already known, moved elsewhere: no count changes
+        ("The user wants 12 panels.", "Put the two extra panels on the back roof instead."),
+        ("L'utilisateur veut 12 panneaux.", "Mettez les deux panneaux en plus sur l'autre toit."),
+        # taking away more than there were
+        ("The user has 2 flues.", "Three fewer flues than I said."),
+    ],
+)
+def test_no_count_is_made_without_an_older_count_of_that_thing(old: str, new: str) -> None:
+    assert not count_added(old, new)
+    assert with_the_count_made(old, new) is None
