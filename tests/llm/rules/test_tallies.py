@@ -26,8 +26,7 @@ from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_co
         (
             "The user says that 30 guests confirmed for the lunch.",
             "The user says that two fewer guests, the Hartleys cannot come.",
-            "The user says that two fewer guests (28 guests in all), the Hartleys cannot "
-            "come.",
+            "The user says that two fewer guests (28 guests in all), the Hartleys cannot come.",
         ),
         (
             "L'utilisateur dit qu'il vous amène 4 bottes de foin.",
