@@ -105,6 +105,19 @@ from somna.llm.rules.rescheduled import (
             "The user says for the visit, put them down for Thursday the 14th at 3pm.",
             True,
         ),
+        # another date for a day chosen when asked, the same thing named, needs none either
+        (
+            "The user says that Monday 4th May would be ideal, the gate code is 1471 (in "
+            "answer to: When can we pick up the bikes?).",
+            "The user asks the assistant to pick up on Thursday 7 May, any time after noon.",
+            True,
+        ),
+        (
+            "The user says that Monday 4th May would be ideal (in answer to: When can we pick "
+            "up the bikes?).",
+            "The user asks the assistant to deliver the new saddles on Thursday 7 May.",
+            False,
+        ),
         # another thing on the same weekday is no move of the slot
         (
             "L'utilisateur est d'accord (en réponse à « Pas de souci, on passe au samedi 16 mai, "

@@ -49,7 +49,8 @@ def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool
 def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `new` dates anew what `old` dated, and moves it in so many words, or gives
     another date for what `old` only agreed to ("Tuesday 17th at 8:30, ok?" "perfect", then
-    "for the visit, put us down for Thursday the 19th at 2pm").
+    "for the visit, put us down for Thursday the 19th at 2pm") or chose when asked ("When
+    can we collect?" "Tuesday 3rd March", then "collect on Wednesday 11 March").
 
     >>> date_moved("The user says from 10 to 24 July (in answer to: Which dates?).",
     ...            "The user says the trip was moved to 17 to 31 July.")
@@ -60,15 +61,16 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
     said_to_move = language.reschedule.search(fold(new)) is not None
-    if not dates_replaced(_dated(old), new) or not (said_to_move or _agreed(old)):
+    asked = ANSWERED.search(old)
+    chosen = asked is not None and language.asks_when.search(old, asked.start()) is not None
+    if not dates_replaced(_dated(old), new) or not (said_to_move or chosen or _agreed(old)):
         return False
-    if not said_to_move:  # another day and time for the slot agreed to, the same thing named
+    if not said_to_move:  # another day for the slot agreed to or chosen, the same thing named
         named = language.change.sub(" ", language.reschedule.sub(" ", fold(old)))  # "on passe"
         slot = any(kind == "date" and _A_DAY.match(when) for kind, when in _when(old))
         shared = shared_words(_words(named, language), _words(without_question(new), language))
         return slot and shared > 0
-    asked = ANSWERED.search(old)
-    if asked and language.asks_when.search(old, asked.start()):
+    if chosen:
         return True
     if _when(without_question(old)) & _when(without_question(new)):
         return True  # "Wednesday doesn't work any more, Saturday?", "the 23rd, not the 21st"
