@@ -300,6 +300,38 @@ def test_an_answer_carries_its_question_without_the_value_it_proposed_to_replace
     assert _observations(digest) == [told]
 
 
+@pytest.mark.parametrize(
+    ("asked", "said", "told"),
+    [
+        (
+            "The closest is Bracken, same weave. Would Bracken work for the stools?",
+            "Perfect, go with Bracken",
+            "The user says that perfect, go with Bracken (in answer to: Would Bracken work "
+            "for the stools?).",
+        ),
+        (
+            "Le plus proche est Graphite. Est-ce que le Graphite vous irait pour les tabourets ?",
+            "Parfait, partez sur le Graphite",
+            "L'utilisateur dit que parfait, partez sur le Graphite (en réponse à « Est-ce que "
+            "le Graphite vous irait pour les tabourets ? »).",
+        ),
+    ],
+)
+def test_a_short_yes_naming_what_the_question_proposed_is_kept(
+    asked: str, said: str, told: str
+) -> None:
+    digest = _extract(("assistant", None, asked), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
+def test_the_listener_named_in_the_question_is_nothing_proposed() -> None:
+    digest = _extract(
+        ("assistant", None, "Did the fitting go well, Dilys?"),
+        ("user", None, "Thanks Dilys, lovely"),
+    )
+    assert _observations(digest) == []
+
+
 def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile!") -> None:
     digest = _extract(("assistant", None, "Did you like the recipe?"), ("user", None, said))
     assert _observations(digest) == []

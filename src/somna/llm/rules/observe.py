@@ -108,19 +108,27 @@ _CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
 """What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
 of what the speaker said."""
 _WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+")
+_PROPOSED = re.compile(r"(?<=\w )[A-ZÀ-Ý][^\W\d_]+")
+"""A name within a question, neither opening it nor after a comma (the listener's): what
+it may propose ("Would Fern work?")."""
 _FIRST = re.compile(rf"\b(?:{_every(lambda language: language.first_person)})(?=\W|$)", _I)
 _REACTION = re.compile(rf"(?:{_every(lambda language: language.reaction)})(?=\W|$)", _I)
 """How a reaction to the other person opens: praise, surprise, wishes, remarks on "you"."""
 
 
-def _informative(sentence: str, language: Language, answering: bool = False) -> tuple[float, int]:
+def _informative(
+    sentence: str, language: Language, answering: bool = False, proposed: Collection[str] = ()
+) -> tuple[float, int]:
     """How much a sentence tells (0: nothing), and where what it tells starts. An answer
-    that names a value ("Monthly, that suits us.", "Ok, Tuesday then.") or rules something
-    out ("No, no pets.") tells it, however short, and whatever courtesy comes with it: the
+    that names a value ("Monthly, that suits us.", "Ok, Tuesday then.", or a name the
+    question proposed: "Would Fern suit?" "Perfect, go with Fern") or rules something out
+    ("No, no pets.") tells it, however short, and whatever courtesy comes with it: the
     question says what the value is."""
     trimmed = trim_clause(sentence)
-    answered = answering and (  # a name may be the listener's
-        holds_a_value(trimmed, names=False) or bool(refusals(trimmed))
+    answered = answering and (  # another name may be the listener's
+        holds_a_value(trimmed, names=False)
+        or bool(refusals(trimmed))
+        or any(word in proposed for word in _WORD.findall(trimmed))
     )
     greeted = language.greeting.match(trimmed)  # "hi, the new hire starts on monday"
     opening = language.lead.match(trimmed)  # "btw do you ship to Norway"
@@ -253,6 +261,7 @@ def observe(
         speaker = language.plain_user
     folded = fold(content)
     answering = bool(asked and asks_something(asked))
+    proposed = frozenset(_PROPOSED.findall(asked or ""))
     if asked and answering and language.assent.match(folded.strip()):
         return _agreement(asked, len(folded.rstrip()), speaker, listener, language, said_on)
     kept: list[tuple[int, int, int, float, Request | None]] = []
@@ -260,7 +269,7 @@ def observe(
         if start in typed:
             continue
         stated = start + statement_before_question(folded[start:end], language)
-        score, offset = _informative(folded[start:stated], language, answering)
+        score, offset = _informative(folded[start:stated], language, answering, proposed)
         if score > 0:
             kept.append((start, start + offset, stated, score, None))
         # A request alone, or tagged on a statement ("I hate email, can you call me?").
