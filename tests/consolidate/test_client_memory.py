@@ -580,3 +580,34 @@ def test_a_count_added_to_replaces_the_older_one_and_the_prompt_holds_the_total(
     block = block_facts(client, "How many stools are we recovering?")
     assert "14 stools in all" in block
     assert "12 stacking" not in block
+
+
+def test_a_number_given_anew_leaves_the_rest_of_an_answer_that_chose_a_channel(
+    client: Memory, clock: Clock
+) -> None:
+    client.add_messages(
+        "alice",
+        "s1",
+        [
+            ("assistant", "Vous pouvez me laisser votre adresse et un numéro ?"),
+            (
+                "user",
+                "Noémie Vautrin, 4 allée des Saules à Ribemont. 06 11 22 33 44, et mon mail "
+                "noemie@exemple.fr mais je le lis peu, je préfère whatsapp",
+            ),
+            ("assistant", "Merci ! Et pour les tapis, combien en avez-vous ?"),
+            ("user", "Trois tapis en laine, dont un très grand dans le salon."),
+            ("assistant", "Très bien, c'est noté."),
+            ("user", "Le salon est au premier étage, sans ascenseur."),
+        ],
+    )
+    clock.advance(days=1)
+    client.consolidate()
+    clock.advance(days=6)
+    talk(client, clock, "s2", "Bonjour ! mon numéro : 06 55 66 77 88, whatsapp aussi")
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "06 11 22 33 44" not in active
+    assert "06 55 66 77 88" in active
+    assert "4 allée des Saules" in active
+    assert "noemie@exemple.fr" in active
+    assert "whatsapp" in active.split("06 55")[0] + active.split("06 55 66 77 88")[1]

@@ -28,9 +28,10 @@ from somna.consolidate.plan import Candidate
 from somna.consolidate.wording import disputes_part, replaces_part, years_apart
 from somna.llm.rules.asked import dropped
 from somna.llm.rules.choices import names_another_value
+from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.counts import number_updated
 from somna.llm.rules.diets import restrictions
-from somna.llm.rules.extract import OBSERVATION
+from somna.llm.rules.extract import CLIENT_INFO, OBSERVATION
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.languages import ANSWERED
 from somna.llm.rules.remainder import rest_of
@@ -113,16 +114,21 @@ def _replaced_by_any(part: str, newer: list[Candidate]) -> bool:
 
 
 def _recounted(clause: str, newer: list[Candidate]) -> bool:
-    """Whether a figure, a date or a chosen value of `clause` is given anew, or what it
-    takes dropped, by one of the `newer` facts ("two years, paid quarterly" keeps "two years"
-    when monthly payment comes)."""
+    """Whether a figure, a date, a chosen value or a number to call of `clause` is given
+    anew, or what it takes dropped, by one of the `newer` facts ("two years, paid
+    quarterly" keeps "two years" when monthly payment comes)."""
     return any(
         number_updated(clause, c.fact.text)
+        or reached_elsewhere(clause, c.fact.text)
         or dates_replaced(clause, c.fact.text)
         or names_another_value(clause, c.fact.text)
         or dropped(clause, c.fact.text)
         for c in newer
     )
+
+
+_OBSERVED = frozenset({OBSERVATION, CLIENT_INFO})
+"""The categories of an observation: one that chooses a way to be reached is client_info."""
 
 
 def _rest(
@@ -137,7 +143,7 @@ def _rest(
     """The rest of `of` when it is an observation, and (`valued`) only when what is left
     still gives a value or rules something out: "for the starter, it was lovely" is no rest
     of a disputed choice, "no pesticides, please" is."""
-    if of.category != OBSERVATION:
+    if of.category not in _OBSERVED:
         return []
     text = rest_of(of.text, replaced, clause_replaced)
     said = ANSWERED.split(text)[0] if text else ""

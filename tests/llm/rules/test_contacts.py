@@ -36,6 +36,11 @@ from somna.llm.rules.contacts import reached_elsewhere
             "Letters for the user's mother to 3 Ash Road, please.",
             "Post for the user's mother to 12 Beacon Rise please, she lives with us now.",
         ),
+        # a number that works on an app as well adds no number
+        (
+            "L'utilisateur dit que 06 11 22 33 44, et son mail noemie@exemple.fr.",
+            "L'utilisateur dit que son numéro : 06 55 66 77 88, whatsapp aussi.",
+        ),
         # another email to write to
         (
             "L'utilisateur dit que envoyez le devis à paul.vidal@example.fr.",
@@ -54,6 +59,10 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
         (
             "Ring the user on 07700 900100.",
             "The user says they can also be texted on 07700 900200.",
+        ),
+        (
+            "Ring the user on 07700 900100.",
+            "You can also reach the user on 07700 900400, whatsapp too.",
         ),
         # a way kept for a case
         (

@@ -16,7 +16,7 @@ from functools import cache
 from somna.llm.rules.languages import without_question
 from somna.llm.rules.refusals import conditional
 from somna.llm.rules.tables import read_toml
-from somna.llm.rules.text import any_word
+from somna.llm.rules.text import any_word, regex
 
 __all__ = ["may_reach_elsewhere", "reached_elsewhere", "ways", "without_ways"]
 
@@ -29,6 +29,8 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 class _Table:
     use: re.Pattern[str]
     adds: re.Pattern[str]
+    app_too: re.Pattern[str]
+    """An app the number also works on ("whatsapp aussi"): no number added."""
     documents: re.Pattern[str]
     street: re.Pattern[str]
     kinds: frozenset[str]
@@ -42,6 +44,7 @@ def _table() -> _Table:
     return _Table(
         any_word(table["use"], whole=False),
         any_word(table["adds"], whole=True),
+        regex(rf"{_pattern(table['apps'])}\W+{_pattern(table['adds'])}"),
         any_word(table["documents"], whole=False),
         re.compile(  # "22 Mill Road", "Unit 3 Tannery Yard", "9 rue des Lilas"
             rf"(?<!\w)(?P<number>\d{{1,4}})[a-z]?,?\s+"
@@ -50,6 +53,10 @@ def _table() -> _Table:
         ),
         kinds,
     )
+
+
+def _pattern(words: list[str]) -> str:
+    return any_word(words, whole=True).pattern
 
 
 def _street(found: re.Match[str], kinds: frozenset[str]) -> str:
@@ -85,7 +92,7 @@ def may_reach_elsewhere(new: str) -> bool:
     return (
         bool(ways(told))
         and table.use.search(told) is not None
-        and table.adds.search(told) is None
+        and table.adds.search(table.app_too.sub(" ", told)) is None
         and not conditional(told)
     )
 
@@ -104,6 +111,9 @@ def reached_elsewhere(old: str, new: str) -> bool:
     >>> reached_elsewhere("Ring the user on 07700 900100.",
     ...                   "If the alarm goes off, call the neighbour on 07700 900300.")
     False
+    >>> reached_elsewhere("Ring the user on 07700 900100.",
+    ...                   "The user's number is 07700 900400, whatsapp too.")
+    True
     """
     if not may_reach_elsewhere(new):
         return False
