@@ -611,3 +611,19 @@ def test_a_number_given_anew_leaves_the_rest_of_an_answer_that_chose_a_channel(
     assert "4 allée des Saules" in active
     assert "noemie@exemple.fr" in active
     assert "whatsapp" in active.split("06 55")[0] + active.split("06 55 66 77 88")[1]
+
+
+def test_a_count_added_to_leaves_the_rest_of_the_statement_that_gave_it(
+    client: Memory, clock: Clock
+) -> None:
+    talk(
+        client,
+        clock,
+        "s1",
+        "Careful, he's allergic to chicken, he only eats his own kibble, I'll bring 2 bags.",
+    )
+    talk(client, clock, "s2", "I'll bring one more bag than I said, he's staying longer.")
+    active = "\n".join(texts(client, FactStatus.UNVERIFIED))
+    assert "3 bags in all" in active
+    assert "allergic to chicken" in active
+    assert "2 bags" not in active

@@ -36,6 +36,7 @@ from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.languages import ANSWERED
 from somna.llm.rules.remainder import rest_of
 from somna.llm.rules.rescheduled import dates_replaced
+from somna.llm.rules.tallies import count_added
 from somna.model import Evidence, Fact, Profile, Verdict
 from somna.model.entities import new_id
 
@@ -114,11 +115,12 @@ def _replaced_by_any(part: str, newer: list[Candidate]) -> bool:
 
 
 def _recounted(clause: str, newer: list[Candidate]) -> bool:
-    """Whether a figure, a date, a chosen value or a number to call of `clause` is given
-    anew, or what it takes dropped, by one of the `newer` facts ("two years, paid
-    quarterly" keeps "two years" when monthly payment comes)."""
+    """Whether a figure (or a count added to), a date, a chosen value or a number to call
+    of `clause` is given anew, or what it takes dropped, by one of the `newer` facts ("two
+    years, paid quarterly" keeps "two years" when monthly payment comes)."""
     return any(
         number_updated(clause, c.fact.text)
+        or count_added(clause, c.fact.text)
         or reached_elsewhere(clause, c.fact.text)
         or dates_replaced(clause, c.fact.text)
         or names_another_value(clause, c.fact.text)
