@@ -863,6 +863,20 @@ def test_a_hedge_before_a_decision_keeps_the_decision() -> None:
             "Je vous envoie le plan de la cuisine ce soir.",
             "L'utilisateur envoie à l'assistant le plan de la cuisine ce soir (Sunday 3 May 2026).",
         ),
+        (
+            "Je vous en apporte deux cartons de plus que ce que je vous avais dit.",
+            "L'utilisateur en apporte à l'assistant deux cartons de plus que ce que "
+            "l'utilisateur avait dit à l'assistant.",
+        ),
+        # the listener after an infinitive
+        (
+            "Je voulais vous dire que le portail ferme à clé le soir.",
+            "L'utilisateur voulait dire à l'assistant que le portail ferme à clé le soir.",
+        ),
+        (
+            "Je vais vous appeler pour la pose du parquet.",
+            "L'utilisateur va appeler l'assistant pour la pose du parquet.",
+        ),
         # the listener as subject
         (
             "Le gardien dit que vous pouvez passer jeudi avec la clé.",

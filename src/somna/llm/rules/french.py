@@ -10,6 +10,7 @@ from somna.llm.rules.french_grammar import (
     agreed,
     agreed_listener,
     asked_of_listener,
+    modal_to_listener,
     reflexive,
     said_to_listener,
 )
@@ -28,6 +29,9 @@ FRENCH = load_language(
         ),
         "to_listener": lambda match, me, you: said_to_listener(
             me, you, match["before"], match["object"], match["verb"], match["participle"] or ""
+        ),
+        "modal_to_listener": lambda match, me, you: modal_to_listener(
+            me, you, match["before"], match["modal"], match["object"], match["verb"]
         ),
         "asked_of_listener": lambda match, me, you: asked_of_listener(
             me, match["verb"] or match["verb2"]

@@ -31,6 +31,7 @@ __all__ = [
     "agreed",
     "agreed_listener",
     "asked_of_listener",
+    "modal_to_listener",
     "nominative",
     "reflexive",
     "said_to_listener",
@@ -46,6 +47,7 @@ HEDGING_VERBS = _TABLES.words("HEDGING_VERBS")
 _INDIRECT = _TABLES.words("INDIRECT")
 _DIRECT = _TABLES.words("DIRECT")
 _DIRECT_ASKED = _TABLES.words("DIRECT_ASKED")
+_DIRECT_INFINITIVE = _TABLES.words("DIRECT_INFINITIVE")
 _PLANNING = {verb: _TABLES.pattern(p) for verb, p in _MAPS["planning"].items()}
 """A hedging verb that states a plan when an infinitive follows: "je pense à partir"."""
 (
@@ -156,6 +158,19 @@ def said_to_listener(me: str, you: str, before: str, obj: str, verb: str, done: 
     to = you if verb.casefold() in _DIRECT else f"à {you}"
     told = f"{me} {before}{obj}{agreed(verb)}"
     return f"{told} {done} {to}" if done else f"{told} {to}"
+
+
+def modal_to_listener(me: str, you: str, before: str, modal: str, obj: str, verb: str) -> str:
+    """ "je voulais vous dire" retold: the listener after the infinitive, as its object or
+    with "à".
+
+    >>> modal_to_listener("Léa", "Théo", "", "voulais", "", "dire")
+    'Léa voulait dire à Théo'
+    >>> modal_to_listener("Léa", "Théo", "", "vais", "", "appeler")
+    'Léa va appeler Théo'
+    """
+    to = you if verb.casefold() in _DIRECT_INFINITIVE else f"à {you}"
+    return f"{me} {before}{agreed(modal)} {obj}{verb} {to}"
 
 
 def asked_of_listener(me: str, verb: str) -> str:
