@@ -627,3 +627,33 @@ def test_a_count_added_to_leaves_the_rest_of_the_statement_that_gave_it(
     assert "3 bags in all" in active
     assert "allergic to chicken" in active
     assert "2 bags" not in active
+
+
+def test_a_yes_to_another_day_proposed_moves_the_day_chosen(client: Memory, clock: Clock) -> None:
+    client.add_messages(
+        "alice",
+        "s1",
+        [
+            ("user", "Hi, I need the gutters on the barn cleared before the summer."),
+            ("assistant", "Happy to help. When would suit for the clearing?"),
+            ("user", "The 12th of May is fine, mornings are better for us."),
+        ],
+    )
+    clock.advance(days=1)
+    client.consolidate()
+    clock.advance(days=6)
+    client.add_messages(
+        "alice",
+        "s2",
+        [
+            ("user", "Any chance we can move it? The roofer is on site that day."),
+            ("assistant", "Of course. How about Thursday 14 May, first thing?"),
+            ("user", "yes go on"),
+        ],
+    )
+    clock.advance(days=1)
+    client.consolidate()
+    assert any("12th of May" in text for text in texts(client, FactStatus.SUPERSEDED))
+    block = block_facts(client, "When is the clearing planned?")
+    assert "Thursday 14 May" in block
+    assert "12th of May" not in block

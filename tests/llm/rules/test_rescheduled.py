@@ -118,6 +118,26 @@ from somna.llm.rules.rescheduled import (
             "The user asks the assistant to deliver the new saddles on Thursday 7 May.",
             False,
         ),
+        # a yes to another day proposed, naming nothing else, moves the slot chosen or agreed
+        (
+            "The user says that the 12th of May is fine, mornings suit us (in answer to: "
+            "When would suit for the survey?).",
+            "The user agrees (in answer to: How about Thursday 14 May, first thing?).",
+            True,
+        ),
+        (
+            "L'utilisateur dit que plutôt la semaine du 4 mai (en réponse à « Vous avez une "
+            "date idéale pour la pose ? »).",
+            "L'utilisateur est d'accord (en réponse à « Je peux vous proposer le mardi 12 mai "
+            "à 9h ? »).",
+            True,
+        ),
+        # a yes to a day for another thing is another slot
+        (
+            "The user agrees (in answer to: Could we do the survey on Monday 4 May at 10am?).",
+            "The user agrees (in answer to: And the install on Friday 15 May?).",
+            False,
+        ),
         # another thing on the same weekday is no move of the slot
         (
             "L'utilisateur est d'accord (en réponse à « Pas de souci, on passe au samedi 16 mai, "

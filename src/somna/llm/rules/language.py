@@ -357,6 +357,9 @@ class Language:
     offers: frozenset[str]
     """Words of an offer of help ("How can I help?"): a question made of these and stopwords
     asks for nothing in particular, and an answer does not carry it."""
+    proposing: frozenset[str]
+    """Words of a slot proposed ("How about Tuesday, first thing?", "Je peux vous proposer
+    jeudi ?"): they name nothing the slot is for."""
 
     def rule_name(self, number: int) -> str:
         """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""

@@ -38,7 +38,10 @@ __all__ = [
 
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
-    one, or gives a time of day (that may move a slot agreed to, whatever its words)."""
+    one, or gives a time of day (that may move a slot agreed to, whatever its words), or
+    agrees to a day proposed (`_slot_agreed_anew`)."""
+    if _agreed(new) and any(kind in {"date", "day"} for kind, _ in _when(new)):
+        return True
     when = _when(without_question(new))
     if not when:
         return False
@@ -50,7 +53,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     """Whether `new` dates anew what `old` dated, and moves it in so many words, or gives
     another date for what `old` only agreed to ("Tuesday 17th at 8:30, ok?" "perfect", then
     "for the visit, put us down for Thursday the 19th at 2pm") or chose when asked ("When
-    can we collect?" "Tuesday 3rd March", then "collect on Wednesday 11 March").
+    can we collect?" "Tuesday 3rd March", then "collect on Wednesday 11 March"), or agrees
+    to another day proposed for it (`_slot_agreed_anew`).
 
     >>> date_moved("The user says from 10 to 24 July (in answer to: Which dates?).",
     ...            "The user says the trip was moved to 17 to 31 July.")
@@ -63,6 +67,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     said_to_move = language.reschedule.search(fold(new)) is not None
     asked = ANSWERED.search(old)
     chosen = asked is not None and language.asks_when.search(old, asked.start()) is not None
+    if _agreed(new) and not said_to_move and (chosen or _agreed(old)):
+        return _slot_agreed_anew(old, new, language)
     if not dates_replaced(_dated(old), new) or not (said_to_move or chosen or _agreed(old)):
         return False
     if not said_to_move:  # another day for the slot agreed to or chosen, the same thing named
@@ -77,6 +83,21 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     # what was dated may be named only in the question the old date answered ("shall we
     # start you from 1 April?" "yes please")
     return shared_words(_words(old, language), _words(without_question(new), language)) > 0
+
+
+def _slot_agreed_anew(old: str, new: str, language: Language) -> bool:
+    """Whether a yes to another day the business proposed ("How about Tuesday 28 April,
+    first thing?" "yes") replaces the slot `old` chose when asked or agreed to: the
+    question gives a day `old` does not, and names nothing `old` does not (an install
+    proposed once a survey was agreed is another slot)."""
+    asked = ANSWERED.search(new)
+    assert asked is not None  # `_agreed`
+    question = new[asked.end() :]
+    before, after = _when(_dated(old)), _when(question)
+    if not any(kind in {"date", "day"} for kind, _ in after - before):
+        return False
+    named = _words(question, language) - language.proposing - _words(old, language)
+    return not named
 
 
 def _dated(old: str) -> str:
