@@ -186,6 +186,21 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             True,
         ),
         (
+            "The user says that yes, sign them up for the Sunday canal walk too.",
+            "The user says please forget the Sunday canal walk, the twins hated the last one.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que oui, avec l'option fromage (en réponse à « Une option ? »).",
+            "L'utilisateur dit que laisse tomber l'option fromage, on en a trop.",
+            True,
+        ),
+        (
+            "The user says that yes, sign them up for the Sunday canal walk too.",
+            "The user says don't forget the Sunday canal walk, they love it.",
+            False,
+        ),
+        (
             "The user says that a piano, an upright one, and a big sofa (in answer to: "
             "Anything bulky?).",
             "The user says we sold the piano to a neighbour, one less thing.",
