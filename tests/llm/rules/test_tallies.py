@@ -34,6 +34,17 @@ from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_co
             "L'utilisateur dit qu'il amène deux bottes de plus (6 bottes en tout) que prévu.",
         ),
         (
+            "The user says that the starter pack is 4 lessons.",
+            "The user asks to add 2 lessons on top of the pack.",
+            "The user asks to add 2 lessons (6 lessons in all) on top of the pack.",
+        ),
+        (
+            "L'utilisateur dit qu'on part sur 3 mois pour tester.",
+            "L'utilisateur dit que tant que t'y es rajoute 3 mois à l'abonnement.",
+            "L'utilisateur dit que tant que t'y es rajoute 3 mois (6 mois en tout) à "
+            "l'abonnement.",
+        ),
+        (
             "L'utilisateur dit qu'il faut 6 tréteaux.",
             "L'utilisateur dit qu'il faut un tréteau en moins.",
             "L'utilisateur dit qu'il faut un tréteau en moins (5 tréteaux en tout).",
