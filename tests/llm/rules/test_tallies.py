@@ -41,8 +41,7 @@ from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_co
         (
             "L'utilisateur dit qu'on part sur 3 mois pour tester.",
             "L'utilisateur dit que tant que t'y es rajoute 3 mois à l'abonnement.",
-            "L'utilisateur dit que tant que t'y es rajoute 3 mois (6 mois en tout) à "
-            "l'abonnement.",
+            "L'utilisateur dit que tant que t'y es rajoute 3 mois (6 mois en tout) à l'abonnement.",
         ),
         (
             "L'utilisateur dit qu'il faut 6 tréteaux.",
