@@ -41,6 +41,13 @@ from somna.llm.rules.contacts import reached_elsewhere
             "L'utilisateur dit que 06 11 22 33 44, et son mail noemie@exemple.fr.",
             "L'utilisateur dit que son numéro : 06 55 66 77 88, whatsapp aussi.",
         ),
+        # the one before named as the other one, left
+        (
+            "L'utilisateur dit que Noé Garcin, noe.garcin@exemple.fr (en réponse à « Un moyen "
+            "de vous joindre ? »).",
+            "L'utilisateur dit que noe@garcin-atelier.fr c'est son adresse mail, l'autre "
+            "l'utilisateur la relève plus.",
+        ),
         # another email to write to
         (
             "L'utilisateur dit que envoyez le devis à paul.vidal@example.fr.",

@@ -31,6 +31,8 @@ class _Table:
     adds: re.Pattern[str]
     app_too: re.Pattern[str]
     """An app the number also works on ("whatsapp aussi"): no number added."""
+    others: re.Pattern[str]
+    """The one before, named as such ("l'autre je la relève plus"): no number added."""
     documents: re.Pattern[str]
     street: re.Pattern[str]
     kinds: frozenset[str]
@@ -45,6 +47,7 @@ def _table() -> _Table:
         any_word(table["use"], whole=False),
         any_word(table["adds"], whole=True),
         regex(rf"{_pattern(table['apps'])}\W+{_pattern(table['adds'])}"),
+        any_word(table["others"], whole=True),
         any_word(table["documents"], whole=False),
         re.compile(  # "22 Mill Road", "Unit 3 Tannery Yard", "9 rue des Lilas"
             rf"(?<!\w)(?P<number>\d{{1,4}})[a-z]?,?\s+"
@@ -92,7 +95,7 @@ def may_reach_elsewhere(new: str) -> bool:
     return (
         bool(ways(told))
         and table.use.search(told) is not None
-        and table.adds.search(table.app_too.sub(" ", told)) is None
+        and table.adds.search(table.others.sub(" ", table.app_too.sub(" ", told))) is None
         and not conditional(told)
     )
 
