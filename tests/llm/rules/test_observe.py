@@ -868,6 +868,12 @@ def test_a_hedge_before_a_decision_keeps_the_decision() -> None:
             "L'utilisateur en apporte à l'assistant deux cartons de plus que ce que "
             "l'utilisateur avait dit à l'assistant.",
         ),
+        # the speaker moved somewhere is the object
+        (
+            "Pour la suite, passez-moi en formule mensuelle dès juin.",
+            "L'utilisateur dit que pour la suite, passez l'utilisateur en formule mensuelle "
+            "dès juin.",
+        ),
         # the listener after an infinitive
         (
             "Je voulais vous dire que le portail ferme à clé le soir.",
