@@ -92,7 +92,6 @@ class Consolidator:
         idle_hours: float | None = None,
         limit: int | None = None,
         dry_run: bool = False,
-        owner: str | None = None,
         progress: Callable[[Session], None] | None = None,
         hygiene: bool = True,
         concurrency: int | None = None,
@@ -113,7 +112,7 @@ class Consolidator:
         """
         means = self.means
         at = utc(now) if now is not None else utc(means.clock())
-        worker = owner or worker_name()
+        worker = worker_name()
         run = Run(profile_id=profile, started_at=utc(means.clock()), dry_run=dry_run, owner=worker)
         profiles = [profile] if profile else [p.id for p in means.store.list_profiles()]
         record = not dry_run and hygiene
