@@ -41,6 +41,12 @@ from somna.llm.rules.contacts import reached_elsewhere
             "L'utilisateur dit que 06 11 22 33 44, et son mail noemie@exemple.fr.",
             "L'utilisateur dit que son numéro : 06 55 66 77 88, whatsapp aussi.",
         ),
+        # the same document in other words ("bills", then "invoices")
+        (
+            "The user says that bills go to our bursar, Gordy Fell, bursar@elmfield.example.",
+            "The user says that Gordy retired, invoices go to Amrit Kaur now, "
+            "a.kaur@elmfield.example.",
+        ),
         # the one before named as the other one, left
         (
             "L'utilisateur dit que Noé Garcin, noe.garcin@exemple.fr (en réponse à « Un moyen "

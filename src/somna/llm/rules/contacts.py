@@ -33,7 +33,8 @@ class _Table:
     """An app the number also works on ("whatsapp aussi"): no number added."""
     others: re.Pattern[str]
     """The one before, named as such ("l'autre je la relève plus"): no number added."""
-    documents: re.Pattern[str]
+    documents: tuple[tuple[str, re.Pattern[str]], ...]
+    """Each kind of document, and the words that name it."""
     street: re.Pattern[str]
     kinds: frozenset[str]
 
@@ -48,7 +49,7 @@ def _table() -> _Table:
         any_word(table["adds"], whole=True),
         regex(rf"{_pattern(table['apps'])}\W+{_pattern(table['adds'])}"),
         any_word(table["others"], whole=True),
-        any_word(table["documents"], whole=False),
+        tuple((kind, any_word(words, whole=False)) for kind, words in table["documents"].items()),
         re.compile(  # "22 Mill Road", "Unit 3 Tannery Yard", "9 rue des Lilas"
             rf"(?<!\w)(?P<number>\d{{1,4}})[a-z]?,?\s+"
             rf"(?:(?:{names})(?:\s+[\w'-]+){{1,3}}|(?:[\w'-]+,?\s+){{1,3}}(?:{names}))(?!\w)",
@@ -128,4 +129,5 @@ def reached_elsewhere(old: str, new: str) -> bool:
 
 
 def _documents(text: str) -> set[str]:
-    return {m[0].casefold() for m in _table().documents.finditer(text)}
+    """The kinds of document `text` names ("the bills" and "invoices" are one kind)."""
+    return {kind for kind, words in _table().documents if words.search(text)}
