@@ -132,6 +132,12 @@ from somna.llm.rules.rescheduled import (
             "à 9h ? »).",
             True,
         ),
+        (
+            "The user says that the sweep is booked for the 23rd; any chance the assistant "
+            "can move it, the builders are in that day.",
+            "The user agrees (in answer to: How about Tuesday 28 April, first thing?).",
+            True,
+        ),
         # a yes to a day for another thing is another slot
         (
             "The user agrees (in answer to: Could we do the survey on Monday 4 May at 10am?).",

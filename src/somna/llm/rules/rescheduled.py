@@ -67,7 +67,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     said_to_move = language.reschedule.search(fold(new)) is not None
     asked = ANSWERED.search(old)
     chosen = asked is not None and language.asks_when.search(old, asked.start()) is not None
-    if _agreed(new) and not said_to_move and (chosen or _agreed(old)):
+    moving = language.reschedule.search(fold(without_question(old))) is not None
+    if _agreed(new) and not said_to_move and (chosen or moving or _agreed(old)):
         return _slot_agreed_anew(old, new, language)
     if not dates_replaced(_dated(old), new) or not (said_to_move or chosen or _agreed(old)):
         return False
@@ -87,7 +88,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
 
 def _slot_agreed_anew(old: str, new: str, language: Language) -> bool:
     """Whether a yes to another day the business proposed ("How about Tuesday 28 April,
-    first thing?" "yes") replaces the slot `old` chose when asked or agreed to: the
+    first thing?" "yes") replaces the slot `old` chose when asked, agreed to, or asked to
+    move ("booked for the 23rd, can you move it?"): the
     question gives a day `old` does not, and names nothing `old` does not (an install
     proposed once a survey was agreed is another slot)."""
     asked = ANSWERED.search(new)
