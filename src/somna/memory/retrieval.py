@@ -288,12 +288,13 @@ class Retrieval:
 
 _OLDER = 10
 """Superseded facts a question's words find, each standing for what replaced it."""
-_SHARED = 1
+_SHARED = 2
 """Words of the question a superseded fact shares at least, names aside (a name is in
-half the profile). One is enough: "when is the fitting planned?" finds the fitting's old
-date, replaced by a yes to another day that names no fitting (two words: 84.0% of the
-invented scenarios' answers in the block, one: 85.4%, unrelated questions left empty
-91.5% then 90.1%, the probe of `bench/unrelated_probe.py` 75.0% then 74.4%)."""
+half the profile), fewer when the question has fewer: "which guests need a taxi?" is no
+question about the old count of guests. One is enough when the question asks for a
+standing topic, a date or a count ("when is the fitting planned?" finds the fitting's
+old date, replaced by a yes to another day that names no fitting): 84.0% of the invented
+scenarios' answers in the block with two words always, 85.4% so."""
 _NAMED = re.compile(r"(?<=\w\W)[A-ZÀ-Ý][\w-]*|(?<=\w\W\W)[A-ZÀ-Ý][\w-]*")
 """A word a question writes with a capital, its first aside: a name."""
 
@@ -306,7 +307,8 @@ def _successions(
     replaced by "we'll finally be 104", which names neither. An old value's words still say
     what the new one is about."""
     asked = set(words.split()) - {n.casefold() for n in _NAMED.findall(query)}
-    shared = min(_SHARED, len(asked))
+    topical = bool(topic_words(query) or filler_words(query))
+    shared = min(1 if topical else _SHARED, len(asked))
     if not shared:
         return []
     older = [
@@ -385,14 +387,14 @@ def relevant_facts(
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
     A fact bears on the question when it names a topic the question asks about
-    (`somna.ranking.topics`), when it replaced a fact that shares a word with the
-    question, names aside (`_successions`), when its cosine stands `context_floor` above the
-    question's background (the median cosine of the profile's closest facts), or when
-    it shares a word with the question and stands `context_text_floor` above that
-    background. Relative, not absolute: an embedder that finds every sentence of a
-    language close to every other lifts the background with the facts, and an
-    unrelated question, close to nothing in particular, brings no fact. With the
-    embedder down, a shared word is enough. A fact whose strength fell under
+    (`somna.ranking.topics`), when it replaced a fact that shares two of the question's
+    words, names aside, or one for a question of a standing topic (`_successions`), when
+    its cosine stands `context_floor` above the question's background (the median cosine
+    of the profile's closest facts), or when it shares a word with the question and stands
+    `context_text_floor` above that background. Relative, not absolute: an embedder that
+    finds every sentence of a language close to every other lifts the background with
+    the facts, and an unrelated question, close to nothing in particular, brings no fact.
+    With the embedder down, a shared word is enough. A fact whose strength fell under
     `context_strength_floor` stays searchable but leaves the prompt.
 
     A question one fact bears on is about this client, and so is one that points at
