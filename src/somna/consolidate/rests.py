@@ -7,7 +7,7 @@ of them is set against another fact ("two of us are coeliac, and 4 are vegan" / 
 garlic bread for everyone"), disputing the whole observation would take its other statements out
 of the prompt until a person settles it. Between the judge and the write, each
 observation superseded or disputed whose statements the cheap rules can tell apart
-(`wording.replaces_part`, `wording.disputes_part`) gets its rest: a candidate of the
+(`replaced.replaces_part`, `wording.disputes_part`) gets its rest: a candidate of the
 statements left, with the question they answered, the observation's time and category,
 and a copy of its evidence (the quote is still verbatim, and still says them). The
 write creates it beside the supersession or the dispute, so the old value leaves, the
@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from somna.consolidate.job import Means
 from somna.consolidate.plan import Candidate
-from somna.consolidate.wording import disputes_part, replaces_part, years_apart
+from somna.consolidate.wording import disputes_part, years_apart
 from somna.llm.rules.asked import dropped
 from somna.llm.rules.choices import names_another_value
 from somna.llm.rules.contacts import reached_elsewhere
@@ -35,6 +35,7 @@ from somna.llm.rules.extract import CLIENT_INFO, OBSERVATION
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.languages import ANSWERED
 from somna.llm.rules.remainder import rest_of
+from somna.llm.rules.replaced import replaces_part
 from somna.llm.rules.rescheduled import dates_replaced
 from somna.llm.rules.tallies import count_added
 from somna.model import Evidence, Fact, Profile, Verdict

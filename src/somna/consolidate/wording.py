@@ -10,21 +10,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from somna.llm.rules.ages import age_contradicts, ages
-from somna.llm.rules.asked import dropped, may_drop, may_rename_a_slot, slot_renamed
+from somna.llm.rules.asked import may_drop, may_rename_a_slot
 from somna.llm.rules.choices import choice_verdict, choices, chosen
-from somna.llm.rules.contacts import may_reach_elsewhere, reached_elsewhere
-from somna.llm.rules.counts import counted_words, may_update_a_number, number_updated
+from somna.llm.rules.contacts import may_reach_elsewhere
+from somna.llm.rules.counts import counted_words, may_update_a_number
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.judge import may_change_a_value, value_changed
+from somna.llm.rules.replaced import gives_anew, replaces_part
 from somna.llm.rules.rescheduled import (
-    date_moved,
-    date_shifted,
     may_move_a_date,
     may_shift_a_date,
     shifted_to,
 )
-from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_count_made
+from somna.llm.rules.tallies import may_add_to_a_count, with_the_count_made
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
     ACTIVE_STATUSES,
@@ -52,7 +51,6 @@ __all__ = [
     "may_give_anew",
     "may_take",
     "related",
-    "replaces_part",
     "same_wording",
     "with_the_value_made",
     "years_apart",
@@ -168,15 +166,7 @@ def given_anew(
         tx,
         fact,
         eligible,
-        lambda other: (
-            number_updated(other, fact.text)
-            or slot_renamed(other, fact.text, said)
-            or date_moved(other, fact.text)
-            or date_shifted(other, fact.text)
-            or count_added(other, fact.text)
-            or reached_elsewhere(other, fact.text)
-            or (said is not None and dropped(other, said))
-        ),
+        lambda other: gives_anew(other, fact.text, said),
         words=words,
         also=[*nearest, *now],
     )
@@ -291,25 +281,6 @@ def _by_words(
         for other in tx.get_facts(kept)
         if other.is_active and other.subject.casefold() == subject
     ]
-
-
-def replaces_part(part: str, new: str, said: str | None = None) -> bool:
-    """Whether `new` replaces what `part`, one statement of an observation, says: another
-    number for what it counted (or one added to it), another name in the slot it answered,
-    another date for what it dated, another choice of its kind, or its frame with another
-    value; or the words `new` was said in (`said`) drop it ("… rather than the one-day
-    course")."""
-    return (
-        number_updated(part, new)
-        or slot_renamed(part, new, said)
-        or date_moved(part, new)
-        or date_shifted(part, new)
-        or count_added(part, new)
-        or reached_elsewhere(part, new)
-        or choice_verdict(part, new, said) is not None
-        or value_changed(part, new)
-        or (said is not None and dropped(part, said))
-    )
 
 
 def disputes_part(part: str, other: str, years: float) -> bool:
