@@ -13,6 +13,15 @@ from somna.llm.rules.counts import number_updated, numbers_given
         # a count, tied by the word it counts
         ("Around 110 guests for the reception.", "Update: the guest list is at 130 now."),
         ("Around 90 guests for the reception.", "RSVPs are in, the guests have gone up to 130."),
+        # a mistake put right
+        (
+            "The user says that we keep two storage units at the depot.",
+            "The user must correct something: we keep three storage units, not two.",
+        ),
+        (
+            "L'utilisateur dit qu'on a 4 ruches au fond du jardin.",
+            "L'utilisateur dit qu'il s'est trompé, on a 6 ruches au fond du jardin.",
+        ),
         # brought down, in so many words
         ("We'd like 20 rye loaves every morning.", "Drop the rye loaves to 12, we waste some."),
         ("On prend 20 baguettes par jour.", "On réduit à 12 baguettes, il en reste trop."),

@@ -829,6 +829,14 @@ def test_a_replaced_statement_keeps_the_clauses_a_newer_number_leaves() -> None:
     assert rest_of(firm, counts_riders, counts_riders) == (
         "The user says that Ines here; the user runs a courier firm in Exeter."
     )
+    # a verb after "and" with its subject left out starts a clause of its own
+    def counts_vans(clause: str) -> bool:
+        return "two vans" in clause
+
+    fleet = "The user says that the user sends about 40 parcels a week and has two vans."
+    assert rest_of(fleet, counts_vans, counts_vans) == (
+        "The user says that the user sends about 40 parcels a week."
+    )
     # replaced only with its question: no clause goes alone, so the statement goes whole
     address = "The user says that unit 4, Mill Lane; deliveries before 11am (in answer to: Where?)."
     assert rest_of(address, lambda part: "unit 4" in part and "Where" in part) == (

@@ -53,6 +53,8 @@ def with_the_count_made(
 
     >>> with_the_count_made("It's 8 dining chairs.", "Two more chairs turned up, add those.")
     'Two more chairs (10 chairs in all) turned up, add those.'
+    >>> with_the_count_made("Need 3 ebikes for a week.", "My brother comes too; one more bike.")
+    'My brother comes too; one more bike (4 ebikes in all).'
     >>> with_the_count_made("J'amène 2 sacs.", "J'en amène un sac de plus que prévu.")
     "J'en amène un sac de plus (3 sacs en tout) que prévu."
     """
@@ -89,7 +91,7 @@ def _older_count(old: str, stem: str, language: Language) -> tuple[int, str] | N
     words = list(_NUMBER.finditer(old))
     found = None
     for i, word in enumerate(words):
-        if _stem(word[0]) != stem:
+        if not _counts(_stem(word[0]), stem):
             continue
         for number in reversed(words[max(0, i - _BETWEEN - 1) : i]):
             value = _value(number[0], language)
@@ -97,6 +99,12 @@ def _older_count(old: str, stem: str, language: Language) -> tuple[int, str] | N
                 found = value, word[0]
                 break
     return found
+
+
+def _counts(older: str, stem: str) -> bool:
+    """Whether a word of an older count counts what `stem` names: the same word, or one
+    ending in it ("ebikes" for "one more bike")."""
+    return older == stem or (len(stem) >= 4 and older.endswith(stem))
 
 
 def _value(number: str, language: Language) -> int | None:
