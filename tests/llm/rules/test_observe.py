@@ -829,6 +829,7 @@ def test_a_replaced_statement_keeps_the_clauses_a_newer_number_leaves() -> None:
     assert rest_of(firm, counts_riders, counts_riders) == (
         "The user says that Ines here; the user runs a courier firm in Exeter."
     )
+
     # a verb after "and" with its subject left out starts a clause of its own
     def counts_vans(clause: str) -> bool:
         return "two vans" in clause
