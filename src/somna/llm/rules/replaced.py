@@ -1,31 +1,23 @@
-"""A value given anew, by the rules alone: what the nightly judge decides without a model,
-and what of a session still holds at its end.
+"""A value given anew, by the rules alone: what the nightly judge decides without a model.
 
 Each rule reads two texts, the older and the newer, and knows one way a client replaces
 what they said: another number for what was counted, a count added to, another name in
 the slot a question asked for, another date for what was dated, a number or an address
 to use instead, something dropped. `gives_anew` is any of them; `replaces_part` adds the
-choices and sentence frames the judge weighs. `settled` applies them within one
-session: an observation a later message of the same speaker replaces keeps only its
-rest, as a model reading the whole conversation would tell what holds at its end.
+choices and sentence frames the judge weighs, for one statement of an observation.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from somna.llm.rules.asked import dropped, slot_renamed
 from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.counts import number_updated
 from somna.llm.rules.judge import value_changed
-from somna.llm.rules.remainder import rest_of
 from somna.llm.rules.rescheduled import date_moved, date_shifted
 from somna.llm.rules.tallies import count_added
-from somna.llm.tasks import CandidateFact
-from somna.model import Verdict
 
-__all__ = ["gives_anew", "replaces_part", "settled"]
+__all__ = ["gives_anew", "replaces_part"]
 
 
 def gives_anew(old: str, new: str, said: str | None = None) -> bool:
@@ -53,34 +45,3 @@ def replaces_part(part: str, new: str, said: str | None = None) -> bool:
         or choice_verdict(part, new, said) is not None
         or value_changed(part, new)
     )
-
-
-def settled(facts: Sequence[CandidateFact], observation: str) -> list[CandidateFact]:
-    """`facts` of one session (in the order said) as they hold at its end: an observation
-    (of rule `observation`) whose statements a later message of the same speaker gives
-    anew, or chooses otherwise saying so, keeps the statements left, or goes ("booked
-    for the 23rd, can you move it?", then a yes to Tuesday 28 April)."""
-    kept = []
-    for i, fact in enumerate(facts):
-        later = [
-            f
-            for f in facts[i + 1 :]
-            if f.subject == fact.subject and (f.message_index or 0) > (fact.message_index or 0)
-        ]
-        if fact.rule != observation or not later:
-            kept.append(fact)
-            continue
-
-        def replaced(part: str, later: list[CandidateFact] = later) -> bool:
-            return any(
-                gives_anew(part, f.text, f.quote)
-                or choice_verdict(part, f.text, f.quote) is Verdict.SUPERSEDES
-                for f in later
-            )
-
-        rest = rest_of(fact.text, replaced)
-        if rest is not None:
-            kept.append(fact.model_copy(update={"text": rest}))
-        elif not replaced(fact.text):
-            kept.append(fact)
-    return kept
