@@ -13,6 +13,15 @@ from somna.llm.rules.counts import number_updated, numbers_given
         # a count, tied by the word it counts
         ("Around 110 guests for the reception.", "Update: the guest list is at 130 now."),
         ("Around 90 guests for the reception.", "RSVPs are in, the guests have gone up to 130."),
+        # a size given anew, whatever words stand near it
+        (
+            "The user wants a cabin of 4m x 3m at the end of the garden.",
+            "The user says actually make it 5 by 3, the neighbours agreed.",
+        ),
+        (
+            "L'utilisateur dit qu'on pensait à une terrasse de 6 x 4 m.",
+            "L'utilisateur dit que finalement on part sur 7 x 4, pour la table.",
+        ),
         # a mistake put right
         (
             "The user says that we keep two storage units at the depot.",
@@ -112,6 +121,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
         ("The user says that around £1,800 a month.", "The user says that now it's £25,000 max."),
         # nothing says it changed
         ("The user says that around £18,000 in total.", "The user says that 21,500 max."),
+        # a street's number counts nothing
+        (
+            "The user says that we live at 12 Larch Close with the kids.",
+            "The user says that finally the kids want 9 lengths, so 9 metres then.",
+        ),
         # a rank counts nothing: "a 3rd café" is no third count of cafés
         (
             "The user says that we run 2 cafés in Derby.",

@@ -103,6 +103,10 @@ CASES = [
     # duplicate: a first name shortened is the same name
     ("The user is Gwen Talbot.", "The user is Gwendolyn Talbot.", Verdict.DUPLICATE),
     ("L'utilisateur est Max Ferrand.", "L'utilisateur est Maxime Ferrand.", Verdict.DUPLICATE),
+    # a title for the first name
+    ("The user is Mrs Talbot.", "The user is Gwen Talbot.", Verdict.DUPLICATE),
+    ("L'utilisateur est Mme Ferrand.", "L'utilisateur est Anouk Ferrand.", Verdict.DUPLICATE),
+    ("The user is Mrs Talbot.", "The user is Gwen Pike.", Verdict.CONTRADICTS),
 ]
 
 

@@ -10,6 +10,7 @@ street are a table (`contacts.toml`), English and French side by side.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 
@@ -82,10 +83,11 @@ def ways(text: str) -> dict[str, set[str]]:
     return {kind: ways for kind, ways in found.items() if ways}
 
 
-def without_ways(text: str) -> str:
-    """`text` with its numbers and addresses blanked: what it says of them."""
-    for pattern in (_EMAIL, _PHONE, _table().street):
-        text = pattern.sub(" ", text)
+def without_ways(text: str, kinds: Collection[str] = ("email", "phone", "street")) -> str:
+    """`text` with its numbers and addresses of `kinds` blanked: what it says of them."""
+    patterns = {"email": _EMAIL, "phone": _PHONE, "street": _table().street}
+    for kind in kinds:
+        text = patterns[kind].sub(" ", text)
     return text
 
 

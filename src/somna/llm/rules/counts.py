@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from somna.llm.rules.contacts import without_ways
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
@@ -59,6 +60,13 @@ _NUMBER_WORDS = {
     if value > 1 and " " not in word
 }
 """Numbers written in words ("two", "deux"); not "one" nor "un", which are mostly articles."""
+_DIMENSIONS = re.compile(
+    r"(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:c?m\b\s*)?(?:x|\u00d7|by|par|sur)\s*\d+(?:[.,]\d+)?(?![.,]?\d)",
+    re.IGNORECASE,
+)
+"""A size given as two lengths ("8 x 4 m", "4m by 3", "9 par 4"): its numbers measure one
+thing, whatever words stand near them."""
+_SIZE = "<size>"
 _PEOPLE = "<people>"
 """Said to be near a number that counts people: the speaker's group ("we're 18") or a
 word that counts people ("14 guests")."""
@@ -254,10 +262,11 @@ def _same_scale(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
 
 
 def _numbers(text: str) -> list[_Number]:
-    """Each number of `text` (dates left out) with the words near it; the numbers of the
-    statement that answers a question (the first an observation joins) take the question's
-    words too, which say what they count ("4, Mill Lane (in answer to: Delivery address?)")."""
-    undated = DATE.sub(" ", text)
+    """Each number of `text` (dates and street addresses left out) with the
+    words near it; the numbers of the statement that answers a question (the first an
+    observation joins) take the question's words too, which say what they count ("4, we
+    load them ourselves (in answer to: How many vans?)")."""
+    undated = without_ways(DATE.sub(" ", text), ["street"])  # a street's number counts nothing
     asked = ANSWERED.search(undated)
     question = (
         frozenset(_topic_words(_TOKEN.finditer(undated, asked.start()))) if asked else frozenset()
@@ -266,6 +275,7 @@ def _numbers(text: str) -> list[_Number]:
     answer_ends = asked.start() if asked and answer_ends < 0 else answer_ends
     tokens = list(_TOKEN.finditer(undated))
     clocks = clock_times(undated)  # where a time of day starts ("10h", "6.30pm")
+    sizes = [m.span() for m in _DIMENSIONS.finditer(undated)]
     numbers = []
     for i, token in enumerate(tokens):
         worded = _NUMBER_WORDS.get(token[0].casefold()) if token["number"] is None else None
@@ -283,6 +293,8 @@ def _numbers(text: str) -> list[_Number]:
         near = frozenset(_topic_words(tokens[max(0, i - _NEAR) : i + _NEAR + 1]))
         answered = token.start() < answer_ends
         unit = _unit(undated, tokens, i)
+        if any(start <= token.start() < end for start, end in sizes):
+            near |= {_SIZE}  # "8 x 4 m", then "9 x 4": one size
         if _counts_people(undated, tokens, i) or (
             answered and unit is None and not _of_time(tokens, i) and question & _PEOPLE_WORDS
         ):

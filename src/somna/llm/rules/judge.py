@@ -141,8 +141,8 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> Ju
         new_value, old_value = set(new_slot[2].split()), set(old_slot[2].split())
         if new_value <= old_value or old_value <= new_value:
             return verdict(Verdict.DUPLICATE, f"Same {name} for the same subject.")
-        if new_slot[0] == "name" and _shortened(new_slot[2], old_slot[2]):
-            return verdict(Verdict.DUPLICATE, "The same name, one shortened.")
+        if new_slot[0] == "name" and _one_name(new_slot[2], old_slot[2], language.titles):
+            return verdict(Verdict.DUPLICATE, "The same name, one shortened or titled.")
         if new_slot[0] in _EVOLVING and _younger(new_slot[2], old_slot[2]):
             return verdict(Verdict.CONTRADICTS, f"A lower {name!r} than before: one is wrong.")
         if says_changed or new_slot[0] in _EVOLVING:
@@ -168,20 +168,22 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> Ju
     return verdict(Verdict.DISTINCT, "No rule relates the two facts.")
 
 
-def _shortened(a: str, b: str) -> bool:
-    """Whether two names are one, a word of one the short form of the other's ("Ros
-    Hale", "Rosalind Hale"; "Alex", "Alexandra"): each word the same or the opening of
-    the other's, of three letters at least.
+def _one_name(a: str, b: str, titles: frozenset[str] = frozenset()) -> bool:
+    """Whether two names are one person's: each word the same, or the opening of the
+    other's, of three letters at least ("Ros Hale", "Rosalind Hale"), or a title for the
+    first name ("Mrs Hale", "Dora Hale").
 
-    >>> _shortened("ros hale", "rosalind hale"), _shortened("ros hale", "rosa hale")
+    >>> _one_name("ros hale", "rosalind hale"), _one_name("mrs hale", "dora hale", {"mrs"})
     (True, True)
-    >>> _shortened("ros hale", "robin hale")
+    >>> _one_name("ros hale", "robin hale")
     False
     """
     words_a, words_b = a.split(), b.split()
     return len(words_a) == len(words_b) and all(
-        x == y or (min(len(x), len(y)) >= 3 and (x.startswith(y) or y.startswith(x)))
-        for x, y in zip(words_a, words_b, strict=True)
+        x == y
+        or (min(len(x), len(y)) >= 3 and (x.startswith(y) or y.startswith(x)))
+        or (i == 0 and len(words_a) > 1 and (x in titles or y in titles))
+        for i, (x, y) in enumerate(zip(words_a, words_b, strict=True))
     )
 
 

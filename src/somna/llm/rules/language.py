@@ -357,6 +357,8 @@ class Language:
     offers: frozenset[str]
     """Words of an offer of help ("How can I help?"): a question made of these and stopwords
     asks for nothing in particular, and an answer does not carry it."""
+    titles: frozenset[str]
+    """How a person is named by title instead of a first name ("Mrs", "Mme")."""
     proposing: frozenset[str]
     """Words of a slot proposed ("How about Tuesday, first thing?", "Je peux vous proposer
     jeudi ?"): they name nothing the slot is for."""
