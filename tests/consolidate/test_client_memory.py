@@ -25,10 +25,15 @@ def talk(memory: Memory, clock: Clock, key: str, *turns: str) -> None:
     messages = []
     for turn in turns:
         messages += [("user", turn), ("assistant", "Noted, thank you.")]
+    converse(memory, clock, key, messages)
+    clock.advance(days=12)
+
+
+def converse(memory: Memory, clock: Clock, key: str, messages: list[tuple[str, str]]) -> None:
+    """One session of these messages, consolidated the night after."""
     memory.add_messages("alice", key, messages)
     clock.advance(days=1)
     memory.consolidate()
-    clock.advance(days=13)
 
 
 def texts(memory: Memory, status: FactStatus) -> list[str]:
@@ -541,8 +546,9 @@ def test_a_number_to_call_in_a_case_leaves_the_usual_one(client: Memory, clock: 
 def test_a_date_agreed_then_pushed_back_a_week_leaves_the_prompt(
     client: Memory, clock: Clock
 ) -> None:
-    client.add_messages(
-        "alice",
+    converse(
+        client,
+        clock,
         "s1",
         [
             ("user", "Hi, I'd like the new kitchen fitted, the flat is at 8 Dock Street."),
@@ -550,8 +556,6 @@ def test_a_date_agreed_then_pushed_back_a_week_leaves_the_prompt(
             ("user", "go on then"),
         ],
     )
-    clock.advance(days=1)
-    client.consolidate()
     assert any("11 May" in text for text in texts(client, FactStatus.UNVERIFIED))
     clock.advance(days=6)
     talk(client, clock, "s2", "Could we push the kitchen fit back a week? My parents visit then.")
@@ -585,8 +589,9 @@ def test_a_count_added_to_replaces_the_older_one_and_the_prompt_holds_the_total(
 def test_a_number_given_anew_leaves_the_rest_of_an_answer_that_chose_a_channel(
     client: Memory, clock: Clock
 ) -> None:
-    client.add_messages(
-        "alice",
+    converse(
+        client,
+        clock,
         "s1",
         [
             ("assistant", "Vous pouvez me laisser votre adresse et un numéro ?"),
@@ -601,8 +606,6 @@ def test_a_number_given_anew_leaves_the_rest_of_an_answer_that_chose_a_channel(
             ("user", "Le salon est au premier étage, sans ascenseur."),
         ],
     )
-    clock.advance(days=1)
-    client.consolidate()
     clock.advance(days=6)
     talk(client, clock, "s2", "Bonjour ! mon numéro : 06 55 66 77 88, whatsapp aussi")
     active = "\n".join(texts(client, FactStatus.UNVERIFIED))
@@ -630,8 +633,9 @@ def test_a_count_added_to_leaves_the_rest_of_the_statement_that_gave_it(
 
 
 def test_a_yes_to_another_day_proposed_moves_the_day_chosen(client: Memory, clock: Clock) -> None:
-    client.add_messages(
-        "alice",
+    converse(
+        client,
+        clock,
         "s1",
         [
             ("user", "Hi, I need the gutters on the barn cleared before the summer."),
@@ -639,11 +643,10 @@ def test_a_yes_to_another_day_proposed_moves_the_day_chosen(client: Memory, cloc
             ("user", "The 12th of May is fine, mornings are better for us."),
         ],
     )
-    clock.advance(days=1)
-    client.consolidate()
     clock.advance(days=6)
-    client.add_messages(
-        "alice",
+    converse(
+        client,
+        clock,
         "s2",
         [
             ("user", "Any chance we can move it? The roofer is on site that day."),
@@ -651,8 +654,6 @@ def test_a_yes_to_another_day_proposed_moves_the_day_chosen(client: Memory, cloc
             ("user", "yes go on"),
         ],
     )
-    clock.advance(days=1)
-    client.consolidate()
     assert any("12th of May" in text for text in texts(client, FactStatus.SUPERSEDED))
     block = block_facts(client, "When is the clearing planned?")
     assert "Thursday 14 May" in block
