@@ -89,9 +89,9 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
 def _slot_agreed_anew(old: str, new: str, language: Language) -> bool:
     """Whether a yes to another day the business proposed ("How about Tuesday 28 April,
     first thing?" "yes") replaces the slot `old` chose when asked, agreed to, or asked to
-    move ("booked for the 23rd, can you move it?"): the
-    question gives a day `old` does not, and names nothing `old` does not (an install
-    proposed once a survey was agreed is another slot)."""
+    move ("booked for the 23rd, can you move it?"): the question gives a day `old` does
+    not, and names nothing `old` does not (an install proposed once a survey was agreed
+    is another slot)."""
     asked = ANSWERED.search(new)
     assert asked is not None  # `_agreed`
     question = new[asked.end() :]

@@ -21,7 +21,8 @@ __all__ = ["count_added", "may_add_to_a_count", "with_the_count_made"]
 
 _BETWEEN = 2
 """How many words may stand between an older count and what it counts ("8 dining chairs")."""
-_NUMBER = re.compile(r"\d+|[^\W\d_]+")
+_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+"""A number or a word."""
 
 
 def may_add_to_a_count(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -88,7 +89,7 @@ def _total(
 
 def _older_count(old: str, stem: str, language: Language) -> tuple[int, str] | None:
     """The last number of `old` written before a word of `stem`, and that word."""
-    words = list(_NUMBER.finditer(old))
+    words = list(_TOKEN.finditer(old))
     found = None
     for i, word in enumerate(words):
         if not _counts(_stem(word[0]), stem):
