@@ -88,6 +88,23 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user now wants the Bronze with an extra hour.",
             False,
         ),
+        # the other option taken, with no word of change
+        (
+            "L'utilisateur dit qu'une tringle en laiton (en réponse à « Vous préférez une "
+            "tringle ou un rail ? »).",
+            "L'utilisateur dit que d'accord, va pour le rail alors.",
+            True,
+        ),
+        (
+            "The user says that Bronze should do (in answer to: Which package, Bronze or Silver?).",
+            "The user says we'll take the Silver, the team grew.",
+            True,
+        ),
+        (
+            "The user says that Bronze should do (in answer to: Which package, Bronze or Silver?).",
+            "The user says we'll take the Bronze again.",
+            False,
+        ),
         # among more than two choices, or with no comma before the first
         (
             "The user says that medium for now (in answer to: Small, medium or large crate?).",

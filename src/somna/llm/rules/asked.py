@@ -66,9 +66,14 @@ _WORD = re.compile(r"[^\W_]+")
 def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `slot_renamed` can hold for `new` against any text: it says something
     changed (what it gives anew may be a name, an address, or any word a question offered
-    as a choice), or drops something."""
+    as a choice), takes an option ("va pour le rail"), or drops something."""
     language = detect_language(new, languages, languages[0])
-    return language.change.search(fold(new)) is not None or may_drop(new, [language])
+    folded = fold(new)
+    return (
+        language.change.search(folded) is not None
+        or language.chooses.search(folded) is not None
+        or may_drop(new, [language])
+    )
 
 
 def may_drop(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -149,6 +154,10 @@ def slot_renamed(
     language = detect_language(f"{new} {old}", languages, languages[0])
     if dropped(old, new, [language]):
         return True
+    if _other_offered(old, new) and any(
+        language.chooses.search(fold(text)) for text in (new, said or "")
+    ):
+        return True  # "Tringle ou rail ?" "une tringle", then "va pour le rail alors"
     if not any(language.change.search(fold(text)) for text in (new, said or "")):
         return False
     if (

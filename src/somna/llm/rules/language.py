@@ -289,6 +289,9 @@ class Language:
     takes: re.Pattern[str]
     """What asks to have a thing, opening a request ("have the lemon tart", "avoir la
     formule du midi"): what follows names what the speaker takes."""
+    chooses: re.Pattern[str]
+    """What takes one of the options a question offered ("go for the rail then", "va pour
+    le rail alors"): a change of choice though it says no change."""
     recurring: re.Pattern[str]
     """What says a thing is done each time ("to every box", "chaque semaine"): a request
     with it changes how things go, even without a value ("Could you add a card to every
