@@ -877,6 +877,11 @@ def test_a_hedge_before_a_decision_keeps_the_decision() -> None:
             "L'utilisateur en apporte à l'assistant deux cartons de plus que ce que "
             "l'utilisateur avait dit à l'assistant.",
         ),
+        # a reflexive verb before a vowel
+        (
+            "Je me suis occupée des clés, elles sont chez la voisine.",
+            "L'utilisateur s'est occupée des clés, elles sont chez la voisine.",
+        ),
         # the speaker moved somewhere is the object
         (
             "Pour la suite, passez-moi en formule mensuelle dès juin.",

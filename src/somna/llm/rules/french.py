@@ -25,7 +25,8 @@ FRENCH = load_language(
     instruction=instruction,
     persons={
         "agreed": lambda match, me, you: (
-            f"{me} {match['before']}{reflexive(match['self'])}{agreed(match['verb'])}"
+            f"{me} {match['before']}"
+            f"{reflexive(match['self'], agreed(match['verb']))}{agreed(match['verb'])}"
         ),
         "to_listener": lambda match, me, you: said_to_listener(
             me, you, match["before"], match["object"], match["verb"], match["participle"] or ""

@@ -133,15 +133,16 @@ def agreed(verb: str) -> str:
     return verb
 
 
-def reflexive(pronoun: str | None) -> str:
-    """ "me" of a reflexive verb after "je", as it reads after a named speaker.
+def reflexive(pronoun: str | None, verb: str = "") -> str:
+    """ "me" of a reflexive verb after "je", as it reads after a named speaker before
+    `verb` as agreed ("je me suis trompée": "s'est trompée").
 
-    >>> reflexive("m'"), reflexive("me "), reflexive(None)
-    ("s'", 'se ', '')
+    >>> reflexive("m'"), reflexive("me "), reflexive(None), reflexive("me ", "est")
+    ("s'", 'se ', '', "s'")
     """
     if not pronoun:
         return ""
-    return "s'" if pronoun.endswith("'") else "se "
+    return "s'" if pronoun.endswith("'") or starts_with_vowel(verb) else "se "
 
 
 def said_to_listener(me: str, you: str, before: str, obj: str, verb: str, done: str) -> str:
