@@ -940,6 +940,19 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "L'utilisateur est d'accord (en réponse à « Pas de souci, on passe au jeudi 14 mai à "
             "9h, ça vous convient ? »).",
         ),
+        # a sound before the yes, "c parfait" written short
+        (
+            "On peut aussi vous le livrer le vendredi 15 à 10h. Ça vous irait ?",
+            "ah oui c parfait ça",
+            "L'utilisateur est d'accord (en réponse à « On peut aussi vous le livrer le vendredi "
+            "15 à 10h, ça vous irait ? »).",
+        ),
+        (
+            "We can deliver on Friday 15 May at 10am. Would that suit?",
+            "oh yes, perfect",
+            "The user agrees (in answer to: We can deliver on Friday 15 May at 10am, would that "
+            "suit?).",
+        ),
     ],
 )
 def test_a_bare_yes_to_a_value_proposed_agrees_to_it(asked: str, said: str, told: str) -> None:
