@@ -324,6 +324,17 @@ def test_a_short_yes_naming_what_the_question_proposed_is_kept(
     assert _observations(digest) == [told]
 
 
+def test_words_to_write_quoted_in_a_short_answer_are_kept() -> None:
+    digest = _extract(
+        ("assistant", None, "Vous souhaitez une inscription ?"),
+        ("user", None, "oui « Bon anniversaire Lisette » svp"),
+    )
+    assert _observations(digest) == [
+        "L'utilisateur dit que « Bon anniversaire Lisette » svp (en réponse à « Vous "
+        "souhaitez une inscription ? »)."
+    ]
+
+
 def test_the_listener_named_in_the_question_is_nothing_proposed() -> None:
     digest = _extract(
         ("assistant", None, "Did the fitting go well, Dilys?"),

@@ -26,6 +26,8 @@ MAX_VALUE_WORDS = 4
 VALUE_WORDS = frozenset().union(*(language.value_words for language in LANGUAGES))
 """Lower-case words that name a value, in every language: channels, frequencies, days…"""
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][\w'-]*")
+_QUOTED = re.compile(r"[«\"“]\s*\w+(?:\W+\w+)+\s*[»\"”]")
+"""Two words or more between quotation marks."""
 _SPEAKERS = frozenset(
     word
     for language in LANGUAGES
@@ -85,8 +87,14 @@ def holds_a_value(text: str, *, names: bool = True) -> bool:
     (True, False)
     >>> holds_a_value("Thanks, Odile!", names=False)
     False
+
+    Words quoted are a value too: what is to be written ("« Bon anniversaire Lisette »").
     """
-    return "@" in text or _valued(normalize_text(text).split(), text if names else "")
+    return (
+        "@" in text
+        or _QUOTED.search(without_question(text)) is not None
+        or _valued(normalize_text(text).split(), text if names else "")
+    )
 
 
 def agrees(observation: str) -> bool:
