@@ -253,6 +253,11 @@ def test_a_french_negation_before_a_vowel_is_elided_once_retold() -> None:
             "Je préfère être livrée le matin si possible.",
             "L'utilisateur préfère être livrée le matin si possible.",
         ),
+        (
+            "I should be grateful if you would send the proofs to ada@lovell.example.",
+            "The user should be grateful if the assistant would send the proofs to "
+            "ada@lovell.example.",
+        ),
     ],
 )
 def test_a_polite_if_possible_is_no_condition(said: str, told: str) -> None:
