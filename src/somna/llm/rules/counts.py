@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from somna.llm.rules.contacts import without_ways
 from somna.llm.rules.frames import agrees
@@ -180,7 +181,7 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     True
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    old_numbers = _numbers(old)
+    old_numbers: Sequence[_Number] = _numbers(old)
     new_numbers = [n for n in _numbers(_told(new)) if not n.corrected]
     if language.change.search(fold(new)) is None and not agrees(new):  # a figure taken up
         # an estimate of people firmed up
@@ -261,11 +262,13 @@ def _same_scale(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
     )
 
 
-def _numbers(text: str) -> list[_Number]:
+@lru_cache(maxsize=4096)
+def _numbers(text: str) -> tuple[_Number, ...]:
     """Each number of `text` (dates and street addresses left out) with the
     words near it; the numbers of the statement that answers a question (the first an
     observation joins) take the question's words too, which say what they count ("4, we
-    load them ourselves (in answer to: How many vans?)")."""
+    load them ourselves (in answer to: How many vans?)"). Read once per text: a night holds
+    each older fact against many candidates."""
     undated = without_ways(DATE.sub(" ", text), ["street"])  # a street's number counts nothing
     asked = ANSWERED.search(undated)
     question = (
@@ -310,7 +313,7 @@ def _numbers(text: str) -> list[_Number]:
                 _CORRECTED.search(undated, 0, token.start()) is not None,
             )
         )
-    return numbers
+    return tuple(numbers)
 
 
 def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
