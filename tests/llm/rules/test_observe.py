@@ -329,6 +329,17 @@ def test_a_short_yes_naming_what_the_question_proposed_is_kept(
     assert _observations(digest) == [told]
 
 
+def test_an_answer_taking_one_of_the_options_offered_carries_them() -> None:
+    digest = _extract(
+        ("assistant", None, "Noted. There's room on the Tuesday at 5pm, or the Friday at 10am."),
+        ("user", None, "5pm is great, school is out by then"),
+    )
+    assert _observations(digest) == [
+        "The user says that 5pm is great, school is out by then (in answer to: There's room "
+        "on the Tuesday at 5pm, or the Friday at 10am)."
+    ]
+
+
 def test_words_to_write_quoted_in_a_short_answer_are_kept() -> None:
     digest = _extract(
         ("assistant", None, "Vous souhaitez une inscription ?"),

@@ -28,7 +28,7 @@ from somna.llm.rules.observe import (
     observe,
     select,
 )
-from somna.llm.rules.questions import question_of
+from somna.llm.rules.questions import offer_of, question_of
 from somna.llm.rules.relatives import name_relatives, relatives
 from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
@@ -392,12 +392,16 @@ def _says_all(sentence: str, texts: list[str], language: Language) -> bool:
 
 def _asked(transcript: SessionTranscript, position: int, listener: str) -> str | None:
     """The question the message at ``position`` answers: the one the message before asks,
-    when ``listener`` said it."""
+    or the options it offers and the message takes (`offer_of`), when ``listener`` said it."""
     if position == 0:
         return None
     before = transcript.messages[position - 1]
     asker = (before.speaker or transcript.user) if before.role is Role.USER else _ASSISTANT
-    return question_of(before.content) if asker == listener else None
+    if asker != listener:
+        return None
+    return question_of(before.content) or offer_of(
+        before.content, transcript.messages[position].content
+    )
 
 
 def _listener(transcript: SessionTranscript, speaker: str) -> str:

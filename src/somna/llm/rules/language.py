@@ -360,6 +360,8 @@ class Language:
     offers: frozenset[str]
     """Words of an offer of help ("How can I help?"): a question made of these and stopwords
     asks for nothing in particular, and an answer does not carry it."""
+    alternative: frozenset[str]
+    """The words that offer another option ("or", "ou")."""
     titles: frozenset[str]
     """How a person is named by title instead of a first name ("Mrs", "Mme")."""
     proposing: frozenset[str]

@@ -16,6 +16,7 @@ __all__ = [
     "COMMA",
     "Request",
     "asks_something",
+    "offer_of",
     "question_of",
     "request_in",
     "statement_before_question",
@@ -32,6 +33,8 @@ _OFFERING = frozenset().union(
 )
 _TOKEN = re.compile(r"[^\W_]+")
 """Letters and digits, apart at apostrophes and hyphens ("puis-je", "aujourd'hui")."""
+_VALUE = re.compile(r"\d+(?:[h:.]\d*)?(?:am|pm)?")
+"""A number or a time as written ("16h", "9:30", "4pm")."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,27 @@ def asks_something(asked: str) -> bool:
         (token := m[0].casefold()) not in _OFFERING and token not in offered and i not in named
         for i, m in enumerate(tokens)
     )
+
+
+def offer_of(content: str, reply: str) -> str | None:
+    """The options a message offers without asking ("Il reste une place le mercredi à 16h,
+    ou le samedi à 9h."), when the reply takes one of them: its last sentence, which
+    offers another option and names a time or a number the reply names too.
+
+    >>> offer_of("Noted. There's room on Wednesday at 4pm, or Saturday at 9am.", "4pm is great")
+    "There's room on Wednesday at 4pm, or Saturday at 9am"
+    >>> offer_of("Noted. There's room on Wednesday at 4pm, or Saturday at 9am.", "thanks!")
+    """
+    folded = fold(content)
+    spans = split_sentences(folded)
+    if not spans or "?" in folded:
+        return None
+    last = folded[spans[-1][0] : spans[-1][1]].strip()
+    words = {w.casefold() for w in _TOKEN.findall(last)}
+    offers = any(words & language.alternative for language in LANGUAGES)
+    named = {w for w in _VALUE.findall(fold(reply).casefold())}
+    taken = offers and named & set(_VALUE.findall(last.casefold()))
+    return last.rstrip(" .!") if taken else None
 
 
 def question_of(content: str) -> str | None:
