@@ -218,16 +218,19 @@ class Retrieval:
             lists["vector:cosine"] = [
                 (f"f:{i}", s) for i, s in tx.vector_search(vector, eligible, CANDIDATES)
             ]
-        if topical := topic_words(query):
+        topical = topic_words(query)
+        filling = filler_words(query)
+        if topical:
             lists["topic:topic_bm25"] = [
                 (f"f:{i}", s) for i, s in tx.text_search(" ".join(topical), eligible, CANDIDATES)
             ]
-        if filling := filler_words(query):
+        if filling:
             hits = tx.text_search(" ".join(filling), eligible, CANDIDATES)
             if len(hits) < _TELLING * len(lists.get("vector:cosine") or lists["text:bm25"] or hits):
                 lists["filler:filler_bm25"] = [(f"f:{i}", s) for i, s in hits]
         if not eligible.include_superseded:
-            lists["succession:older_bm25"] = _successions(tx, query, words, eligible)
+            one_word = bool(topical or filling)  # a standing topic: one shared word is enough
+            lists["succession:older_bm25"] = _successions(tx, query, words, eligible, one_word)
         return _Signals(lists)
 
     def _weigh_fact(
@@ -300,15 +303,14 @@ _NAMED = re.compile(r"(?<=\w\W)[A-ZÀ-Ý][\w-]*|(?<=\w\W\W)[A-ZÀ-Ý][\w-]*")
 
 
 def _successions(
-    tx: Reader, query: str, words: str, eligible: Eligibility
+    tx: Reader, query: str, words: str, eligible: Eligibility, one_word: bool
 ) -> list[tuple[str, float]]:
     """The active facts that replaced those the question's words find among the superseded,
     in their order: "how many guests for the wedding?" finds "wedding … around 90 guests",
     replaced by "we'll finally be 104", which names neither. An old value's words still say
     what the new one is about."""
     asked = set(words.split()) - {n.casefold() for n in _NAMED.findall(query)}
-    topical = bool(topic_words(query) or filler_words(query))
-    shared = min(1 if topical else _SHARED, len(asked))
+    shared = min(1 if one_word else _SHARED, len(asked))
     if not shared:
         return []
     older = [
