@@ -127,7 +127,7 @@ def reached_elsewhere(old: str, new: str) -> bool:
     if not _documents(told) <= _documents(old):
         return False  # the invoice to accounts, the proofs to the client
     before, after = ways(old), ways(told)
-    return any(kind in before and not ways & before[kind] for kind, ways in after.items())
+    return any(kind in before and not given & before[kind] for kind, given in after.items())
 
 
 def _documents(text: str) -> set[str]:

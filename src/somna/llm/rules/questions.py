@@ -181,7 +181,7 @@ def offer_of(content: str, reply: str) -> str | None:
     last = folded[spans[-1][0] : spans[-1][1]].strip()
     words = {w.casefold() for w in _TOKEN.findall(last)}
     offers = any(words & language.alternative for language in LANGUAGES)
-    named = {w for w in _VALUE.findall(fold(reply).casefold())}
+    named = set(_VALUE.findall(fold(reply).casefold()))
     taken = offers and named & set(_VALUE.findall(last.casefold()))
     return last.rstrip(" .!") if taken else None
 
