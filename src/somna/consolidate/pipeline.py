@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Unpack
 
 from somna.config import Settings
 from somna.consolidate.calls import CallPool, Deadline
@@ -58,7 +59,7 @@ from somna.consolidate.writing import count_dry, write
 from somna.embed import Embedder
 from somna.errors import ProfileNotFoundError, SomnaError
 from somna.llm import LLM
-from somna.model import Profile, Run, RunStatus, Session, utc
+from somna.model import Profile, Run, RunOptions, RunStatus, utc
 from somna.store import Store
 
 __all__ = ["Consolidator", "worker_name"]
@@ -84,19 +85,7 @@ class Consolidator:
     ) -> None:
         self.means = Means(store, embedder, llm, settings, clock)
 
-    def run(
-        self,
-        profile: str | None = None,
-        *,
-        now: datetime | None = None,
-        idle_hours: float | None = None,
-        limit: int | None = None,
-        dry_run: bool = False,
-        progress: Callable[[Session], None] | None = None,
-        hygiene: bool = True,
-        concurrency: int | None = None,
-        should_stop: Callable[[], bool] | None = None,
-    ) -> Run:
+    def run(self, profile: str | None = None, **options: Unpack[RunOptions]) -> Run:
         """Consolidate the due sessions of one profile, or of all; returns the run's account.
 
         Up to `concurrency` model calls run at once (extractions of different
@@ -111,6 +100,8 @@ class Consolidator:
         failed.
         """
         means = self.means
+        now, dry_run = options.get("now"), options.get("dry_run", False)
+        hygiene, concurrency = options.get("hygiene", True), options.get("concurrency")
         at = utc(now) if now is not None else utc(means.clock())
         worker = worker_name()
         run = Run(profile_id=profile, started_at=utc(means.clock()), dry_run=dry_run, owner=worker)
@@ -124,15 +115,15 @@ class Consolidator:
         job = Job(
             run=run,
             now=at,
-            idle_hours=idle_hours,  # None: each profile's own idle_hours
+            idle_hours=options.get("idle_hours"),  # None: each profile's own idle_hours
             dry_run=dry_run,
             worker=worker,
             hygiene=hygiene,
             calls=CallPool(width),
             ahead=min(width, max(_AHEAD, -(-width // runners.size))),
-            progress=progress,
-            budget=limit,
-            should_stop=should_stop or (lambda: False),
+            progress=options.get("progress"),
+            budget=options.get("limit"),
+            should_stop=options.get("should_stop") or (lambda: False),
         )
         self._go(job, runners, profiles, record)
         return run

@@ -10,16 +10,15 @@ here, the nightly job, erasure and export.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Unpack
 
 from somna.errors import InvalidInputError
 from somna.memory import erasure
 from somna.memory.inputs import as_enum
 from somna.memory.overview import ProfileOverview, overview
 from somna.memory.recall_calls import RecallCalls
-from somna.model import Run, Session, Summary, SummaryKind
+from somna.model import Run, RunOptions, Summary, SummaryKind
 from somna.sources.n8n import N8nTable
 
 __all__ = ["Memory"]
@@ -59,33 +58,20 @@ class Memory(RecallCalls):
 
     # -- consolidation ----------------------------------------------------------------
 
-    def consolidate(
-        self,
-        profile: str | None = None,
-        *,
-        now: datetime | None = None,
-        idle_hours: float | None = None,
-        limit: int | None = None,
-        dry_run: bool = False,
-        progress: Callable[[Session], None] | None = None,
-        hygiene: bool = True,
-        concurrency: int | None = None,
-        should_stop: Callable[[], bool] | None = None,
-    ) -> Run:
+    def consolidate(self, profile: str | None = None, **options: Unpack[RunOptions]) -> Run:
         """The nightly job: turn the conversations quiet for `idle_hours` into facts.
 
         Each due session (of `profile`, or of every profile) is read by the
         configured LLM once, its facts verified against their quotes, reconciled
         with what the profile already knows, and written in one transaction with
-        its summary; its messages move to the archive. `dry_run` calls the model
-        and reports what would change, writing nothing. `hygiene=False` (for a
-        worker polling often) tidies only the profiles it consolidated.
-        `concurrency` model calls run at once (default: the
-        `consolidation_concurrency` setting); the facts are the same as one at a
-        time. `should_stop` is asked before each session is taken.
+        its summary; its messages move to the archive. The options (`now`,
+        `idle_hours`, `limit`, `dry_run`, `progress`, `hygiene`, `concurrency`,
+        `should_stop`) are those of `RunOptions`; with several model calls at
+        once, the facts are the same as one at a time.
         """
         if profile is not None:
             self.get_profile(profile)
+        limit, concurrency = options.get("limit"), options.get("concurrency")
         if limit is not None and limit < 1:
             raise InvalidInputError("The session limit must be at least 1.")
         if concurrency is not None and not 1 <= concurrency <= 256:
@@ -93,17 +79,7 @@ class Memory(RecallCalls):
         from somna.consolidate import Consolidator
 
         consolidator = Consolidator(self.store, self.embedder, self.llm, self.settings, self.now)
-        return consolidator.run(
-            profile,
-            now=now,
-            idle_hours=idle_hours,
-            limit=limit,
-            dry_run=dry_run,
-            progress=progress,
-            hygiene=hygiene,
-            concurrency=concurrency,
-            should_stop=should_stop,
-        )
+        return consolidator.run(profile, **options)
 
     def runs(self, limit: int = 20) -> list[Run]:
         """The latest consolidation runs, newest first."""

@@ -32,6 +32,7 @@ from somna.interfaces.cli.options import (
     DbOption,
     JsonOption,
     ProfileArg,
+    QueryArg,
     open_memory,
     read_memory,
     usage_error_line,
@@ -244,7 +245,7 @@ def init(ctx: typer.Context, db: DbOption = None) -> None:
 def search(
     ctx: typer.Context,
     profile: ProfileArg,
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words or a question.")],
+    query: QueryArg,
     k: Annotated[int, typer.Option("--k", "-k", min=1, help="How many facts to return.")] = 5,
     as_of: AsOfOption = None,
     as_json: JsonOption = False,

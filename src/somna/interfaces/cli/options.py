@@ -34,6 +34,7 @@ __all__ = [
     "MemoryFactory",
     "ProfileArg",
     "ProfileFilterOption",
+    "QueryArg",
     "check_database",
     "database_file",
     "exit_code",
@@ -87,6 +88,7 @@ def parse_when(value: str) -> datetime:
 ProfileArg = Annotated[
     str, typer.Argument(metavar="PROFILE", help="The profile (one isolated memory) to work in.")
 ]
+QueryArg = Annotated[str, typer.Argument(metavar="QUERY", help="Words or a question.")]
 ProfileFilterOption = Annotated[
     str | None,
     typer.Option("--profile", metavar="NAME", help="Only this profile (default: every profile)."),

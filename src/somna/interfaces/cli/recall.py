@@ -12,12 +12,11 @@ from somna.interfaces.cli.options import (
     DbOption,
     JsonOption,
     ProfileArg,
+    QueryArg,
     read_memory,
 )
 
 __all__ = ["context", "recall"]
-
-QueryArg = Annotated[str, typer.Argument(metavar="QUERY", help="Words or a question.")]
 
 
 def recall(
