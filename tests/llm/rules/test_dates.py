@@ -78,3 +78,36 @@ def test_a_weekday_en_huit_is_that_day_of_next_week() -> None:
     tuesday = date(2026, 2, 17)
     assert resolve_dates("mardi en huit", tuesday) == "mardi en huit (Tuesday 24 February 2026)"
     assert resolve_dates("lundi en quinze", tuesday) == "lundi en quinze (Monday 2 March 2026)"
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        # the next date that is both that weekday and that day of the month
+        (
+            "the gala is on Friday the 13th",
+            "the gala is on Friday the 13th (Friday 13 March 2026)",
+        ),
+        ("sat 14th works", "sat 14th (Saturday 14 March 2026) works"),
+        ("plutôt le mardi 17 alors", "plutôt le mardi 17 (Tuesday 17 March 2026) alors"),
+        # none of the coming six months has both: the day of the month alone
+        ("Monday the 31st", "Monday the 31st (Tuesday 31 March 2026)"),
+    ],
+)
+def test_a_weekday_with_its_day_of_the_month_is_one_date(said: str, told: str) -> None:
+    assert resolve_dates(said, WEDNESDAY) == told
+
+
+def test_a_bare_day_of_the_month_right_after_a_date_is_near_that_date() -> None:
+    """ "The 11th, not the 4th": the 4th of the 11th's month, not the next 4th to come;
+    "from the 27th to the 2nd" ends in the month after."""
+    assert resolve_dates("it's Friday the 13th, not the 6th", WEDNESDAY) == (
+        "it's Friday the 13th (Friday 13 March 2026), not the 6th (Friday 6 March 2026)"
+    )
+    assert resolve_dates("from the 27th to the 2nd", WEDNESDAY) == (
+        "from the 27th (Friday 27 February 2026) to the 2nd (Monday 2 March 2026)"
+    )
+    # a date in another sentence gives no month
+    assert resolve_dates("Friday the 13th. And the 20th", WEDNESDAY) == (
+        "Friday the 13th (Friday 13 March 2026). And the 20th (Friday 20 February 2026)"
+    )

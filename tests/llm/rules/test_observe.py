@@ -967,12 +967,13 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "L'utilisateur est d'accord (en réponse à « Pas de souci, on passe au jeudi 14 mai à "
             "9h, ça vous convient ? »).",
         ),
-        # a sound before the yes, "c parfait" written short
+        # a sound before the yes, "c parfait" written short; a weekday with its day of the
+        # month is the next date that has both
         (
             "On peut aussi vous le livrer le vendredi 15 à 10h. Ça vous irait ?",
             "ah oui c parfait ça",
             "L'utilisateur est d'accord (en réponse à « On peut aussi vous le livrer le vendredi "
-            "15 à 10h, ça vous irait ? »).",
+            "15 (Friday 15 May 2026) à 10h, ça vous irait ? »).",
         ),
         (
             "We can deliver on Friday 15 May at 10am. Would that suit?",

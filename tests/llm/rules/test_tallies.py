@@ -76,3 +76,78 @@ def test_a_count_given_against_an_older_one_replaces_it_with_the_total(
 def test_no_count_is_made_without_an_older_count_of_that_thing(old: str, new: str) -> None:
     assert not count_added(old, new)
     assert with_the_count_made(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "made"),
+    [
+        # an amount against the one said, on the same topic
+        (
+            "The user says that we have £600 a month for the cleaning.",
+            "The user says that for the cleaning we can go two hundred more than the user said.",
+            "The user says that for the cleaning we can go two hundred more (£800 in all) "
+            "than the user said.",
+        ),
+        (
+            "L'utilisateur dit que le budget repas c'est 40 € par personne.",
+            "L'utilisateur dit que pour le budget repas on peut mettre 5 € de plus que prévu.",
+            "L'utilisateur dit que pour le budget repas on peut mettre 5 € de plus "
+            "(45 € en tout) que prévu.",
+        ),
+        # the thing unnamed: the older statement's one count, on the same topic
+        (
+            "L'utilisateur prend la carte de 12 entrées à la piscine.",
+            "L'utilisateur dit que pour la carte piscine il en prendra trois de moins que prévu.",
+            "L'utilisateur dit que pour la carte piscine il en prendra trois de moins "
+            "(9 entrées en tout) que prévu.",
+        ),
+        # the count given before in the same sentence
+        (
+            "L'utilisateur dit qu'on part sur 8 semaines de cours.",
+            "L'utilisateur dit que sur les 8 semaines on en fait deux de moins.",
+            "L'utilisateur dit que sur les 8 semaines on en fait deux de moins (6 semaines en tout).",
+        ),
+        # the thing named after its number
+        (
+            "The user says that we burn 5 sacks of coal a week.",
+            "The user says that make it two sacks more than we have now.",
+            "The user says that make it two sacks more (7 sacks in all) than we have now.",
+        ),
+        # a name with a number in it ("A3") counts nothing
+        (
+            "The user says that it is seven A3 posters for the fair.",
+            "The user says that one more poster than the user said, for the entrance.",
+            "The user says that one more poster (8 posters in all) than the user said, for the "
+            "entrance.",
+        ),
+    ],
+)
+def test_a_count_or_amount_against_what_was_said_is_told_with_its_total(
+    old: str, new: str, made: str
+) -> None:
+    assert may_add_to_a_count(new)
+    assert with_the_count_made(old, new) == made
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # nothing of the same topic
+        (
+            "The user's garage holds 3 cars.",
+            "For the flowers we can go a hundred more than I said.",
+        ),
+        # a date is no count
+        (
+            "L'utilisateur se marie le samedi 13 juin au château.",
+            "L'utilisateur dit que pour le château ce sera deux de plus que prévu.",
+        ),
+        # two amounts: which one grew is not said
+        (
+            "The user says the venue is £900 and the band £400 for the party.",
+            "The user says for the party we can go a hundred more than I said.",
+        ),
+    ],
+)
+def test_no_total_is_made_where_what_was_said_is_not_known(old: str, new: str) -> None:
+    assert with_the_count_made(old, new) is None

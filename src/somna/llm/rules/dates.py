@@ -132,8 +132,37 @@ def _day_of_month(d: date, day: str) -> str:
     return ""
 
 
+def _weekday_numbered(d: date, name: str, day: str) -> str:
+    """The next date, from ``d`` on, that is both the named weekday and the day of the
+    month ("Friday the 11th", "vendredi 11"); the day of the month alone where none of the
+    coming six months has both (a slip of the weekday)."""
+    n, target = int(day), _WEEKDAYS[name.casefold()]
+    for months in range(6):
+        month = _shift_months(d.replace(day=1), months)
+        if n <= monthrange(month.year, month.month)[1]:
+            candidate = month.replace(day=n)
+            if candidate >= d and candidate.weekday() == target:
+                return day_written(candidate)
+    return _day_of_month(d, day)
+
+
+def _day_near(anchor: date, day: str, said_on: date) -> str:
+    """The date of day ``day`` nearest ``anchor``, a date just written before it, and not
+    before ``said_on``: "the 11th, not the 4th" means the 4th of the 11th's month."""
+    n = int(day)
+    options = []
+    for months in (-1, 0, 1):
+        month = _shift_months(anchor.replace(day=1), months)
+        if n <= monthrange(month.year, month.month)[1] and month.replace(day=n) >= said_on:
+            options.append(month.replace(day=n))
+    if not options:
+        return _day_of_month(said_on, day)
+    return day_written(min(options, key=lambda option: abs(option - anchor)))
+
+
 PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
     ("habit", lambda g, d: ""),  # "Monday to Friday", "on a Friday": no one date, left as said
+    ("weekday_numbered", lambda g, d: _weekday_numbered(d, g("day"), g("n"))),
     ("two_days_ago", lambda g, d: day_written(d - timedelta(2))),
     ("in_two_days", lambda g, d: day_written(d + timedelta(2))),
     ("yesterday", lambda g, d: day_written(d - timedelta(1))),
@@ -196,8 +225,16 @@ def _groups(match: re.Match[str]) -> _Groups:
 
 
 _RULES = tuple(
-    (pattern, resolve) for kind, resolve in PHRASE_KINDS if (pattern := _phrases(kind)) is not None
+    (kind, pattern, resolve)
+    for kind, resolve in PHRASE_KINDS
+    if (pattern := _phrases(kind)) is not None
 )
+_NEAR_BEFORE = 40
+"""How far before a bare day of the month ("not the 16th") a date it found may stand to
+give the month that day is in."""
+_SENTENCE_END = re.compile(r"[.!?;]")
+
+_WRITTEN = re.compile(rf"(?P<day>\d{{1,2}}) (?P<month>{'|'.join(_MONTHS)}) (?P<year>\d{{4}})$")
 
 
 def _names_a_weekday(match: re.Match[str]) -> bool:
@@ -218,15 +255,33 @@ def resolve_dates(text: str, said_on: date) -> str:
     'Lunches Monday to Friday, never on a Sunday.'
     """
 
-    found: list[tuple[int, int, str]] = []
-    for pattern, resolve in _RULES:
+    found: list[tuple[int, int, str, re.Match[str]]] = []
+    for kind, pattern, _ in _RULES:
         for match in pattern.finditer(text):
             start, end = match.span()
             if _names_a_weekday(match) and _DAY_NUMBER.match(text, end):
                 continue
-            if all(end <= s or start >= e for s, e, _ in found):
-                found.append((start, end, resolve(_groups(match), said_on)))
-    for _, end, told in sorted(found, reverse=True):
-        if told:  # a phrase resolved to nothing is left as said, and no other reads it
-            text = f"{text[:end]} ({told}){text[end:]}"
+            if all(end <= s or start >= e for s, e, _, _ in found):
+                found.append((start, end, kind, match))
+    resolvers = {kind: resolve for kind, _, resolve in _RULES}
+    told: list[tuple[int, str]] = []
+    anchor: tuple[int, date] | None = None
+    for start, end, kind, match in sorted(found, key=lambda item: item[0]):
+        groups = _groups(match)
+        near = (
+            anchor is not None
+            and start - anchor[0] <= _NEAR_BEFORE
+            and not _SENTENCE_END.search(text, anchor[0], start)
+        )
+        if kind == "day_of_month" and anchor is not None and near:
+            said = _day_near(anchor[1], groups("n"), said_on)
+        else:
+            said = resolvers[kind](groups, said_on)
+        if written := _WRITTEN.search(said):
+            month = _MONTHS.index(written["month"]) + 1
+            anchor = end, date(int(written["year"]), month, int(written["day"]))
+        told.append((end, said))
+    for end, said in sorted(told, reverse=True):
+        if said:  # a phrase resolved to nothing is left as said, and no other reads it
+            text = f"{text[:end]} ({said}){text[end:]}"
     return text

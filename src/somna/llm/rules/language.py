@@ -273,6 +273,13 @@ class Language:
     count_added: re.Pattern[str]
     """A count given against an older one ("one more flue than I said", "deux sacs de
     plus"): groups ``n``, ``what`` (the thing counted) and ``fewer`` when it takes away."""
+    more_than_said: tuple[re.Pattern[str], ...]
+    """A count or an amount given against what was said, the thing not always named ("a
+    hundred more than I told you", "deux de moins que prévu", "on en fait deux de moins"):
+    groups ``n``, ``hundred`` (times a hundred), ``currency`` or ``money`` (an amount),
+    ``what`` (the thing, where named), ``more`` (where the total is told) and ``fewer``."""
+    departed: re.Pattern[str]
+    """Someone said to have left ("Ines has left us", "Lucien est parti"): group ``name``."""
     keeps: re.Pattern[str]
     """A question offering to keep something as it is ("Shall we keep the cedar?", "On
     garde le rouge ?")."""

@@ -13,6 +13,7 @@ from somna.llm.rules.asked import dropped, slot_renamed
 from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.counts import number_updated
+from somna.llm.rules.departures import someone_left
 from somna.llm.rules.judge import value_changed
 from somna.llm.rules.rescheduled import date_moved, date_shifted
 from somna.llm.rules.tallies import count_added
@@ -24,7 +25,8 @@ def gives_anew(old: str, new: str, said: str | None = None) -> bool:
     """Whether `new` (said in the words `said`) gives anew what `old` says, by a rule that
     needs no word of change: "around 110 guests" / "the guest list is at 130 now", "two
     flues" / "one more flue than I said", "Derby" to "From which station?" / "leave from
-    York instead", a date moved, a number to call instead, "scratch the rye loaf"."""
+    York instead", a date moved, a number to call instead, "scratch the rye loaf", "Ines
+    has left us" for what Ines did."""
     return (
         number_updated(old, new)
         or slot_renamed(old, new, said)
@@ -32,6 +34,7 @@ def gives_anew(old: str, new: str, said: str | None = None) -> bool:
         or date_shifted(old, new)
         or count_added(old, new)
         or reached_elsewhere(old, new)
+        or someone_left(old, new)
         or (said is not None and dropped(old, said))
     )
 

@@ -6,13 +6,20 @@ away. What it counts is the word after that number, and the older count is the n
 written before the same word in an earlier statement ("so two flues", "2 sacs"). The
 new statement then replaces the older one, and says the total, so that the prompt holds
 the count itself ("one more flue (3 flues in all)"), not only that it grew.
+
+Said against what was said before ("a hundred more than I told you", "deux de moins que
+prévu"), the thing may go unnamed: it is then the count the new statement itself gives
+before ("sur les 12 mois on en fait deux de moins"), or else the older statement's one
+amount of money, or its one count, where the two share a word of their topic.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
+from somna.llm.rules.counts import DATE
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import fold
@@ -21,8 +28,9 @@ __all__ = ["count_added", "may_add_to_a_count", "with_the_count_made"]
 
 _BETWEEN = 2
 """How many words may stand between an older count and what it counts ("8 dining chairs")."""
-_TOKEN = re.compile(r"\d+|[^\W\d_]+")
-"""A number or a word."""
+_TOKEN = re.compile(r"\w+")
+"""A number or a word ("A1", "12B": a name, no count)."""
+_SENTENCE_END = re.compile(r"[.;!?]")
 
 
 def may_add_to_a_count(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -32,7 +40,11 @@ def may_add_to_a_count(new: str, languages: Sequence[Language] = LANGUAGES) -> b
     (True, False)
     """
     folded = fold(new)
-    return any(language.count_added.search(folded) for language in languages)
+    return any(
+        language.count_added.search(folded)
+        or any(pattern.search(folded) for pattern in language.more_than_said)
+        for language in languages
+    )
 
 
 def count_added(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -63,19 +75,30 @@ def with_the_count_made(
     if found is None:
         return None
     total, written, end, language = found
-    return f"{new[:end]} ({language.in_all.format(f'{total} {written}')}){new[end:]}"
+    made = f"{total} {written}" if written else str(total)
+    return f"{new[:end]} ({language.in_all.format(made)}){new[end:]}"
 
 
 def _total(
     old: str, new: str, languages: Sequence[Language]
-) -> tuple[int, str, int, Language] | None:
-    """The total `new` makes of `old`'s count, the counted word as `old` writes it, where
-    `new`'s phrase ends, and `new`'s language."""
+) -> tuple[int | str, str, int, Language] | None:
+    """The total `new` makes of `old`'s count, the counted word as `old` writes it (empty
+    for an amount, whose total carries its currency), where `new`'s phrase ends, and
+    `new`'s language."""
     language = detect_language(new, languages, languages[0])
     folded = fold(new)
     added = language.count_added.search(folded)
-    if added is None:
-        return None
+    if added is not None and (made := _made(old, added, language)) is not None:
+        return made
+    for pattern in language.more_than_said:
+        if (said := pattern.search(folded)) is not None:
+            return _made_against_said(old, folded, said, language)
+    return None
+
+
+def _made(
+    old: str, added: re.Match[str], language: Language
+) -> tuple[int, str, int, Language] | None:
     by = _value(added["n"], language)
     counted = _older_count(fold(old), _stem(added["what"]), language)
     if by is None or counted is None:
@@ -85,6 +108,86 @@ def _total(
     if total < 1:
         return None
     return total, written if total > 1 else added["what"], added.end(), language
+
+
+def _made_against_said(
+    old: str, new: str, said: re.Match[str], language: Language
+) -> tuple[int | str, str, int, Language] | None:
+    """The total of a count or amount given against what was said ("two hundred more than
+    I said"), the thing named or not."""
+    by = _value(said["n"], language)
+    if by is None:
+        return None
+    by *= 100 if said.groupdict().get("hundred") else 1
+    sign = -1 if said["fewer"] else 1
+    what = said.groupdict().get("what")
+    if what:
+        counted = _older_count(fold(old), _stem(what), language)
+        if counted is None:
+            return None
+        return _counted_total(counted[0] + sign * by, counted[1], said.end("more"), language)
+    sentence = _SENTENCE_END.split(new[: said.start()])[-1]
+    given = _counts_of(sentence, language)  # "sur les 12 mois on en fait deux de moins"
+    if given:
+        given_value, given_word = given[-1]
+        if _older_count(fold(old), _stem(given_word), language) is None:
+            return None
+        return _counted_total(given_value + sign * by, given_word, said.end("more"), language)
+    if not _topics(old, language) & _topics(new, language):
+        return None
+    if any(said.groupdict().get(group) for group in ("currency", "money", "hundred")):
+        amounts = list(_AMOUNT.finditer(old))
+        if len(amounts) != 1:
+            return None
+        amount = amounts[0]
+        total = int(re.sub(r"\D", "", amount["number"] or amount["number2"])) + sign * by
+        if total < 1:
+            return None
+        written = f"{amount['before'] or ''}{total:,}{amount['after'] or ''}"
+        return written, "", said.end("more"), language
+    counts = _counts_of(fold(old), language)
+    if len(counts) == 1:
+        return _counted_total(counts[0][0] + sign * by, counts[0][1], said.end("more"), language)
+    return None
+
+
+def _counted_total(
+    total: int, written: str, end: int, language: Language
+) -> tuple[int, str, int, Language] | None:
+    return (total, written, end, language) if total >= 1 else None
+
+
+_AMOUNT = re.compile(
+    r"(?P<before>[£€$]\s?)(?P<number>\d{1,3}(?:,\d{3})+|\d+)(?![\d,])"
+    r"|(?P<number2>\d{1,3}(?:[ \u202f\u00a0]\d{3})+|\d+)(?P<after>\s?€)"
+)
+"""An amount of money in the older statement: "£1,400", "€80", "60 €"."""
+
+
+def _counts_of(text: str, language: Language) -> list[tuple[int, str]]:
+    """Each number of `text` right before a word, with that word ("12 mois", "two flues");
+    no date ("13 juin")."""
+    words = list(_TOKEN.finditer(DATE.sub(" ", text)))
+    return [
+        (value, following[0])
+        for number, following in pairwise(words)
+        if (value := _value(number[0], language)) is not None
+        and (value > 1 or number[0].isdigit())
+        and following[0].isalpha()
+        and following[0].casefold() not in language.stopwords
+    ]
+
+
+def _topics(text: str, language: Language) -> frozenset[str]:
+    """The words of `text` that say what it is about, cut to a crude stem."""
+    return frozenset(
+        word[:5]
+        for word in re.findall(r"[^\W\d_]{4,}", fold(text).casefold())
+        if word not in language.stopwords and word not in _NOT_TOPICS
+    )
+
+
+_NOT_TOPICS = frozenset().union(*(language.not_topics for language in LANGUAGES))
 
 
 def _older_count(old: str, stem: str, language: Language) -> tuple[int, str] | None:

@@ -1,0 +1,63 @@
+"""Someone who held a part has left: what an older statement says of them is replaced."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.departures import departed, someone_left
+from somna.llm.rules.replaced import gives_anew
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The user says that Perrine Vasseur on the front desk signs for parcels.",
+            "The user says that Perrine has left us; Odilon Brack signs for parcels now.",
+        ),
+        (
+            "The user says that invoices go to Amaury Delpech in accounts.",
+            "The user says that Amaury retired last month, send them to me.",
+        ),
+        (
+            "The user says that my uncle Teodor meets the van and stacks the crates.",
+            "The user says that Teodor has gone back to Lisbon, our new caretaker will do it.",
+        ),
+        (
+            "L'utilisateur dit que le contact au comité c'est Séverin Mallet.",
+            "L'utilisateur dit qu'au comité Séverin est parti, c'est Honorine qui gère maintenant.",
+        ),
+        (
+            "L'utilisateur dit que c'est Anselme qui ouvre le portail le matin.",
+            "L'utilisateur dit qu'Anselme n'est plus là, c'est sa voisine qui ouvrira.",
+        ),
+    ],
+)
+def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -> None:
+    assert someone_left(old, new)
+    assert gives_anew(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else left
+        ("The user says that Perrine signs for parcels.", "The user says that Odilon has left."),
+        # a pronoun, a thing: nobody named
+        ("The user says that Perrine signs for parcels.", "He has left the keys with Perrine."),
+        ("The user says that the van comes at 8.", "The van has left the depot."),
+        # the older statement already said so
+        ("Perrine has left us.", "Perrine has left us, as I said."),
+    ],
+)
+def test_no_one_named_in_the_older_statement_left(old: str, new: str) -> None:
+    assert not someone_left(old, new)
+
+
+def test_the_names_said_to_have_left_are_capitalised_and_not_pronouns() -> None:
+    assert departed("Sadly Perrine has left and Odilon is leaving in May.") == {
+        "Perrine",
+        "Odilon",
+    }
+    assert departed("They have left; she's gone home; everyone has left.") == frozenset()
+    assert departed("Elle est partie, mais Honorine est partie aussi.") == {"Honorine"}
