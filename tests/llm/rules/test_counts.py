@@ -131,6 +131,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user says that we run 2 cafés in Derby.",
             "The user says that we open a 3rd café on the 14th now.",
         ),
+        # the minutes of a time of day count nothing
+        (
+            "The user says that we're a small team, nine of us; taxis move our drawings.",
+            "The user agrees (in answer to: Shall we move the pickup to 2:30pm?).",
+        ),
         # a time of day is held against times of day alone
         (
             "L'utilisateur dit que le mardi à 10h; budget max 50 € la séance.",

@@ -226,6 +226,33 @@ from somna.llm.rules.rescheduled import (
             "The user says the stock count is still on 12 May, finally confirmed.",
             False,
         ),
+        # a week a date phrase was told in gives no day anew ("next week")
+        (
+            "The user says that Thursday 16 April, before noon (in answer to: When is the "
+            "deadline?).",
+            "The user says that the user changes team next week (week of 13 April 2026), so "
+            "Ilse will look after the account from now on.",
+            False,
+        ),
+        # a date put right, for what a question asked when
+        (
+            "The user says that Thursday 16 April, before noon (in answer to: When is the "
+            "deadline?).",
+            "The user says that sorry, the user gave the assistant the wrong date; the deadline "
+            "is Tuesday 14 April.",
+            True,
+        ),
+        # a yes to other times proposed for whom the older times were given
+        (
+            "The user says that Pixel is diabetic, insulin at 7h and 19h.",
+            "The user agrees (in answer to: We could do Pixel's injections at 8h and 20h?).",
+            True,
+        ),
+        (
+            "The user says that the kitchen opens at 7h and closes at 19h.",
+            "The user agrees (in answer to: We could do Pixel's injections at 8h and 20h?).",
+            False,
+        ),
     ],
 )
 def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:

@@ -53,6 +53,8 @@ DATE = re.compile(
 """Dates the retelling wrote out ("16 March 2026", "February 2026", "(2026)"): no count of
 anything. A bare 2000 may be cups."""
 _ORDINAL = re.compile(rf"(?:{_ORDINALS})(?!\w)", re.IGNORECASE)
+_MINUTES = re.compile(r"\d[:h]$", re.IGNORECASE)
+"""What stands before the minutes of a time of day ("2:30", "14h30")."""
 _TOPIC_WORD = re.compile(r"[^\W\d_]{4,}")
 _NUMBER_WORDS = {
     word: value
@@ -284,6 +286,8 @@ def _numbers(text: str) -> tuple[_Number, ...]:
         worded = _NUMBER_WORDS.get(token[0].casefold()) if token["number"] is None else None
         if (token["number"] is None and worded is None) or _ORDINAL.match(undated, token.end()):
             continue  # "a 3rd café" ranks, it counts nothing
+        if _MINUTES.search(undated, max(0, token.start() - 2), token.start()):
+            continue  # the minutes of "2:30pm", "14h30": the time is one number
         value = worded or _value(token["number"]) * (1000 if token["k"] else 1)
         marked = bool(
             token["currency"] or token["k"] or _AFTER_CURRENCY.match(undated, token.end())

@@ -39,8 +39,8 @@ __all__ = [
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
     one, or gives a time of day (that may move a slot agreed to, whatever its words), or
-    agrees to a day proposed (`_slot_agreed_anew`)."""
-    if _agreed(new) and any(kind in {"date", "day"} for kind, _ in _when(new)):
+    agrees to a day or times of day proposed (`_slot_agreed_anew`, `_times_agreed_anew`)."""
+    if _agreed(new) and any(kind in {"date", "day", "time"} for kind, _ in _when(new)):
         return True
     when = _when(without_question(new))
     if not when:
@@ -70,6 +70,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     moving = language.reschedule.search(fold(without_question(old))) is not None
     if _agreed(new) and not said_to_move and (chosen or moving or _agreed(old)):
         return _slot_agreed_anew(old, new, language)
+    if _agreed(new) and _times_agreed_anew(old, new, language):
+        return True
     if not dates_replaced(_dated(old), new) or not (said_to_move or chosen or _agreed(old)):
         return False
     if not said_to_move:  # another day for the slot agreed to or chosen, the same thing named
@@ -100,6 +102,32 @@ def _slot_agreed_anew(old: str, new: str, language: Language) -> bool:
         return False
     named = _words(question, language) - language.proposing - _words(old, language)
     return not named
+
+
+def _times_agreed_anew(old: str, new: str, language: Language) -> bool:
+    """Whether a yes to other times of day the business proposed replaces the times `old`
+    gives for whom or what the question names by name too ("Biscuit has insulin at 7 and
+    19h", then "we could do Biscuit's injections at 8 and 20h?" "perfect")."""
+    asked = ANSWERED.search(new)
+    assert asked is not None  # `_agreed`
+    question = new[asked.end() :]
+    before = {when for when in _when(without_question(old)) if when[0] == "time"}
+    after = {when for when in _when(question) if when[0] == "time"}
+    if not before or not after - before:
+        return False
+    return bool(_names(without_question(old)) & _names(question))
+
+
+_NAME = re.compile(r"(?<![.!?;:«(]\s)(?<!^)\b[A-ZÀ-Ý][\w-]{2,}")
+"""A capitalised word within a sentence: a name."""
+
+
+def _names(text: str) -> set[str]:
+    return {
+        name.casefold()
+        for name in _NAME.findall(text.strip(" «»"))
+        if name.casefold() not in _WEEKDAYS and not _a_month(name)
+    }
 
 
 def _dated(old: str) -> str:
@@ -211,7 +239,7 @@ def dates_replaced(old: str, new: str) -> bool:
     True
     """
     before, after = _when(old), _when(without_question(new))
-    return bool(before) and bool(after - before)
+    return bool(before) and any(kind != "week" for kind, _ in after - before)
 
 
 _WEEKDAYS = {day: index for language in LANGUAGES for day, index in language.dates.weekdays.items()}
@@ -244,13 +272,22 @@ def _a_month(word: str) -> bool:
     )
 
 
+_WEEK_OF = re.compile(r"\(week of $")
+"""What the dates resolved write before the Monday of a week ("next week (week of 13 April
+2026)"): a week, which gives no day anew."""
+
+
 @lru_cache(maxsize=4096)
 def _when(text: str) -> frozenset[tuple[str, str]]:
-    """The dates `text` writes out, the days of the week it names (by their number,
-    whatever the language: "Thursday" and "jeudi" are one), the months it names alone
+    """The dates `text` writes out (the Monday of a week told as a week), the days of the
+    week it names (by their number, whatever the language: "Thursday" and "jeudi" are
+    one), the months it names alone
     ("early July", "fin août") and its times of day. Read once per text: each rule of a
     night asks it of the same facts again."""
-    dates = {("date", _date(match[0])) for match in DATE.finditer(text)}
+    dates = {
+        ("week" if _WEEK_OF.search(text, 0, match.start()) else "date", _date(match[0]))
+        for match in DATE.finditer(text)
+    }
     words = fold(text).casefold().replace("'s", " ").split()
     days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
     months = {_month(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
