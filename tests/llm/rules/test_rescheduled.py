@@ -242,6 +242,13 @@ from somna.llm.rules.rescheduled import (
             "is Tuesday 14 April.",
             True,
         ),
+        # a date put right names the date it puts right, not a weekday of a habit
+        (
+            "The user says that the pickups move to Fridays; Tuesdays stay as they are.",
+            "The user says that sorry, the user gave the assistant the wrong date; the deadline "
+            "is Tuesday the 14th (Tuesday 14 April 2026), not the 16th (Thursday 16 April 2026).",
+            False,
+        ),
         # a yes to other times proposed for whom the older times were given
         (
             "The user says that Pixel is diabetic, insulin at 7h and 19h.",

@@ -278,6 +278,8 @@ class Language:
     hundred more than I told you", "deux de moins que prévu", "on en fait deux de moins"):
     groups ``n``, ``hundred`` (times a hundred), ``currency`` or ``money`` (an amount),
     ``what`` (the thing, where named), ``more`` (where the total is told) and ``fewer``."""
+    puts_right: re.Pattern[str]
+    """A mistake put right ("sorry, I gave you the wrong date", "je voulais dire")."""
     departed: re.Pattern[str]
     """Someone said to have left ("Ines has left us", "Lucien est parti"): group ``name``."""
     keeps: re.Pattern[str]

@@ -39,14 +39,20 @@ __all__ = [
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
     one, or gives a time of day (that may move a slot agreed to, whatever its words), or
-    agrees to a day or times of day proposed (`_slot_agreed_anew`, `_times_agreed_anew`)."""
+    agrees to a day or times of day proposed (`_slot_agreed_anew`, `_times_agreed_anew`),
+    or puts a date right ("sorry, wrong date")."""
     if _agreed(new) and any(kind in {"date", "day", "time"} for kind, _ in _when(new)):
         return True
     when = _when(without_question(new))
     if not when:
         return False
     language = detect_language(new, languages, languages[0])
-    return language.reschedule.search(fold(new)) is not None or any(k == "time" for k, _ in when)
+    folded = fold(new)
+    return (
+        language.reschedule.search(folded) is not None
+        or language.puts_right.search(folded) is not None
+        or any(k == "time" for k, _ in when)
+    )
 
 
 def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -64,7 +70,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     False
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    said_to_move = language.reschedule.search(fold(new)) is not None
+    moved_in_words = language.reschedule.search(fold(new)) is not None
+    said_to_move = moved_in_words or language.puts_right.search(new) is not None
     asked = ANSWERED.search(old)
     chosen = asked is not None and language.asks_when.search(old, asked.start()) is not None
     moving = language.reschedule.search(fold(without_question(old))) is not None
@@ -81,8 +88,11 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return slot and shared > 0
     if chosen:
         return True
-    if _when(without_question(old)) & _when(without_question(new)):
-        return True  # "Wednesday doesn't work any more, Saturday?", "the 23rd, not the 21st"
+    both = _when(without_question(old)) & _when(without_question(new))
+    if both and (moved_in_words or any(kind == "date" for kind, _ in both)):
+        # "Wednesday doesn't work any more, Saturday?", "the 23rd, not the 21st"; a date
+        # put right names the date it puts right, not only a weekday the older one names
+        return True
     # what was dated may be named only in the question the old date answered ("shall we
     # start you from 1 April?" "yes please")
     return shared_words(_words(old, language), _words(without_question(new), language)) > 0
