@@ -88,6 +88,11 @@ from somna.llm.rules.counts import number_updated, numbers_given
         ),
         # a head count first estimated, firmed up without a word of change
         ("The user says about 40 guests, give or take.", "The replies are in: 52 guests."),
+        # a sum of money restated for the same thing, no word of change
+        (
+            "The user says that our budget for the season is about £1,500.",
+            "The user says that our fuel budget for the season is £2,200.",
+        ),
         # a time of day given anew
         (
             "The user says that mon, wed and fri at 7am (in answer to: What times suit you for "
@@ -136,6 +141,8 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user says that we're a small team, nine of us; taxis move our drawings.",
             "The user agrees (in answer to: Shall we move the pickup to 2:30pm?).",
         ),
+        # two sums of other things
+        ("The user says that the deposit is £300.", "The user says that the band costs £400."),
         # a time of day is held against times of day alone
         (
             "L'utilisateur dit que le mardi à 10h; budget max 50 € la séance.",

@@ -125,7 +125,8 @@ class _Number:
 def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `number_updated` can hold for `new` against any text: it gives a number and
     says something changed, or counts people (an estimate of a head count is firmed up
-    without saying so). Tested on `new` alone, before its neighbours are read.
+    without saying so), or gives a sum of money (restated, it is the sum now). Tested on
+    `new` alone, before its neighbours are read.
 
     >>> may_update_a_number("We are 130 now."), may_update_a_number("We booked 130 chairs.")
     (True, False)
@@ -136,7 +137,7 @@ def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> 
     numbers = _numbers(_told(new))
     if language.change.search(fold(new)) is not None or agrees(new):
         return bool(numbers)
-    return any(n.counts_people for n in numbers)
+    return any(n.counts_people or n.amount for n in numbers)
 
 
 def counted_words(new: str) -> list[str]:
@@ -174,7 +175,8 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     False
 
     A head count first estimated (of people or of children) is firmed up without a word
-    of change, and so is a figure the client says yes to:
+    of change, a sum of money is restated, and a figure the client says yes to is taken
+    up:
 
     >>> number_updated("About 40 guests, give or take.", "The replies are in: 52 guests.")
     True
@@ -186,6 +188,8 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     old_numbers: Sequence[_Number] = _numbers(old)
     new_numbers = [n for n in _numbers(_told(new)) if not n.corrected]
     if language.change.search(fold(new)) is None and not agrees(new):  # a figure taken up
+        if _amount_restated(old_numbers, new_numbers):
+            return True
         # an estimate of people firmed up
         old_numbers = [n for n in old_numbers if n.bounded and n.counts_people]
         new_numbers = [n for n in new_numbers if n.counts_people]
@@ -252,6 +256,22 @@ def _told(observation: str) -> str:
     if asked and _NUMBER_ALONE.search(observation, 0, asked.start()):
         return observation[: asked.start()]
     return observation
+
+
+def _amount_restated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
+    """Whether an amount of money is given again, of one scale and another value, for
+    what an older amount was near the same words for ("our budget for the season is about
+    £1,500", then "our fuel budget for the season is £2,200"): a sum restated is the sum
+    now, though no word says it changed."""
+    return any(
+        a.value != b.value
+        and max(a.value, b.value) <= _SAME_SCALE * min(a.value, b.value)
+        and _same_thing(a, b)
+        for a in old
+        if a.amount
+        for b in new
+        if b.amount
+    )
 
 
 def _same_scale(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
