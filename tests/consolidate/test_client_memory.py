@@ -195,6 +195,32 @@ def test_a_way_to_be_reached_chosen_anew_supersedes_the_older_one(
     assert "afternoon" in block_facts(client, "How should I contact the client?")
 
 
+def test_someone_else_to_write_to_from_now_on_supersedes_the_address_given_before(
+    client: Memory, clock: Clock
+) -> None:
+    """Both are ways to be reached (client_info): no judge is asked, the rule decides, and
+    what the new one does not replace (the mobile for the day) stays."""
+    talk(
+        client,
+        clock,
+        "s1",
+        "Hi, I'm Ines Varga, I run purchasing at Corvell Freight in Derby. Please email me at "
+        "ines.varga@corvell.example, and on the day my mobile is 07700 900417.",
+    )
+    talk(
+        client,
+        clock,
+        "s2",
+        "Quick heads-up: I'm going on leave from next Monday, so my assistant Tamsin Orley will "
+        "be your contact from now on. Her email is tamsin.orley@corvell.example.",
+    )
+    [old] = texts(client, FactStatus.SUPERSEDED)
+    assert "ines.varga@" in old
+    active = " ".join(texts(client, FactStatus.UNVERIFIED))
+    assert "tamsin.orley@" in active and "07700 900417" in active
+    assert "ines.varga@" not in active
+
+
 def test_another_choice_without_a_word_of_change_is_put_to_a_person(
     client: Memory, clock: Clock
 ) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_drop, may_rename_a_slot
 from somna.llm.rules.choices import choice_verdict, choices, chosen
-from somna.llm.rules.contacts import may_reach_elsewhere
+from somna.llm.rules.contacts import may_reach_elsewhere, reached_elsewhere
 from somna.llm.rules.counts import counted_words, may_update_a_number
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
@@ -153,7 +153,8 @@ def given_anew(
     from York instead"). For the pairs no judge compares: an older happening or
     observation, whatever `fact` is (a decision may give anew what an answer said), or any
     older fact when `fact` is an observation ("just call my husband on …" after a typed
-    way to be reached); found by the words they
+    way to be reached), or a way to be reached given anew whatever the kinds of the two;
+    found by the words they
     share or among the `nearest` by meaning, however far (a revised budget may share no
     word with the first), or as what replaced an older value those words find ("around
     90 guests", then "we'll be 104", then "we're 110 now")."""
@@ -173,7 +174,12 @@ def given_anew(
     return [
         o
         for o in worded
-        if (o.category in ONE_OFF or fact.category in ONE_OFF) and o.valid_from < fact.valid_from
+        if o.valid_from < fact.valid_from
+        and (
+            o.category in ONE_OFF
+            or fact.category in ONE_OFF
+            or reached_elsewhere(o.text, fact.text)  # a way to reach, whatever the two kinds
+        )
     ]
 
 
