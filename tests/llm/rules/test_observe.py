@@ -759,6 +759,15 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
             "The user says that one of us is coeliac and we never have sesame at home.",
             "The user says that one of us is coeliac.",
         ),
+        # what follows from a clause ("so", "donc") parts from it
+        (
+            "The user says that the user works nights so sesame-free mornings suit best.",
+            "The user says that the user works nights.",
+        ),
+        (
+            "L'utilisateur est infirmière de nuit donc pas de sésame le matin.",
+            "L'utilisateur est infirmière de nuit.",
+        ),
         # a span of time is no count to part at
         (
             "L'utilisateur dit que sa sœur ne supporte pas le sésame, et trois enfants de "
