@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from somna.consolidate.evidence import locate_quote
 from somna.consolidate.grounding import check_summary, ungrounded
 from somna.errors import LLMError
 from somna.model import Message, Profile, Role
@@ -67,3 +68,18 @@ def test_a_session_without_names_is_summarised_by_role_or_the_users_name() -> No
     named = Profile(id="p1", settings={"user_name": "Lea"})
     assert ungrounded("Lea wants to water the ferns.", said, named) is None
     assert ungrounded("Somebody wants to water the ferns.", said, named) is not None
+
+
+def test_a_bare_ok_is_evidence_only_as_the_whole_message_it_names() -> None:
+    """A quote of two letters would be found in almost any message: it grounds a fact only
+    as the whole of the message the fact names ("ok" to an offer)."""
+    said = _said(
+        (Role.ASSISTANT, None, "We can offer the oak table at £40. Friday at 9, ok?"),
+        (Role.USER, None, "ok"),
+        (Role.USER, None, "ok then, see you Friday"),
+    )
+    assert locate_quote("ok", said, hint=1) is said[1]
+    assert locate_quote("ok", said, hint=0) is None  # "ok?" ends a longer message
+    assert locate_quote("ok", said, hint=2) is None
+    assert locate_quote("ok", said) is None
+    assert locate_quote("ok then", said) is said[2]

@@ -13,6 +13,8 @@ from somna.model import Message, fold_text
 
 __all__ = ["locate_quote"]
 
+_SHORTEST = 3
+"""A shorter quote ("ok") would be found in almost any message: it must be the whole one."""
 # Quotation marks a model may wrap a quote in, as code points: ASCII, typographic, guillemets.
 _WRAPPERS = "\"' .\u201c\u201d\u2018\u2019\u00ab\u00bb\u2026"
 
@@ -22,10 +24,21 @@ def locate_quote(
 ) -> Message | None:
     """The message that contains `quote` verbatim (folded), trying `hint` (its seq) first."""
     needle = fold_text(quote.strip(_WRAPPERS))
-    if len(needle) < 3:
-        return None
+    if len(needle) < _SHORTEST:  # a bare "ok" is evidence only as the whole message it was
+        return next(
+            (
+                m
+                for m in messages
+                if m.seq == hint and fold_text(m.content).strip(_WRAPPERS) == needle
+            ),
+            None,
+        )
     ordered = sorted(messages, key=lambda m: (m.seq != hint, m.seq))
     for message in ordered:
         if needle in fold_text(message.content):
             return message
     return None
+
+
+def _folded(content: str) -> str:
+    return fold_text(content.strip(_WRAPPERS))

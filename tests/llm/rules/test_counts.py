@@ -143,6 +143,16 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
         ),
         # two sums of other things
         ("The user says that the deposit is £300.", "The user says that the band costs £400."),
+        # a price a month counts no months, nor the day of the month
+        (
+            "L'utilisateur dit que sur les 12 mois on en fait deux de moins.",
+            "L'utilisateur est d'accord (en réponse à « On peut vous proposer le modèle b1 à "
+            "59 €/mois ? »).",
+        ),
+        (
+            "L'utilisateur dit que le prélèvement se fait le 5 du mois.",
+            "L'utilisateur est d'accord (en réponse à « Le modèle b1 à 59 €/mois, ça irait ? »).",
+        ),
         # a time of day is held against times of day alone
         (
             "L'utilisateur dit que le mardi à 10h; budget max 50 € la séance.",

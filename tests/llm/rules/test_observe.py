@@ -990,6 +990,20 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "The user agrees (in answer to: We can deliver on Friday 15 May at 10am, would that "
             "suit?).",
         ),
+        # a thing offered before the question is taken with it
+        (
+            "Good news! We can offer you the oak dresser at £40 a month. Saturday at 9am, "
+            "would that suit?",
+            "ok",
+            "The user agrees (in answer to: We can offer the user the oak dresser at £40 a "
+            "month, Saturday (Saturday 9 May 2026) at 9am, would that suit?).",
+        ),
+        (
+            "On peut vous proposer le buffet en chêne à 40 €/mois. Samedi à 9h, ça irait ?",
+            "ok",
+            "L'utilisateur est d'accord (en réponse à « On peut vous proposer le buffet en chêne à "
+            "40 €/mois, samedi (Saturday 9 May 2026) à 9h, ça irait ? »).",
+        ),
     ],
 )
 def test_a_bare_yes_to_a_value_proposed_agrees_to_it(asked: str, said: str, told: str) -> None:

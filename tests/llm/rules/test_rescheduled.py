@@ -242,6 +242,13 @@ from somna.llm.rules.rescheduled import (
             "is Tuesday 14 April.",
             True,
         ),
+        # another day of each month for what a question asked the day of
+        (
+            "L'utilisateur dit que sur le compte de son mari, le 5 du mois (en réponse à « Le "
+            "prélèvement : sur quel compte et quel jour ? »).",
+            "L'utilisateur dit que le prélèvement le 10 du mois svp, c'est plus pratique.",
+            True,
+        ),
         # a date put right names the date it puts right, not a weekday of a habit
         (
             "The user says that the pickups move to Fridays; Tuesdays stay as they are.",

@@ -81,6 +81,7 @@ def _stem(word: str) -> str:
 
 _PEOPLE_WORDS = frozenset(_stem(w) for language in LANGUAGES for w in language.people)
 _CHILDREN = frozenset(_stem(w) for language in LANGUAGES for w in language.children)
+_TIME_STEMS = frozenset(_stem(w) for language in LANGUAGES for w in language.time_units)
 _CHILD = "<child>"
 """The one unit of every word for children."""
 
@@ -115,6 +116,8 @@ class _Number:
     numbers of other units count other things, whatever words they share nearby."""
     corrected: bool = False
     """Given as the value a correction replaces ("four now, not five", "36, pas 30")."""
+    money: bool = False
+    """Marked as a sum of money ("£32", "59 €"), not only large."""
 
     @property
     def counts_people(self) -> bool:
@@ -222,12 +225,15 @@ def _updated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
 
 
 def _same_thing(a: _Number, b: _Number) -> bool:
-    """Whether two numbers count the same thing: a word near each that both share, and
-    not two units of their own ("two offices" is no count of "3,500 leaflets") unless
-    both count people."""
+    """Whether two numbers count the same thing: a word near each that both share (not a
+    unit of time, between a sum of money and another number), and not two units of their
+    own ("two offices" is no count of "3,500 leaflets") unless both count people."""
     if a.unit and b.unit and a.unit != b.unit and _PEOPLE not in a.near & b.near:
         return False  # "15 kids" and "22 children" both count people
-    return bool(a.near & b.near - _NOT_TOPICS)
+    shared = a.near & b.near - _NOT_TOPICS
+    if a.money != b.money:  # "59 € a month" counts no months, nor the 5th of the month
+        shared -= _TIME_STEMS
+    return bool(shared)
 
 
 def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
@@ -308,6 +314,8 @@ def _numbers(text: str) -> tuple[_Number, ...]:
             continue  # "a 3rd café" ranks, it counts nothing
         if _MINUTES.search(undated, max(0, token.start() - 2), token.start()):
             continue  # the minutes of "2:30pm", "14h30": the time is one number
+        if token["number"] is not None and token.start() and undated[token.start() - 1].isalpha():
+            continue  # a model or a size named with a number ("a Yamaha b1", "A3 posters")
         value = worded or _value(token["number"]) * (1000 if token["k"] else 1)
         marked = bool(
             token["currency"] or token["k"] or _AFTER_CURRENCY.match(undated, token.end())
@@ -335,6 +343,7 @@ def _numbers(text: str) -> tuple[_Number, ...]:
                 token.start() in clocks,
                 unit,
                 _CORRECTED.search(undated, 0, token.start()) is not None,
+                marked and not token["k"],
             )
         )
     return tuple(numbers)

@@ -246,6 +246,9 @@ class Language:
     """How a count made from an older one is told: ``"{} in all"`` ("3 flues in all")."""
     assent: re.Pattern[str]
     """An answer that only says yes ("yep", "go on then", "parfait merci")."""
+    offers_to_take: re.Pattern[str]
+    """A sentence offering a thing to take ("We can offer you the oak one", "On peut vous
+    proposer le chêne"): a yes to the question that follows it takes that thing too."""
     refers_back: re.Pattern[str]
     """A question that only asks about what the sentence before it proposes: to confirm it
     ("Does that work?", "Ça vous convient ?") or to choose among it ("Which suits you?")."""
@@ -280,6 +283,8 @@ class Language:
     ``what`` (the thing, where named), ``more`` (where the total is told) and ``fewer``."""
     puts_right: re.Pattern[str]
     """A mistake put right ("sorry, I gave you the wrong date", "je voulais dire")."""
+    monthly_day: re.Pattern[str]
+    """A day of each month ("the 5th of each month", "le 10 du mois"): group ``n``."""
     departed: re.Pattern[str]
     """Someone said to have left ("Ines has left us", "Lucien est parti"): group ``name``."""
     keeps: re.Pattern[str]

@@ -189,7 +189,8 @@ def offer_of(content: str, reply: str) -> str | None:
 def question_of(content: str) -> str | None:
     """The last question a message asks, as written, or None; with the sentence before it
     when it only asks about what that sentence proposes ("We can do Friday 9 May. Does that
-    work?", "We do a box of 6 or of 12. Which suits you?").
+    work?", "We do a box of 6 or of 12. Which suits you?"), or with the sentence before it
+    that offers a thing to take ("We can offer you the oak one. Friday at 9, ok?").
 
     >>> question_of("Noted. We can move it to Friday 9 May. Does that work for you?")
     'We can move it to Friday 9 May, does that work for you?'
@@ -201,6 +202,32 @@ def question_of(content: str) -> str | None:
         return None
     last = asked[-1]
     if last > 0 and any(language.refers_back.match(sentences[last]) for language in LANGUAGES):
-        proposed, confirm = sentences[last - 1].rstrip(" .!;:"), sentences[last]
-        return f"{proposed}, {confirm[:1].lower()}{confirm[1:]}"  # one sentence, as a fact is
+        return _joined(sentences[last - 1], sentences[last])
+    offered = [
+        i
+        for i, sentence in enumerate(sentences[:last])
+        if any(language.offers_to_take.search(sentence) for language in LANGUAGES)
+    ]
+    if offered:  # "We can offer you the oak one at £40. Friday at 9, would that suit?"
+        return _joined(sentences[offered[-1]], sentences[last])
     return sentences[last]
+
+
+def _joined(proposed: str, asked: str) -> str:
+    """A proposal and the question about it, as one sentence, as a fact is; a day's or a
+    month's name keeps its capital where its language writes one ("…, Saturday at 9am,
+    would that suit?")."""
+    first = _TOKEN.match(asked)
+    named = first is not None and first[0].casefold() in _CALENDAR
+    opening = asked[:1] if named else asked[:1].lower()
+    return f"{proposed.rstrip(' .!;:')}, {opening}{asked[1:]}"
+
+
+_CALENDAR = frozenset().union(
+    *(
+        set(language.dates.weekdays) | language.month_names
+        for language in LANGUAGES
+        if language.capitalises_months
+    )
+)
+"""The names of days and months where a language writes them with a capital."""

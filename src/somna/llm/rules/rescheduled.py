@@ -38,7 +38,8 @@ __all__ = [
 
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
-    one, or gives a time of day (that may move a slot agreed to, whatever its words), or
+    one, or gives a time of day or a day of each month (that may move a slot agreed to or
+    chosen, whatever its words), or
     agrees to a day or times of day proposed (`_slot_agreed_anew`, `_times_agreed_anew`),
     or puts a date right ("sorry, wrong date")."""
     if _agreed(new) and any(kind in {"date", "day", "time"} for kind, _ in _when(new)):
@@ -51,7 +52,7 @@ def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool
     return (
         language.reschedule.search(folded) is not None
         or language.puts_right.search(folded) is not None
-        or any(k == "time" for k, _ in when)
+        or any(k in {"time", "monthday"} for k, _ in when)
     )
 
 
@@ -83,7 +84,10 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return False
     if not said_to_move:  # another day for the slot agreed to or chosen, the same thing named
         named = language.change.sub(" ", language.reschedule.sub(" ", fold(old)))  # "on passe"
-        slot = any(kind == "date" and _A_DAY.match(when) for kind, when in _when(old))
+        slot = any(
+            (kind == "date" and _A_DAY.match(when)) or kind == "monthday"
+            for kind, when in _when(old)
+        )
         shared = shared_words(_words(named, language), _words(without_question(new), language))
         return slot and shared > 0
     if chosen:
@@ -291,7 +295,7 @@ _WEEK_OF = re.compile(r"\(week of $")
 def _when(text: str) -> frozenset[tuple[str, str]]:
     """The dates `text` writes out (the Monday of a week told as a week), the days of the
     week it names (by their number, whatever the language: "Thursday" and "jeudi" are
-    one), the months it names alone
+    one), the day of each month it names ("le 5 du mois"), the months it names alone
     ("early July", "fin août") and its times of day. Read once per text: each rule of a
     night asks it of the same facts again."""
     dates = {
@@ -302,9 +306,15 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
     days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
     months = {_month(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
+    monthly = {
+        ("monthday", match["n"])
+        for language in LANGUAGES
+        for match in language.monthly_day.finditer(text)
+    }
     return frozenset(
         dates
         | times
+        | monthly
         | {("day", str(day)) for day in days if day is not None}
         | {("month", str(month)) for month in months if month is not None}
     )
