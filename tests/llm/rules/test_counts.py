@@ -153,6 +153,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "L'utilisateur dit que le prélèvement se fait le 5 du mois.",
             "L'utilisateur est d'accord (en réponse à « Le modèle b1 à 59 €/mois, ça irait ? »).",
         ),
+        # a weight is no count of what it weighs, a price no count of what it is for
+        (
+            "L'utilisateur dit que Griotte, une bouvier de 42 kg (en réponse à « Quel chien ? »).",
+            "L'utilisateur est d'accord (en réponse à « Avec 2 chiens le ménage est à 80 € ? »).",
+        ),
         # a time of day is held against times of day alone
         (
             "L'utilisateur dit que le mardi à 10h; budget max 50 € la séance.",

@@ -81,7 +81,6 @@ def _stem(word: str) -> str:
 
 _PEOPLE_WORDS = frozenset(_stem(w) for language in LANGUAGES for w in language.people)
 _CHILDREN = frozenset(_stem(w) for language in LANGUAGES for w in language.children)
-_TIME_STEMS = frozenset(_stem(w) for language in LANGUAGES for w in language.time_units)
 _CHILD = "<child>"
 """The one unit of every word for children."""
 
@@ -225,15 +224,14 @@ def _updated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
 
 
 def _same_thing(a: _Number, b: _Number) -> bool:
-    """Whether two numbers count the same thing: a word near each that both share (not a
-    unit of time, between a sum of money and another number), and not two units of their
-    own ("two offices" is no count of "3,500 leaflets") unless both count people."""
+    """Whether two numbers count the same thing: a word near each that both share, not a
+    sum of money and a number too small to be one, and not two units of their own ("two
+    offices" is no count of "3,500 leaflets") unless both count people."""
     if a.unit and b.unit and a.unit != b.unit and _PEOPLE not in a.near & b.near:
         return False  # "15 kids" and "22 children" both count people
-    shared = a.near & b.near - _NOT_TOPICS
-    if a.money != b.money:  # "59 € a month" counts no months, nor the 5th of the month
-        shared -= _TIME_STEMS
-    return bool(shared)
+    if a.money != b.money and not (a.amount and b.amount):
+        return False  # "80 € for two dogs" counts no dogs, "59 € a month" no months
+    return bool(a.near & b.near - _NOT_TOPICS)
 
 
 def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
@@ -351,7 +349,8 @@ def _numbers(text: str) -> tuple[_Number, ...]:
 
 def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     """The word right after the number of `tokens[i]`, when it says what is counted: a
-    common word ("3 vans"), not a name ("18 Quarry Lane") nor past a comma."""
+    common word ("3 vans"), not a name ("18 Quarry Lane") nor past a comma; a unit of
+    measure stands for all of them ("42 kg", "3 m")."""
     if i + 1 >= len(tokens):
         return None
     following = tokens[i + 1]
@@ -359,11 +358,15 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
         return None
     if _stem(following[0]) in _CHILDREN:
         return _CHILD  # "15 kids" and "22 children" count one thing
+    if following[0].casefold() in _MEASURES:
+        return _MEASURE  # "42 kg" measures: it counts no dog named near it
     unit = next(_topic_words([following]), None)
     return None if unit in _NOT_TOPICS else unit
 
 
 _TIME_UNITS = frozenset().union(*(language.time_units for language in LANGUAGES))
+_MEASURES = frozenset().union(*(language.measures for language in LANGUAGES))
+_MEASURE = "<measure>"
 
 
 def _of_time(tokens: Sequence[re.Match[str]], i: int) -> bool:

@@ -399,9 +399,8 @@ def _asked(transcript: SessionTranscript, position: int, listener: str) -> str |
     asker = (before.speaker or transcript.user) if before.role is Role.USER else _ASSISTANT
     if asker != listener:
         return None
-    return question_of(before.content) or offer_of(
-        before.content, transcript.messages[position].content
-    )
+    reply = transcript.messages[position].content
+    return question_of(before.content, reply) or offer_of(before.content, reply)
 
 
 def _listener(transcript: SessionTranscript, speaker: str) -> str:

@@ -115,6 +115,9 @@ class DateWords:
     """Words of ``unit``, as ``day``, ``week``, ``month`` or ``year``."""
     weeks_on: Mapping[str, int]
     """Words of ``later``, as a number of weeks ("en huit": 1)."""
+    named_times: Mapping[str, int]
+    """Times of day said by name, in minutes after midnight ("noon": 720, "minuit": 1440,
+    the end of the day it closes)."""
 
 
 SUBJECT = r"^(?P<subject>.+?)"
@@ -205,6 +208,9 @@ class Language:
     riders")."""
     time_units: frozenset[str]
     """Units of time ("years", "ans"): a number before one counts nothing."""
+    measures: frozenset[str]
+    """Units of measure ("kg", "mètres"): a number before one measures, and counts no
+    thing named near it ("a dog of 42 kg" is no count of dogs)."""
     framing: re.Pattern[str]
     """What opens a clause that only says what the next ones are about ("for the visit on
     Monday", "pour le chantier"): left alone, it tells nothing."""

@@ -168,16 +168,30 @@ def asks_something(asked: str) -> bool:
 def offer_of(content: str, reply: str) -> str | None:
     """The options a message offers without asking ("Il reste une place le mercredi à 16h,
     ou le samedi à 9h."), when the reply takes one of them: its last sentence, which
-    offers another option and names a time or a number the reply names too.
+    offers another option and names a time or a number the reply names too; or the thing
+    it offers to take ("I'd suggest the oak one."), when the reply only says yes.
 
     >>> offer_of("Noted. There's room on Wednesday at 4pm, or Saturday at 9am.", "4pm is great")
     "There's room on Wednesday at 4pm, or Saturday at 9am"
     >>> offer_of("Noted. There's room on Wednesday at 4pm, or Saturday at 9am.", "thanks!")
+    >>> offer_of("Busy night. I'd suggest 7:30pm to 11:30pm. That's £90 more.", "Yes.")
+    "I'd suggest 7:30pm to 11:30pm"
     """
     folded = fold(content)
     spans = split_sentences(folded)
     if not spans or "?" in folded:
         return None
+    if _assents(reply):
+        offered = [  # "I'd suggest 7:30pm to 11:30pm." "Yes."
+            sentence
+            for a, b in spans
+            if any(
+                language.offers_to_take.search(sentence := folded[a:b].strip())
+                for language in LANGUAGES
+            )
+        ]
+        if offered:
+            return offered[-1].rstrip(" .!")
     last = folded[spans[-1][0] : spans[-1][1]].strip()
     words = {w.casefold() for w in _TOKEN.findall(last)}
     offers = any(words & language.alternative for language in LANGUAGES)
@@ -186,11 +200,12 @@ def offer_of(content: str, reply: str) -> str | None:
     return last.rstrip(" .!") if taken else None
 
 
-def question_of(content: str) -> str | None:
+def question_of(content: str, reply: str | None = None) -> str | None:
     """The last question a message asks, as written, or None; with the sentence before it
     when it only asks about what that sentence proposes ("We can do Friday 9 May. Does that
-    work?", "We do a box of 6 or of 12. Which suits you?"), or with the sentence before it
-    that offers a thing to take ("We can offer you the oak one. Friday at 9, ok?").
+    work?", "We do a box of 6 or of 12. Which suits you?"), or, when the `reply` only says
+    yes, with the sentence before it that offers a thing to take ("We can offer you the
+    oak one. Friday at 9, ok?" "ok").
 
     >>> question_of("Noted. We can move it to Friday 9 May. Does that work for you?")
     'We can move it to Friday 9 May, does that work for you?'
@@ -208,9 +223,15 @@ def question_of(content: str) -> str | None:
         for i, sentence in enumerate(sentences[:last])
         if any(language.offers_to_take.search(sentence) for language in LANGUAGES)
     ]
-    if offered:  # "We can offer you the oak one at £40. Friday at 9, would that suit?"
+    if offered and reply is not None and _assents(reply):
+        # "We can offer you the oak one at £40. Friday at 9, would that suit?" "ok"
         return _joined(sentences[offered[-1]], sentences[last])
     return sentences[last]
+
+
+def _assents(reply: str) -> bool:
+    """Whether a reply only says yes ("ok", "parfait merci")."""
+    return any(language.assent.match(fold(reply).strip()) for language in LANGUAGES)
 
 
 def _joined(proposed: str, asked: str) -> str:

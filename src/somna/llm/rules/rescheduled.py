@@ -286,6 +286,9 @@ def _a_month(word: str) -> bool:
     )
 
 
+_NAMED_TIMES = {
+    name: minutes for language in LANGUAGES for name, minutes in language.dates.named_times.items()
+}
 _WEEK_OF = re.compile(r"\(week of $")
 """What the dates resolved write before the Monday of a week ("next week (week of 13 April
 2026)"): a week, which gives no day anew."""
@@ -306,6 +309,9 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
     days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
     months = {_month(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
+    times |= {
+        ("time", str(_NAMED_TIMES[w])) for w in _WORD.findall(text.casefold()) if w in _NAMED_TIMES
+    }
     monthly = {
         ("monthday", match["n"])
         for language in LANGUAGES

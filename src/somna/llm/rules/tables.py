@@ -234,4 +234,5 @@ def _dates(tables: Tables) -> DateWords:
         numbers=dates["numbers"],
         units=dates["units"],
         weeks_on=dates.get("weeks_on", {}),
+        named_times=dates.get("named_times", {}),
     )
