@@ -64,6 +64,9 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "le prélèvement le 5 du mois",
         "le 15 de chaque mois",
         "debit on the 5th each month",
+        # a span whose month comes after its last day
+        "du samedi 11 au samedi 18 juillet",
+        "from Saturday 11th to Saturday 18th July",
         # a weight, not a day
         "deux sacs de 4 kg, le 12 kg c'est trop lourd",
     ],
@@ -90,8 +93,8 @@ def test_a_weekday_en_huit_is_that_day_of_next_week() -> None:
         ),
         ("sat 14th works", "sat 14th (Saturday 14 March 2026) works"),
         ("plutôt le mardi 17 alors", "plutôt le mardi 17 (Tuesday 17 March 2026) alors"),
-        # none of the coming six months has both: the day of the month alone
-        ("Monday the 31st", "Monday the 31st (Tuesday 31 March 2026)"),
+        # the first month that has both, however far
+        ("Monday the 31st", "Monday the 31st (Monday 31 August 2026)"),
     ],
 )
 def test_a_weekday_with_its_day_of_the_month_is_one_date(said: str, told: str) -> None:

@@ -134,16 +134,16 @@ def _day_of_month(d: date, day: str) -> str:
 
 def _weekday_numbered(d: date, name: str, day: str) -> str:
     """The next date, from ``d`` on, that is both the named weekday and the day of the
-    month ("Friday the 11th", "vendredi 11"); the day of the month alone where none of the
-    coming six months has both (a slip of the weekday)."""
+    month ("Friday the 11th", "vendredi 11"), within a year; none (the phrase left as
+    said) where no month has both."""
     n, target = int(day), _WEEKDAYS[name.casefold()]
-    for months in range(6):
+    for months in range(13):
         month = _shift_months(d.replace(day=1), months)
         if n <= monthrange(month.year, month.month)[1]:
             candidate = month.replace(day=n)
             if candidate >= d and candidate.weekday() == target:
                 return day_written(candidate)
-    return _day_of_month(d, day)
+    return ""
 
 
 def _day_near(anchor: date, day: str, said_on: date) -> str:
