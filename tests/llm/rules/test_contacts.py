@@ -82,6 +82,12 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
             "L'utilisateur dit que WhatsApp au 06 12 34 56 78, il répond vite.",
             "L'utilisateur dit que si le cheval se blesse, appelez Marc au 07 98 76 54 32.",
         ),
+        # the number of another person the question asked about
+        (
+            "L'utilisateur dit que par SMS au 06 12 34 56 78.",
+            "Son num c'est le 07 98 76 54 32 (en réponse à « Y a-t-il une autre personne à "
+            "contacter le jour de la pose ? »).",
+        ),
         # a document sent elsewhere than what the first address was for
         (
             "The user says that email the proofs to kit@example.com.",

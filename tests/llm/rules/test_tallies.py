@@ -142,6 +142,11 @@ def test_a_count_or_amount_against_what_was_said_is_told_with_its_total(
             "L'utilisateur se marie le samedi 13 juin au château.",
             "L'utilisateur dit que pour le château ce sera deux de plus que prévu.",
         ),
+        # the one count of the older statement is of another thing than the newer names
+        (
+            "The user says that we have 4 treatment rooms upstairs.",
+            "The user asks to go two fewer than the user said; the two corridor plants go.",
+        ),
         # two amounts: which one grew is not said
         (
             "The user says the venue is £900 and the band £400 for the party.",

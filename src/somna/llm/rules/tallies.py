@@ -10,7 +10,8 @@ the count itself ("one more flue (3 flues in all)"), not only that it grew.
 Said against what was said before ("a hundred more than I told you", "deux de moins que
 prévu"), the thing may go unnamed: it is then the count the new statement itself gives
 before ("sur les 12 mois on en fait deux de moins"), or else the older statement's one
-amount of money, or its one count, where the two share a word of their topic.
+amount of money, or its one count, where the two share a word of their topic (for a
+count, the word counted or the one before its number: "le forfait 10 séances").
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def _made_against_said(
     sentence = _SENTENCE_END.split(new[: said.start()])[-1]
     given = _counts_of(sentence, language)  # "sur les 12 mois on en fait deux de moins"
     if given:
-        given_value, given_word = given[-1]
+        given_value, given_word, _ = given[-1]
         if _older_count(fold(old), _stem(given_word), language) is None:
             return None
         return _counted_total(given_value + sign * by, given_word, said.end("more"), language)
@@ -146,9 +147,12 @@ def _made_against_said(
         written = f"{amount['before'] or ''}{total:,}{amount['after'] or ''}"
         return written, "", said.end("more"), language
     counts = _counts_of(fold(old), language)
-    if len(counts) == 1:
-        return _counted_total(counts[0][0] + sign * by, counts[0][1], said.end("more"), language)
-    return None
+    if len(counts) != 1:
+        return None
+    value, word, before = counts[0]
+    if not _topics(f"{before} {word}", language) & _topics(new, language):
+        return None  # "two fewer" of the plants, not of the treatment rooms counted beside
+    return _counted_total(value + sign * by, word, said.end("more"), language)
 
 
 def _counted_total(
@@ -164,13 +168,13 @@ _AMOUNT = re.compile(
 """An amount of money in the older statement: "£1,400", "€80", "60 €"."""
 
 
-def _counts_of(text: str, language: Language) -> list[tuple[int, str]]:
-    """Each number of `text` right before a word, with that word ("12 mois", "two flues");
-    no date ("13 juin")."""
+def _counts_of(text: str, language: Language) -> list[tuple[int, str, str]]:
+    """Each number of `text` right before a word, with that word and the words just before
+    the number ("forfait 10 séances", "la carte de 12 entrées"); no date ("13 juin")."""
     words = list(_TOKEN.finditer(DATE.sub(" ", text)))
     return [
-        (value, following[0])
-        for number, following in pairwise(words)
+        (value, following[0], " ".join(w[0] for w in words[max(0, i - _BETWEEN) : i]))
+        for i, (number, following) in enumerate(pairwise(words))
         if (value := _value(number[0], language)) is not None
         and (value > 1 or number[0].isdigit())
         and following[0].isalpha()
