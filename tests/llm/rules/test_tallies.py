@@ -94,6 +94,13 @@ def test_no_count_is_made_without_an_older_count_of_that_thing(old: str, new: st
             "L'utilisateur dit que pour le budget repas on peut mettre 5 € de plus "
             "(45 € en tout) que prévu.",
         ),
+        # the sum written as the older statement writes it
+        (
+            "L'utilisateur dit que le budget c'est 2 400 € tout compris.",
+            "L'utilisateur dit que pour le budget on peut mettre 200 € de plus que prévu.",
+            "L'utilisateur dit que pour le budget on peut mettre 200 € de plus (2 600 € en tout) "
+            "que prévu.",
+        ),
         # the thing unnamed: the older statement's one count, on the same topic
         (
             "L'utilisateur prend la carte de 12 entrées à la piscine.",

@@ -115,44 +115,52 @@ def _made_against_said(
     old: str, new: str, said: re.Match[str], language: Language
 ) -> tuple[int | str, str, int, Language] | None:
     """The total of a count or amount given against what was said ("two hundred more than
-    I said"), the thing named or not."""
+    I said"), the thing named, counted before in the same sentence, or neither."""
     by = _value(said["n"], language)
     if by is None:
         return None
-    by *= 100 if said.groupdict().get("hundred") else 1
-    sign = -1 if said["fewer"] else 1
-    what = said.groupdict().get("what")
-    if what:
+    by *= (100 if said.groupdict().get("hundred") else 1) * (-1 if said["fewer"] else 1)
+    end = said.end("more")
+    if what := said.groupdict().get("what"):
         counted = _older_count(fold(old), _stem(what), language)
-        if counted is None:
-            return None
-        return _counted_total(counted[0] + sign * by, counted[1], said.end("more"), language)
+        return _counted_total(counted[0] + by, counted[1], end, language) if counted else None
     sentence = _SENTENCE_END.split(new[: said.start()])[-1]
-    given = _counts_of(sentence, language)  # "sur les 12 mois on en fait deux de moins"
-    if given:
-        given_value, given_word, _ = given[-1]
-        if _older_count(fold(old), _stem(given_word), language) is None:
+    if given := _counts_of(sentence, language):  # "sur les 12 mois on en fait deux de moins"
+        value, word, _ = given[-1]
+        if _older_count(fold(old), _stem(word), language) is None:
             return None
-        return _counted_total(given_value + sign * by, given_word, said.end("more"), language)
+        return _counted_total(value + by, word, end, language)
     if not _topics(old, language) & _topics(new, language):
         return None
     if any(said.groupdict().get(group) for group in ("currency", "money", "hundred")):
-        amounts = list(_AMOUNT.finditer(old))
-        if len(amounts) != 1:
-            return None
-        amount = amounts[0]
-        total = int(re.sub(r"\D", "", amount["number"] or amount["number2"])) + sign * by
-        if total < 1:
-            return None
-        written = f"{amount['before'] or ''}{total:,}{amount['after'] or ''}"
-        return written, "", said.end("more"), language
+        total = _amount_made(old, by)
+        return (total, "", end, language) if total else None
     counts = _counts_of(fold(old), language)
     if len(counts) != 1:
         return None
     value, word, before = counts[0]
     if not _topics(f"{before} {word}", language) & _topics(new, language):
         return None  # "two fewer" of the plants, not of the treatment rooms counted beside
-    return _counted_total(value + sign * by, word, said.end("more"), language)
+    return _counted_total(value + by, word, end, language)
+
+
+def _amount_made(old: str, by: int) -> str | None:
+    """The one sum of money of `old` with `by` added, written as `old` writes its sum
+    ("£1,400" gives "£1,600"; "2 400 €" gives "2 600 €"); None for none, or several."""
+    amounts = list(_AMOUNT.finditer(old))
+    if len(amounts) != 1:
+        return None
+    amount = amounts[0]
+    number = amount["number"] or amount["number2"]
+    total = int(re.sub(r"\D", "", number)) + by
+    if total < 1:
+        return None
+    grouped = f"{total:,}"
+    for separator in (" ", "\u202f", "\u00a0"):
+        if separator in number:
+            grouped = grouped.replace(",", separator)
+    written = grouped if re.search(r"\D", number) else str(total)
+    return f"{amount['before'] or ''}{written}{amount['after'] or ''}"
 
 
 def _counted_total(
