@@ -23,16 +23,10 @@ def locate_quote(
     quote: str, messages: Sequence[Message], hint: int | None = None
 ) -> Message | None:
     """The message that contains `quote` verbatim (folded), trying `hint` (its seq) first."""
-    needle = fold_text(quote.strip(_WRAPPERS))
+    needle = _folded(quote)
     if len(needle) < _SHORTEST:  # a bare "ok" is evidence only as the whole message it was
-        return next(
-            (
-                m
-                for m in messages
-                if m.seq == hint and fold_text(m.content).strip(_WRAPPERS) == needle
-            ),
-            None,
-        )
+        whole = (m for m in messages if m.seq == hint and _folded(m.content) == needle)
+        return next(whole, None)
     ordered = sorted(messages, key=lambda m: (m.seq != hint, m.seq))
     for message in ordered:
         if needle in fold_text(message.content):
@@ -40,5 +34,6 @@ def locate_quote(
     return None
 
 
-def _folded(content: str) -> str:
-    return fold_text(content.strip(_WRAPPERS))
+def _folded(text: str) -> str:
+    """`text` without the quotation marks around it, case and whitespace folded."""
+    return fold_text(text.strip(_WRAPPERS))

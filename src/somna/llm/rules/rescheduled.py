@@ -39,9 +39,9 @@ __all__ = [
 def may_move_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `date_moved` can hold for `new` against any text: it gives a date and moves
     one, or gives a time of day or a day of each month (that may move a slot agreed to or
-    chosen, whatever its words), or
-    agrees to a day or times of day proposed (`_slot_agreed_anew`, `_times_agreed_anew`),
-    or puts a date right ("sorry, wrong date")."""
+    chosen, whatever its words), or agrees to a day or times of day proposed
+    (`_slot_agreed_anew`, `_times_agreed_anew`), or puts a date right ("sorry, wrong
+    date")."""
     if _agreed(new) and any(kind in {"date", "day", "time"} for kind, _ in _when(new)):
         return True
     when = _when(without_question(new))
@@ -71,8 +71,9 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     False
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
-    moved_in_words = language.reschedule.search(fold(new)) is not None
-    said_to_move = moved_in_words or language.puts_right.search(new) is not None
+    folded = fold(new)
+    moved_in_words = language.reschedule.search(folded) is not None
+    said_to_move = moved_in_words or language.puts_right.search(folded) is not None
     asked = ANSWERED.search(old)
     chosen = asked is not None and language.asks_when.search(old, asked.start()) is not None
     moving = language.reschedule.search(fold(without_question(old))) is not None
