@@ -112,7 +112,8 @@ def test_no_count_is_made_without_an_older_count_of_that_thing(old: str, new: st
         (
             "L'utilisateur dit qu'on part sur 8 semaines de cours.",
             "L'utilisateur dit que sur les 8 semaines on en fait deux de moins.",
-            "L'utilisateur dit que sur les 8 semaines on en fait deux de moins (6 semaines en tout).",
+            "L'utilisateur dit que sur les 8 semaines on en fait deux de moins "
+            "(6 semaines en tout).",
         ),
         # the thing named after its number
         (
