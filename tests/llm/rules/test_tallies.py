@@ -115,6 +115,20 @@ def test_no_count_is_made_without_an_older_count_of_that_thing(old: str, new: st
             "L'utilisateur dit que sur les 8 semaines on en fait deux de moins "
             "(6 semaines en tout).",
         ),
+        # people counted before, the one count of those the newer statement names
+        (
+            "L'utilisateur dit qu'on sera 30 adultes et 6 enfants (en réponse à « Combien de "
+            "personnes ? »).",
+            "L'utilisateur dit qu'on sera deux de plus côté adultes, les cousins viennent.",
+            "L'utilisateur dit qu'on sera deux de plus (32 adultes en tout) côté adultes, les "
+            "cousins viennent.",
+        ),
+        (
+            "The user says that we will be 30 adults and 6 kids.",
+            "The user says that we'll be two more adults, the cousins confirmed.",
+            "The user says that we'll be two more adults (32 adults in all), the cousins "
+            "confirmed.",
+        ),
         # the thing named after its number
         (
             "The user says that we burn 5 sacks of coal a week.",

@@ -10,8 +10,9 @@ the count itself ("one more flue (3 flues in all)"), not only that it grew.
 Said against what was said before ("a hundred more than I told you", "deux de moins que
 prévu"), the thing may go unnamed: it is then the count the new statement itself gives
 before ("sur les 12 mois on en fait deux de moins"), or else the older statement's one
-amount of money, or its one count, where the two share a word of their topic (for a
-count, the word counted or the one before its number: "le forfait 10 séances").
+amount of money, or its one count of what the new statement names (the word counted or
+the words before its number: "le forfait 10 séances"; "35 adultes et 8 enfants" for
+"deux de plus côté adultes").
 """
 
 from __future__ import annotations
@@ -135,13 +136,15 @@ def _made_against_said(
     if any(said.groupdict().get(group) for group in ("currency", "money", "hundred")):
         total = _amount_made(old, by)
         return (total, "", end, language) if total else None
+    topics = _topics(new, language)
     counts = _counts_of(fold(old), language)
-    if len(counts) != 1:
-        return None
-    value, word, before = counts[0]
-    if not _topics(f"{before} {word}", language) & _topics(new, language):
-        return None  # "two fewer" of the plants, not of the treatment rooms counted beside
-    return _counted_total(value + by, word, end, language)
+    for named in (  # "two fewer" of the plants, not of the treatment rooms counted beside
+        [(value, word) for value, word, _ in counts if _topics(word, language) & topics],
+        [(v, w) for v, w, before in counts if _topics(f"{before} {w}", language) & topics],
+    ):
+        if len(named) == 1:
+            return _counted_total(named[0][0] + by, named[0][1], end, language)
+    return None
 
 
 def _amount_made(old: str, by: int) -> str | None:
