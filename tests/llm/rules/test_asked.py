@@ -282,6 +282,14 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
         ),
         # the same two words beside, none of them saying anything ("to it with …")
         ("The user went to it with Bruno.", "The user now goes to it with Lina.", False),
+        # another person's number, about nothing the first way was for ("par" ties nothing)
+        (
+            "L'utilisateur dit que par SMS au 06 12 34 56 78 (en réponse à « Comment "
+            "préférez-vous être contactée ? »).",
+            "L'utilisateur dit que par contre c'est Ondine qui ouvre maintenant; Son portable : "
+            "07 98 76 54 32.",
+            False,
+        ),
     ],
 )
 def test_a_name_given_anew_in_its_slot(old: str, new: str, renamed: bool) -> None:
