@@ -27,7 +27,7 @@ from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_ques
 from somna.llm.rules.text import fold
 from somna.model import normalize_text, shared_words
 
-__all__ = ["dropped", "may_drop", "may_rename_a_slot", "slot_renamed"]
+__all__ = ["dropped", "may_drop", "may_rename_a_slot", "names_in", "slot_renamed"]
 
 _ASKED_SLOT = re.compile(
     r"(?<!\w)(?P<preposition>[^\W\d_]+)\s+(?:"
@@ -169,12 +169,12 @@ def slot_renamed(
     asked = ANSWERED.search(old)
     said = old if asked is None else old[: asked.start()]
     if (
-        _framed_anew(said, new, _names(said, within=True), language)
+        _framed_anew(said, new, names_in(said, within=True), language)
         or _placed_anew(said, new, language)
         or _answered_anew(old, new, language)
     ):
         return True
-    named = _names(said) - _names(new)
+    named = names_in(said) - names_in(new)
     if asked is None or not named:
         return False
     for slot in _ASKED_SLOT.finditer(old, asked.start()):
@@ -289,7 +289,7 @@ def _framed_anew(old: str, new: str, named: set[str], language: Language) -> boo
         return False
     words = _words(new)
     olds = {name.casefold() for name in named}
-    for name in _names(new, within=True) - named:
+    for name in names_in(new, within=True) - named:
         for at in _places(words, name):
             if olds.isdisjoint(words[max(at - 2, 0) : at + 3]) and frames & _frames_at(
                 words, at, language
@@ -308,14 +308,14 @@ def _answered_anew(old: str, new: str, language: Language) -> bool:
         return False
     told = without_question(new)
     question = old[asked.end() :]
-    asked_by_name = {n.casefold() for n in _names(question)}  # "Who supports Noa?" asks no "noa"
+    asked_by_name = {n.casefold() for n in names_in(question)}  # "Who supports Noa?" asks no "noa"
     question_words = [
         w
         for w in _words(question)
         if len(w) > 4 and _content(w, language) and w not in _SPEAKERS | asked_by_name
     ]
-    named = {n.removesuffix("'s") for n in _names(told, within=True)} - {
-        n.removesuffix("'s") for n in _names(old)
+    named = {n.removesuffix("'s") for n in names_in(told, within=True)} - {
+        n.removesuffix("'s") for n in names_in(old)
     }
     return bool(named) and shared_words(question_words, _words(told)) > 0
 
@@ -325,7 +325,7 @@ def _placed_anew(old: str, new: str, language: Language) -> bool:
     before another word, one `new` does not hold ("votre agence du centre-ville", then
     "l'agence de Chenôve"): the same place named otherwise."""
     before, after = _words(old), _words(new)
-    for name in _names(new, within=True):
+    for name in names_in(new, within=True):
         for at in _places(after, name):
             if (
                 at < 2
@@ -373,7 +373,7 @@ def _content(word: str, language: Language) -> bool:
     return len(word) > 2 and word not in language.stopwords and word not in language.not_topics
 
 
-def _names(text: str, *, within: bool = False) -> set[str]:
+def names_in(text: str, *, within: bool = False) -> set[str]:
     """The names of a text: capitalised within a sentence (or opening one of the statements
     an observation joins, unless `within`), months, days and common words left out."""
     return {

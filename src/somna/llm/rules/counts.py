@@ -268,9 +268,7 @@ def _amount_restated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
     £1,500", then "our fuel budget for the season is £2,200"): a sum restated is the sum
     now, though no word says it changed."""
     return any(
-        a.value != b.value
-        and max(a.value, b.value) <= _SAME_SCALE * min(a.value, b.value)
-        and _same_thing(a, b)
+        a.value != b.value and _one_scale(a, b) and _same_thing(a, b)
         for a in old
         if a.amount
         for b in new
@@ -279,13 +277,12 @@ def _amount_restated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
 
 
 def _same_scale(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
-    return any(
-        max(a.value, b.value) <= _SAME_SCALE * min(a.value, b.value)
-        for a in old
-        if a.amount
-        for b in new
-        if b.amount and b.bounded
-    )
+    return any(_one_scale(a, b) for a in old if a.amount for b in new if b.amount and b.bounded)
+
+
+def _one_scale(a: _Number, b: _Number) -> bool:
+    """Whether two amounts are at most `_SAME_SCALE` apart: one amount revised, maybe."""
+    return max(a.value, b.value) <= _SAME_SCALE * min(a.value, b.value)
 
 
 @lru_cache(maxsize=4096)

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import regex
 
-__all__ = ["PHRASE_KINDS", "day_written", "moved", "resolve_dates"]
+__all__ = ["PHRASE_KINDS", "WEEK_OF", "day_written", "moved", "resolve_dates"]
 
 _MONTHS = (
     "January",
@@ -39,6 +39,9 @@ _UNITS = {k: v for language in LANGUAGES for k, v in language.dates.units.items(
 _WEEKS_ON = {k: v for language in LANGUAGES for k, v in language.dates.weeks_on.items()}
 
 
+WEEK_OF = "week of"
+"""What a week resolved is told by, before its Monday ("(week of 13 April 2026)")."""
+
 _DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
@@ -57,7 +60,7 @@ def _month(d: date) -> str:
 
 
 def _week(d: date) -> str:
-    return f"week of {_date(d - timedelta(days=d.weekday()))}"
+    return f"{WEEK_OF} {_date(d - timedelta(days=d.weekday()))}"
 
 
 def _shift_months(d: date, months: int) -> date:

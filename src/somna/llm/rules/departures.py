@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from somna.llm.rules.language import Language
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import LANGUAGES, is_name
 
 __all__ = ["departed", "someone_left"]
 
@@ -21,7 +21,7 @@ _ELIDED = re.compile(r"^[a-z]{1,3}'")
 
 
 def departed(text: str, languages: Sequence[Language] = LANGUAGES) -> frozenset[str]:
-    """The names `text` says have left: capitalised words, not the language's small words.
+    """The names `text` says have left: words that may name someone (`is_name`).
 
     >>> sorted(departed("Sad news: Ines has left us, so Tomas signs for parcels now."))
     ['Ines']
@@ -35,11 +35,7 @@ def departed(text: str, languages: Sequence[Language] = LANGUAGES) -> frozenset[
         for language in languages
         for match in language.departed.finditer(text)
     )
-    return frozenset(
-        name
-        for name in names
-        if name[:1].isupper() and all(name.casefold() not in each.stopwords for each in languages)
-    )
+    return frozenset(name for name in names if is_name(name))
 
 
 def someone_left(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:

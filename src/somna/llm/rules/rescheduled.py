@@ -18,8 +18,9 @@ from contextlib import suppress
 from datetime import date, timedelta
 from functools import lru_cache
 
+from somna.llm.rules.asked import names_in
 from somna.llm.rules.counts import DATE
-from somna.llm.rules.dates import day_written, moved
+from somna.llm.rules.dates import WEEK_OF, day_written, moved
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
@@ -130,19 +131,12 @@ def _times_agreed_anew(old: str, new: str, language: Language) -> bool:
     after = {when for when in _when(question) if when[0] == "time"}
     if not before or not after - before:
         return False
-    return bool(_names(without_question(old)) & _names(question))
+    return bool(_named(without_question(old)) & _named(question))
 
 
-_NAME = re.compile(r"(?<![.!?;:«(]\s)(?<!^)\b[A-ZÀ-Ý][\w-]{2,}")
-"""A capitalised word within a sentence: a name."""
-
-
-def _names(text: str) -> set[str]:
-    return {
-        name.casefold()
-        for name in _NAME.findall(text.strip(" «»"))
-        if name.casefold() not in _WEEKDAYS and not _a_month(name)
-    }
+def _named(text: str) -> set[str]:
+    """The names of `text`, whoever's ("Pixel's injections" names Pixel)."""
+    return {name.casefold().removesuffix("'s") for name in names_in(text)}
 
 
 def _dated(old: str) -> str:
@@ -290,7 +284,7 @@ def _a_month(word: str) -> bool:
 _NAMED_TIMES = {
     name: minutes for language in LANGUAGES for name, minutes in language.dates.named_times.items()
 }
-_WEEK_OF = re.compile(r"\(week of $")
+_WEEK_OF = re.compile(rf"\({WEEK_OF} $")
 """What the dates resolved write before the Monday of a week ("next week (week of 13 April
 2026)"): a week, which gives no day anew."""
 
