@@ -27,18 +27,13 @@ from somna.interfaces.cli.ingest import ingest_app
 from somna.interfaces.cli.keys import keys
 from somna.interfaces.cli.llm import llm_app
 from somna.interfaces.cli.options import (
-    AsOfOption,
     CliState,
     DbOption,
-    JsonOption,
-    ProfileArg,
-    QueryArg,
     open_memory,
-    read_memory,
     usage_error_line,
 )
 from somna.interfaces.cli.profiles import profiles
-from somna.interfaces.cli.recall import context, recall
+from somna.interfaces.cli.recall import context, recall, search
 from somna.interfaces.cli.reembed import reembed
 from somna.interfaces.cli.schedule import schedule
 from somna.interfaces.cli.serve import mcp, serve
@@ -167,6 +162,7 @@ app.command("worker")(worker)
 app.command("runs")(runs)
 app.command("summaries")(summaries)
 app.command("schedule")(schedule)
+app.command("search")(search)
 app.command("recall")(recall)
 app.command("context")(context)
 app.command("serve")(serve)
@@ -239,29 +235,3 @@ def init(ctx: typer.Context, db: DbOption = None) -> None:
     if where != ":memory:" and "://" not in where:
         where = str(Path(where).resolve())
     render.say(f"Database ready: {where} (schema version {info.schema_version}).")
-
-
-@app.command("search")
-def search(
-    ctx: typer.Context,
-    profile: ProfileArg,
-    query: QueryArg,
-    k: Annotated[int, typer.Option("--k", "-k", min=1, help="How many facts to return.")] = 5,
-    as_of: AsOfOption = None,
-    as_json: JsonOption = False,
-    db: DbOption = None,
-) -> None:
-    """Find the active facts most relevant to a query: full text and vectors, fused by rank.
-
-    With --as-of, searches the facts that were true at that moment, including
-    facts superseded since.
-
-    Example:
-
-        somna search alice "where does she live?"
-        somna search alice "where does she live?" --as-of 2024-06-01 --k 3 --json
-    """
-    with read_memory(ctx, db) as memory:
-        hits = memory.search(profile, query, k, as_of=as_of)
-    render.degraded(hits.degraded)
-    render.show_list(hits, as_json, render.search_table, "Nothing found.")

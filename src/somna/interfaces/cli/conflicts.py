@@ -14,6 +14,14 @@ __all__ = ["Resolution", "conflicts"]
 
 conflicts = typer.Typer(name="conflicts", no_args_is_help=True)
 
+ConflictIdArg = Annotated[str, typer.Argument(metavar="CONFLICT_ID", help="The cfl_… id.")]
+ResolutionArg = Annotated[
+    Resolution, typer.Argument(metavar="RESOLUTION", help="Which side is true, or defer.")
+]
+CorrectionOption = Annotated[
+    str | None, typer.Option(help="The true sentence; required with `corrected`.")
+]
+
 
 @conflicts.callback()
 def conflicts_group() -> None:
@@ -58,13 +66,9 @@ def list_conflicts(
 def resolve_conflict(
     ctx: typer.Context,
     profile: ProfileArg,
-    conflict_id: Annotated[str, typer.Argument(metavar="CONFLICT_ID", help="The cfl_… id.")],
-    resolution: Annotated[
-        Resolution, typer.Argument(metavar="RESOLUTION", help="Which side is true, or defer.")
-    ],
-    correction: Annotated[
-        str | None, typer.Option(help="The true sentence; required with `corrected`.")
-    ] = None,
+    conflict_id: ConflictIdArg,
+    resolution: ResolutionArg,
+    correction: CorrectionOption = None,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:

@@ -331,22 +331,20 @@ def edit(
 
         somna facts edit alice fct_01HZX3Q8T4V6 --text "Prefers green tea to coffee."
     """
-    changes = (text, category, type_, subject, confidence)
+    changes: dict[str, Any] = {
+        "text": text,
+        "type": type_,
+        "category": category,
+        "subject": subject,
+        "confidence": confidence,
+    }
     with reported():
-        if all(value is None for value in changes):
+        if all(value is None for value in changes.values()):
             raise InvalidInputError(
                 "Nothing to change: give --text, --category, --type, --subject or --confidence."
             )
     with open_memory(ctx, db) as memory:
-        fact = memory.update(
-            profile,
-            fact_id,
-            text=text,
-            type=type_,
-            category=category,
-            subject=subject,
-            confidence=confidence,
-        )
+        fact = memory.update(profile, fact_id, **changes)
     if as_json:
         render.print_json(fact)
         return

@@ -1,4 +1,5 @@
-"""`somna recall` and `somna context`: what an agent would be reminded of, and how."""
+"""`somna search`, `somna recall` and `somna context`: what an agent would find, be reminded
+of, and be shown, and how."""
 
 from __future__ import annotations
 
@@ -16,7 +17,32 @@ from somna.interfaces.cli.options import (
     read_memory,
 )
 
-__all__ = ["context", "recall"]
+__all__ = ["context", "recall", "search"]
+
+
+def search(
+    ctx: typer.Context,
+    profile: ProfileArg,
+    query: QueryArg,
+    k: Annotated[int, typer.Option("--k", "-k", min=1, help="How many facts to return.")] = 5,
+    as_of: AsOfOption = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Find the active facts most relevant to a query: full text and vectors, fused by rank.
+
+    With --as-of, searches the facts that were true at that moment, including
+    facts superseded since.
+
+    Example:
+
+        somna search alice "where does she live?"
+        somna search alice "where does she live?" --as-of 2024-06-01 --k 3 --json
+    """
+    with read_memory(ctx, db) as memory:
+        hits = memory.search(profile, query, k, as_of=as_of)
+    render.degraded(hits.degraded)
+    render.show_list(hits, as_json, render.search_table, "Nothing found.")
 
 
 def recall(

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
+from pydantic import BaseModel
 
 from somna.interfaces.web.base import PREFIX, EditorDep, HtmlRoute, Viewer, ViewerDep, back
 from somna.memory import ConflictPair
@@ -70,25 +71,32 @@ def conflicts_page(request: Request, profile: str, viewer: ViewerDep) -> Respons
     )
 
 
+class _Settlement(BaseModel):
+    """A conflict's form as sent: the side chosen, the correction typed, the page it came from."""
+
+    resolution: str = ""
+    correction: str = ""
+    back_to: str = "conflicts"
+
+    def page(self) -> str:
+        """The page to go back to: the Persona page, or the Conflicts page."""
+        return "persona" if self.back_to == "persona" else "conflicts"
+
+
 @router.post("/conflicts/{conflict_id}")
 def resolve(
-    profile: str,
-    conflict_id: str,
-    viewer: EditorDep,
-    resolution: Annotated[str, Form()] = "",
-    correction: Annotated[str, Form()] = "",
-    back_to: Annotated[str, Form()] = "conflicts",
+    profile: str, conflict_id: str, viewer: EditorDep, form: Annotated[_Settlement, Form()]
 ) -> RedirectResponse:
+    corrected = form.resolution == "corrected"
     viewer.memory.resolve_conflict(
         profile,
         conflict_id,
-        resolution,
-        correction=correction if resolution == "corrected" else None,
+        form.resolution,
+        correction=form.correction if corrected else None,
         actor=viewer.actor,
     )
-    viewer.notice(_SETTLED.get(resolution, "The conflict was settled."))
-    page = "persona" if back_to == "persona" else "conflicts"
-    return back(f"{PREFIX}/profiles/{profile}/{page}")
+    viewer.notice(_SETTLED.get(form.resolution, "The conflict was settled."))
+    return back(f"{PREFIX}/profiles/{profile}/{form.page()}")
 
 
 @dataclass(frozen=True)

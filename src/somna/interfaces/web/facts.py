@@ -8,12 +8,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
+from pydantic import BaseModel
 
 from somna.errors import InvalidInputError, NotFoundError
 from somna.interfaces.web.base import PREFIX, EditorDep, HtmlRoute, ViewerDep, back
 from somna.interfaces.web.story import story
 from somna.memory import ConflictPair
-from somna.model import ConflictStatus, EventAction, FactStatus, FactType, utc
+from somna.model import ConflictStatus, EventAction, Fact, FactStatus, FactType, utc
 
 __all__ = ["PAGE_SIZE", "router"]
 
@@ -156,22 +157,27 @@ def confirm_delete(request: Request, profile: str, fact_id: str, viewer: ViewerD
     return viewer.page(request, "delete.html", profile, "facts", fact=fact)
 
 
+class _Correction(BaseModel):
+    """A fact's correction form as sent: its text and its category, either left as it was."""
+
+    text: str = ""
+    category: str = ""
+
+    def changes(self, old: Fact) -> dict[str, Any]:
+        """What the person changed: a blank or unchanged box changes nothing."""
+        text, category = self.text.strip(), self.category.strip()
+        return {
+            "text": self.text if text and text != old.text else None,
+            "category": category if category != (old.category or "") else None,
+        }
+
+
 @router.post("/{fact_id}/correct")
 def correct(
-    profile: str,
-    fact_id: str,
-    viewer: EditorDep,
-    text: Annotated[str, Form()] = "",
-    category: Annotated[str, Form()] = "",
+    profile: str, fact_id: str, viewer: EditorDep, form: Annotated[_Correction, Form()]
 ) -> RedirectResponse:
     old = viewer.memory.get(profile, fact_id)
-    new = viewer.memory.update(
-        profile,
-        fact_id,
-        text=text if text.strip() and text.strip() != old.text else None,
-        category=category.strip() if category.strip() != (old.category or "") else None,
-        actor=viewer.actor,
-    )
+    new = viewer.memory.update(profile, fact_id, **form.changes(old), actor=viewer.actor)
     viewer.notice("The fact was corrected: this is its new version.")
     return back(f"{PREFIX}/profiles/{profile}/facts/{new.id}")
 
