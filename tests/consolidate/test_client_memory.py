@@ -684,3 +684,104 @@ def test_a_yes_to_another_day_proposed_moves_the_day_chosen(client: Memory, cloc
     block = block_facts(client, "When is the clearing planned?")
     assert "Thursday 14 May" in block
     assert "12th of May" not in block
+
+
+def test_a_date_put_right_later_in_the_same_session_replaces_the_mistake(
+    client: Memory, clock: Clock
+) -> None:
+    converse(
+        client,
+        clock,
+        "s1",
+        [
+            ("user", "Hi! I've booked the boat survey for 11 September at the marina."),
+            ("assistant", "Lovely, we'll plan the haul-out for early September."),
+            ("user", "Sorry, I meant the 21st, the 11th was another slot I looked at."),
+            ("assistant", "No problem, 21 September it is."),
+        ],
+    )
+    assert any("11 September" in text for text in texts(client, FactStatus.SUPERSEDED))
+    block = block_facts(client, "When is the boat survey?")
+    assert "21 September" in block
+    assert "11 September" not in block
+
+
+def test_a_time_moved_by_an_hour_says_the_new_time(client: Memory, clock: Clock) -> None:
+    converse(
+        client,
+        clock,
+        "s1",
+        [
+            ("user", "Hello, I'd like piano lessons for my daughter."),
+            ("assistant", "Happy to help. When is she usually free?"),
+            ("user", "Thursdays, 3pm would be ideal."),
+        ],
+    )
+    clock.advance(days=20)
+    converse(
+        client,
+        clock,
+        "s2",
+        [("user", "Could we keep the same day but an hour later? School runs late now.")],
+    )
+    active = texts(client, FactStatus.UNVERIFIED)
+    assert any("an hour later (4pm)" in text for text in active)
+
+
+def test_a_count_doubled_says_the_new_count(client: Memory, clock: Clock) -> None:
+    converse(
+        client,
+        clock,
+        "s1",
+        [
+            ("user", "Hi, we'd like fruit boxes for the office."),
+            ("assistant", "Great. How many boxes a week?"),
+            ("user", "Let's start with 3 boxes a week."),
+        ],
+    )
+    clock.advance(days=20)
+    said = "Everyone loves them, can you double the boxes from next month?"
+    converse(client, clock, "s2", [("user", said)])
+    block = block_facts(client, "How many fruit boxes does the office get?")
+    assert "6 boxes" in block
+
+
+def test_a_date_put_right_keeps_what_else_its_statement_said(client: Memory, clock: Clock) -> None:
+    converse(
+        client,
+        clock,
+        "s1",
+        [
+            ("assistant", "How many singers need a fitting, and do you have a date in mind?"),
+            ("user", "Twelve singers so far. We were thinking Saturday 6 June."),
+            ("assistant", "Lovely, noted."),
+            ("user", "Sorry, I meant the 13th, the 6th is our summer concert."),
+        ],
+    )
+    active = " ".join(texts(client, FactStatus.UNVERIFIED))
+    assert "twelve singers so far" in active.casefold()
+    assert "6 June" not in active and "the 6th" not in active
+    assert "Saturday 13 June" in active
+
+
+def test_an_hour_later_than_which_of_two_slots_is_not_said_moves_neither(
+    client: Memory, clock: Clock
+) -> None:
+    converse(
+        client,
+        clock,
+        "s1",
+        [
+            ("assistant", "When is your son usually free for swimming?"),
+            ("user", "Tuesdays, 5pm would be ideal."),
+            (
+                "assistant",
+                "And your daughter? Her first class could be Friday 12 June at 10am, ok?",
+            ),
+            ("user", "yes perfect"),
+        ],
+    )
+    clock.advance(days=20)
+    converse(client, clock, "s2", [("user", "Could we make it an hour later? Work runs late.")])
+    assert texts(client, FactStatus.SUPERSEDED) == []
+    assert not any("later (" in text for text in texts(client, FactStatus.UNVERIFIED))

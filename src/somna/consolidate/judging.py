@@ -24,6 +24,7 @@ from somna.consolidate.wording import (
     judge_request,
     may_give_anew,
     related,
+    renews,
     same_wording,
     with_the_value_made,
 )
@@ -65,6 +66,7 @@ def judge(
     for i, around in near.items():
         candidates[i].neighbors = _neighbors(candidates[i].fact, around, found)
     pairs = [pair for i, around in near.items() for pair in _cheap(candidates[i], around)]
+    _within_session(candidates)
     if pairs:
         _ask(means, pairs, run, job, deadline)
 
@@ -123,6 +125,21 @@ def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
         elif candidate.fact.category not in ONE_OFF:
             asked.append((candidate, neighbor))
     return asked
+
+
+def _within_session(candidates: list[Candidate]) -> None:
+    """A candidate that gives anew what an earlier one of its session said supersedes it
+    ("booked for 8 September", then "sorry, I meant the 18th"): the store holds neither
+    yet, so no search finds the earlier one."""
+    for i, candidate in enumerate(candidates):
+        said = candidate.evidence[0].quote if candidate.evidence else None
+        for earlier in candidates[:i]:
+            if earlier.fact.id not in candidate.verdicts and renews(
+                earlier.fact, candidate.fact, said
+            ):
+                candidate.verdicts[earlier.fact.id] = Verdict.SUPERSEDES
+                candidate.neighbors.append(earlier.fact)  # what else it says stays
+                candidate.fact = with_the_value_made(candidate.fact, earlier.fact)
 
 
 def _ask(means: Means, pairs: list[_Pair], run: Run, job: Job, deadline: Deadline) -> None:

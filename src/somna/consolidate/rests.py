@@ -12,6 +12,10 @@ statements left, with the question they answered, the observation's time and cat
 and a copy of its evidence (the quote is still verbatim, and still says them). The
 write creates it beside the supersession or the dispute, so the old value leaves, the
 contradiction waits for a person, and the rest stays.
+
+The newer fact has its rest too: a date put right ("sorry, I meant the 18th, the 8th was
+another slot") keeps only the clauses that say the date now, once the rests are known
+(they need the mistake named to tell which statement it replaces).
 """
 
 from __future__ import annotations
@@ -36,9 +40,9 @@ from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.languages import ANSWERED
 from somna.llm.rules.remainder import rest_of
 from somna.llm.rules.replaced import replaces_part
-from somna.llm.rules.rescheduled import dates_replaced
+from somna.llm.rules.rescheduled import dates_replaced, without_the_mistake
 from somna.llm.rules.tallies import count_added
-from somna.model import Evidence, Fact, Profile, Verdict
+from somna.model import Evidence, Fact, Profile, Verdict, is_fact_text
 from somna.model.entities import new_id
 
 __all__ = ["keep_the_rest"]
@@ -58,7 +62,24 @@ def keep_the_rest(
     means: Means, profile: Profile, candidates: list[Candidate], now: datetime
 ) -> None:
     """Give each candidate the rest of every observation it supersedes or disputes in
-    part, its own among them."""
+    part, its own among them; then take out of a date put right the clauses that name
+    only the mistake ("the 8th was another slot"), which told what it replaces."""
+    _rests_kept(means, profile, candidates, now)
+    for candidate in candidates:
+        _without_the_mistake(candidate)
+
+
+def _without_the_mistake(candidate: Candidate) -> None:
+    for neighbor in candidate.neighbors:
+        if candidate.verdicts.get(neighbor.id) is not Verdict.SUPERSEDES:
+            continue
+        text = without_the_mistake(neighbor.text, candidate.fact.text)
+        if text is not None and is_fact_text(text):
+            candidate.fact = candidate.fact.model_copy(update={"text": text})
+            return
+
+
+def _rests_kept(means: Means, profile: Profile, candidates: list[Candidate], now: datetime) -> None:
     replacing: dict[str, list[Candidate]] = {}  # by the id of an observation superseded
     for candidate in candidates:
         for neighbor_id, verdict in candidate.verdicts.items():

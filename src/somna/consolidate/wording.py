@@ -21,7 +21,10 @@ from somna.llm.rules.replaced import gives_anew, replaces_part
 from somna.llm.rules.rescheduled import (
     may_move_a_date,
     may_shift_a_date,
+    may_shift_a_time,
     shifted_to,
+    time_shifted,
+    time_shifted_to,
 )
 from somna.llm.rules.tallies import may_add_to_a_count, with_the_count_made
 from somna.llm.tasks import JudgePair, JudgeRequest
@@ -171,16 +174,33 @@ def given_anew(
         words=words,
         also=[*nearest, *now],
     )
-    return [
-        o
-        for o in worded
-        if o.valid_from < fact.valid_from
-        and (
-            o.category in ONE_OFF
-            or fact.category in ONE_OFF
-            or reached_elsewhere(o.text, fact.text)  # a way to reach, whatever the two kinds
-        )
-    ]
+    renewed = [o for o in worded if o.valid_from < fact.valid_from and _renewable(o, fact)]
+    moved = [o for o in renewed if time_shifted(o.text, fact.text)]
+    if len(moved) > 1:  # "an hour later" of which slot is not said: none is moved
+        renewed = [o for o in renewed if o not in moved]
+    return renewed
+
+
+def renews(older: Fact, fact: Fact, said: str | None = None) -> bool:
+    """Whether `fact` (said in the words `said`) gives anew what `older`, said before it in
+    the same session about the same subject, said, by the rules alone ("booked for 8
+    September", then "sorry, I meant the 18th"), by the rules that tell two things said
+    together apart (`gives_anew`)."""
+    return (
+        older.subject.casefold() == fact.subject.casefold()
+        and _renewable(older, fact)
+        and gives_anew(older.text, fact.text, said, same_session=True)
+    )
+
+
+def _renewable(older: Fact, fact: Fact) -> bool:
+    """Whether a value given anew replaces `older` with no judge: a dated statement on
+    either side, or a way to reach, whatever the two kinds."""
+    return (
+        older.category in ONE_OFF
+        or fact.category in ONE_OFF
+        or reached_elsewhere(older.text, fact.text)
+    )
 
 
 def may_give_anew(text: str, said: str | None = None) -> bool:
@@ -191,6 +211,7 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         or may_rename_a_slot(text)
         or may_move_a_date(text)
         or may_shift_a_date(text)
+        or may_shift_a_time(text)
         or may_add_to_a_count(text)
         or may_reach_elsewhere(text)
         or (said is not None and (may_drop(said) or may_rename_a_slot(said)))
@@ -305,10 +326,12 @@ def disputes_part(part: str, other: str, years: float) -> bool:
 def with_the_value_made(fact: Fact, older: Fact) -> Fact:
     """`fact`, which supersedes `older`, with the value it makes of `older`'s when it gives
     it against that one: the date a stretch of time moves it to ("push the install back a
-    week"), the count it adds to ("one more flue than I said"). The prompt then says when
-    or how many, not only that it changed."""
-    text = shifted_to(older.text, fact.text, older.valid_from.date()) or with_the_count_made(
-        older.text, fact.text
+    week"), the time of day ("an hour later"), the count it adds to ("one more flue than I
+    said"). The prompt then says when or how many, not only that it changed."""
+    text = (
+        shifted_to(older.text, fact.text, older.valid_from.date())
+        or time_shifted_to(older.text, fact.text)
+        or with_the_count_made(older.text, fact.text)
     )
     if text is None or not is_fact_text(text):
         return fact

@@ -178,6 +178,18 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user runs the front desk, we have two offices in Derby.",
             "The user says change of plan: make it 3,500 leaflets, the second office wants some.",
         ),
+        # "there are two more panes" counts panes, not people
+        (
+            "The user says that before we open at 9 (in answer to: We cover your street on "
+            "Mondays, which day suits?).",
+            "The user says that the porch is finally finished, so there are two more panes.",
+        ),
+        # how often one thing is done says nothing of how often another is
+        (
+            "The user agrees (in answer to: For the cottage we suggest every 8 weeks, ok?).",
+            "The user agrees (in answer to: We could move the bakery to every 2 weeks, shall "
+            "we switch it?).",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:
@@ -191,3 +203,12 @@ def test_thousands_apart_by_a_blank_are_one_number() -> None:
         "L'utilisateur dit que finalement plutôt 450 000 max.",
     )
     assert numbers_given("L'utilisateur dit que plutôt 450 000, et 2 chambres.") == 2
+
+
+def test_how_often_one_thing_is_done_is_given_anew_wherever_it_is_named() -> None:
+    old = (
+        "The user says that the bakery front is grubby after the winter; the user would like "
+        "it done regularly, every 4 weeks to start with, inside and out."
+    )
+    new = "The user agrees (in answer to: We could move the bakery to every 2 weeks, ok?)."
+    assert number_updated(old, new)

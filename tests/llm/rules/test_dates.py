@@ -62,6 +62,9 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "jamais un vendredi",
         # a day of each month
         "le prélèvement le 5 du mois",
+        "would the first Friday of the month work better?",
+        "the last Monday of each month",
+        "on livre le premier vendredi du mois",
         "le 15 de chaque mois",
         "debit on the 5th each month",
         # a span whose month comes after its last day
@@ -113,4 +116,14 @@ def test_a_bare_day_of_the_month_right_after_a_date_is_near_that_date() -> None:
     # a date in another sentence gives no month
     assert resolve_dates("Friday the 13th. And the 20th", WEDNESDAY) == (
         "Friday the 13th (Friday 13 March 2026). And the 20th (Friday 20 February 2026)"
+    )
+
+
+def test_a_bare_day_is_near_the_date_the_conversation_spoke_of_when_given_one() -> None:
+    # "sorry, I meant the 18th" after "booked for 8 September", said in June
+    said = "I meant the 18th, the 8th was another slot."
+    told = resolve_dates(said, date(2026, 6, 8), near=date(2026, 9, 8))
+    assert told == (
+        "I meant the 18th (Friday 18 September 2026), the 8th (Tuesday 8 September 2026) "
+        "was another slot."
     )

@@ -1004,6 +1004,25 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "L'utilisateur est d'accord (en réponse à « On peut vous proposer le buffet en chêne à "
             "40 €/mois, samedi (Saturday 9 May 2026) à 9h, ça irait ? »).",
         ),
+        # a deed proposed on what the sentence before offers; a yes that grants a point
+        (
+            "We could move the hedge to every 6 weeks, same price. Shall I switch it?",
+            "Yes go on, that's fine.",
+            "The user agrees (in answer to: We could move the hedge to every 6 weeks, same "
+            "price, shall the assistant switch it?).",
+        ),
+        (
+            "Since it's going to the depot, would the first Monday of the month work better?",
+            "Oh good point, yes that works.",
+            "The user agrees (in answer to: Since it's going to the depot, would the first "
+            "Monday of the month work better?).",
+        ),
+        (
+            "On peut passer la haie toutes les 6 semaines, même tarif. Je vous le change ?",
+            "bonne idée, oui",
+            "L'utilisateur est d'accord (en réponse à « On peut passer la haie toutes les 6 "
+            "semaines, même tarif, je vous le change ? »).",
+        ),
     ],
 )
 def test_a_bare_yes_to_a_value_proposed_agrees_to_it(asked: str, said: str, told: str) -> None:
@@ -1027,3 +1046,13 @@ def test_an_answer_to_which_of_several_carries_what_was_offered() -> None:
         "The user says that 6, weekly (in answer to: We do a box of 6 or of 12, sent weekly "
         "or monthly, which suits the user?)."
     ]
+
+
+def test_an_answer_is_kept_without_its_question_when_they_would_make_two_sentences() -> None:
+    # "500 g." ends the question's first sentence: joined, the fact would hold two
+    digest = _extract(
+        ("assistant", None, "We sell tins of 250 g or 500 g. Is it for you or for the café?"),
+        ("user", None, "For the café. I was thinking of 6 tins a month to start with."),
+    )
+    [told] = _observations(digest)
+    assert "6 tins a month" in told

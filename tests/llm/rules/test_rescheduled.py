@@ -10,8 +10,11 @@ from somna.llm.rules.rescheduled import (
     date_moved,
     date_shifted,
     dates_replaced,
+    last_date_named,
     may_move_a_date,
     shifted_to,
+    time_shifted_to,
+    without_the_mistake,
 )
 
 
@@ -267,6 +270,19 @@ from somna.llm.rules.rescheduled import (
             "The user agrees (in answer to: We could do Pixel's injections at 8h and 20h?).",
             False,
         ),
+        # a mistake put right moves the date it names, not a time chosen for something else
+        (
+            "The user says that 3pm would be ideal (in answer to: When are you usually free?).",
+            "The user says that sorry, the user meant the 21st (Monday 21 September 2026), the "
+            "11th (Friday 11 September 2026) was another slot; 21 September, 9:40am.",
+            False,
+        ),
+        (
+            "The user has booked the user's exam for 11 September at the town centre.",
+            "The user says that sorry, the user meant the 21st (Monday 21 September 2026), the "
+            "11th (Friday 11 September 2026) was another slot; 21 September, 9:40am.",
+            True,
+        ),
     ],
 )
 def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
@@ -389,3 +405,81 @@ def test_a_date_moved_by_a_stretch_of_time_that_moves_nothing_says_nothing() -> 
 )
 def test_what_may_move_a_date_is_known_before_any_search(new: str, may: bool) -> None:
     assert may_move_a_date(new) is may
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "told"),
+    [
+        (
+            "The user says that 3pm would be ideal (in answer to: When are you free?).",
+            "The user asks to keep the same day but an hour later.",
+            "The user asks to keep the same day but an hour later (4pm).",
+        ),
+        (
+            "L'utilisateur garde le créneau du jeudi 17h30 (en réponse à « Jeudi à 17h30 ? »).",
+            "L'utilisateur dit que même heure mais une demi-heure plus tôt svp.",
+            "L'utilisateur dit que même heure mais une demi-heure plus tôt (17h) svp.",
+        ),
+        (
+            "The user says that 7:30pm suits.",
+            "The user says that two hours later is better, the kids are in bed by then.",
+            "The user says that two hours later (9:30pm) is better, the kids are in bed by then.",
+        ),
+    ],
+)
+def test_a_time_moved_by_a_stretch_of_the_clock_says_where_to(
+    old: str, new: str, told: str
+) -> None:
+    assert time_shifted_to(old, new) == told
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two times before, or a time of its own: no one time moved
+        ("The user says that 3pm or 5pm.", "The user asks for an hour later."),
+        ("The user says that 3pm suits.", "The user asks for an hour later, so 5pm."),
+        ("The user says that Tuesdays suit.", "The user asks for an hour later."),
+    ],
+)
+def test_a_stretch_of_the_clock_with_no_one_time_to_move_says_nothing(old: str, new: str) -> None:
+    assert time_shifted_to(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept"),
+    [
+        (
+            "The user has booked the user's exam for 11 September at the town centre.",
+            "The user says that sorry, the user meant the 21st (Monday 21 September 2026), the "
+            "11th (Friday 11 September 2026) was another slot; 21 September, 9:40am.",
+            "The user says that sorry, the user meant the 21st (Monday 21 September 2026), 21 "
+            "September, 9:40am.",
+        ),
+        (
+            "The user says that Wednesday mornings please (in answer to: Which day suits?).",
+            "The user says that sorry, the user meant Friday mornings, not Wednesday "
+            "(Wednesday 8 April 2026); Wednesday (Wednesday 8 April 2026) is market day.",
+            "The user says that sorry, the user meant Friday mornings.",
+        ),
+    ],
+)
+def test_a_date_put_right_keeps_no_clause_that_names_only_the_mistake(
+    old: str, new: str, kept: str
+) -> None:
+    assert without_the_mistake(old, new) == kept
+
+
+def test_a_date_given_anew_without_putting_one_right_is_left_whole() -> None:
+    old = "The user has booked the user's exam for 11 September."
+    assert (
+        without_the_mistake(old, "The user moved the exam to 21 September, not 11 September.")
+        is None
+    )
+
+
+def test_the_last_date_a_message_writes_out_is_the_one_spoken_of() -> None:
+    said = "Le 14 avril c'est noté, puis le 2 mai pour la visite."
+    assert last_date_named(said, date(2026, 3, 24)) == date(2026, 5, 2)
+    assert last_date_named("Booked for 8 September.", date(2026, 6, 8)) == date(2026, 9, 8)
+    assert last_date_named("No date here.", date(2026, 6, 8)) is None

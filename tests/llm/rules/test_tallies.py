@@ -178,3 +178,58 @@ def test_a_count_or_amount_against_what_was_said_is_told_with_its_total(
 )
 def test_no_total_is_made_where_what_was_said_is_not_known(old: str, new: str) -> None:
     assert with_the_count_made(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "made"),
+    [
+        # the thing named: the older count as it was written, its number made anew
+        (
+            "The user says that the block of 6 please (in answer to: We do a 6-session block "
+            "at 200 pounds).",
+            "The user asks whether we can double the block too.",
+            "The user asks whether we can double the block (12-session block in all) too.",
+        ),
+        (
+            "The user orders 4 crates of apples a week.",
+            "The user says twice as many crates from June.",
+            "The user says twice as many crates (8 crates in all) from June.",
+        ),
+        # unnamed: the one count of what the newer statement names too
+        (
+            "L'utilisateur pensait à 5 bocaux de 250 g par semaine pour commencer.",
+            "L'utilisateur dit qu'à partir de mai vous nous mettez le double de bocaux.",
+            "L'utilisateur dit qu'à partir de mai vous nous mettez le double de bocaux (10 "
+            "bocaux en tout).",
+        ),
+        (
+            "L'utilisateur commande 8 bouquets par mois.",
+            "L'utilisateur dit que pour les bouquets on passe à la moitié, c'est plus calme.",
+            "L'utilisateur dit que pour les bouquets on passe à la moitié (4 bouquets en tout), "
+            "c'est plus calme.",
+        ),
+    ],
+)
+def test_a_count_made_a_multiple_of_the_older_one_is_told_with_its_total(
+    old: str, new: str, made: str
+) -> None:
+    assert may_add_to_a_count(new)
+    assert count_added(old, new)
+    assert with_the_count_made(old, new) == made
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a double room, double glazing, twice as dear: no count made twice as large
+        ("The user books 3 rooms.", "The user wants a double room this time."),
+        ("L'utilisateur a 12 fenêtres.", "L'utilisateur veut le double vitrage partout."),
+        ("L'utilisateur commande 4 cartons.", "L'utilisateur trouve ça deux fois plus cher."),
+        # doubled, but nothing the older statement counts
+        ("The user orders 4 crates of apples.", "The user asks to double it."),
+        # an odd count halved is no count
+        ("The user orders 5 crates of apples.", "The user wants half as many crates."),
+    ],
+)
+def test_no_multiple_is_made_without_a_count_to_multiply(old: str, new: str) -> None:
+    assert with_the_count_made(old, new) is None

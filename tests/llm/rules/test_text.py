@@ -18,6 +18,9 @@ from somna.llm.rules.text import split_sentences
             ["the night staff are... not keen on the app.", "Next week…", "We try again."],
         ),
         ("- first item\n- second item", ["first item", "second item"]),
+        # a letter after a number is a unit that may end a sentence; alone, an initial
+        ("Tins of 500 g. Is it for you?", ["Tins of 500 g.", "Is it for you?"]),
+        ("Ask J. Marlow.", ["Ask J. Marlow."]),
     ],
 )
 def test_where_sentences_end(text: str, sentences: list[str]) -> None:

@@ -81,6 +81,7 @@ def _stem(word: str) -> str:
 
 _PEOPLE_WORDS = frozenset(_stem(w) for language in LANGUAGES for w in language.people)
 _CHILDREN = frozenset(_stem(w) for language in LANGUAGES for w in language.children)
+_COMPARATIVES = frozenset(_stem(w) for language in LANGUAGES for w in language.comparatives)
 _CHILD = "<child>"
 """The one unit of every word for children."""
 
@@ -231,7 +232,12 @@ def _same_thing(a: _Number, b: _Number) -> bool:
         return False  # "15 kids" and "22 children" both count people
     if a.money != b.money and not (a.amount and b.amount):
         return False  # "80 € for two dogs" counts no dogs, "59 € a month" no months
-    return bool(a.near & b.near - _NOT_TOPICS)
+    shared = a.near & b.near - _NOT_TOPICS
+    if a.unit is not None and a.unit == b.unit and a.unit in _TIME_UNIT_STEMS:
+        # "every 8 weeks" for the house is not "every two weeks" for the shop: the stretch
+        # and how often say nothing of what is done that often
+        shared = frozenset(w for w in shared if w != a.unit and not _RECURRING.fullmatch(w))
+    return bool(shared)
 
 
 def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
@@ -323,6 +329,8 @@ def _numbers(text: str) -> tuple[_Number, ...]:
         near = frozenset(_topic_words(tokens[max(0, i - _NEAR) : i + _NEAR + 1]))
         answered = token.start() < answer_ends
         unit = _unit(undated, tokens, i)
+        if unit in _TIME_UNIT_STEMS:  # how often: what is done so often may be said far off
+            near |= frozenset(_topic_words(_TOKEN.finditer(_clause_of(undated, token.start()))))
         if any(start <= token.start() < end for start, end in sizes):
             near |= {_SIZE}  # "8 x 4 m", then "9 x 4": one size
         if _counts_people(undated, tokens, i) or (
@@ -344,6 +352,16 @@ def _numbers(text: str) -> tuple[_Number, ...]:
     return tuple(numbers)
 
 
+def _clause_of(text: str, at: int) -> str:
+    """What `text` tells around the place `at`: its statements, or the question in brackets."""
+    starts = [text.rfind(stop, 0, at) for stop in _CLAUSE_STOPS]
+    ends = [end for stop in _CLAUSE_STOPS if (end := text.find(stop, at)) >= 0]
+    return text[max(starts) + 1 : min(ends, default=len(text))]
+
+
+_CLAUSE_STOPS = ("(", ")")
+
+
 def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     """The word right after the number of `tokens[i]`, when it says what is counted: a
     common word ("3 vans"), not a name ("18 Quarry Lane") nor past a comma; a unit of
@@ -362,6 +380,8 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
 
 
 _TIME_UNITS = frozenset().union(*(language.time_units for language in LANGUAGES))
+_TIME_UNIT_STEMS = frozenset(_stem(unit) for unit in _TIME_UNITS)
+_RECURRING = re.compile("|".join(language.recurring.pattern for language in LANGUAGES), re.I)
 _MEASURES = frozenset().union(*(language.measures for language in LANGUAGES))
 _MEASURE = "<measure>"
 
@@ -374,10 +394,16 @@ def _of_time(tokens: Sequence[re.Match[str]], i: int) -> bool:
 def _counts_people(text: str, tokens: Sequence[re.Match[str]], i: int) -> bool:
     """Whether the number of `tokens[i]` counts people: the speaker's group is that many
     ("we're 18 now", "on est donc 3"), or a word that counts people follows it close."""
-    if any(language.group_count.search(text, 0, tokens[i].start()) for language in LANGUAGES):
-        return True
     after = tokens[i + 1 : i + 3]
-    return any(_stem(t[0]) in _PEOPLE_WORDS for t in after)
+    if any(_stem(t[0]) in _PEOPLE_WORDS for t in after):
+        return True
+    j = i + 1  # "there are two more windows" counts windows; "we're 18 now, …" people
+    while j < len(tokens) and _stem(tokens[j][0]) in _COMPARATIVES:
+        j += 1
+    counted = j < len(tokens) and _unit(text, tokens, j - 1) not in (None, *_TIME_UNIT_STEMS)
+    return not counted and any(
+        language.group_count.search(text, 0, tokens[i].start()) for language in LANGUAGES
+    )
 
 
 def _topic_words(tokens: Iterable[re.Match[str]]) -> Iterator[str]:

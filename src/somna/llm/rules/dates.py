@@ -196,7 +196,7 @@ PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
 already found ("the day before yesterday") is not read again."""
 _GROUP = re.compile(r"\(\?P<(?P<name>\w+)>")
 _DAY_NUMBER = re.compile(
-    r",?\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th|er)?\b(?!\s*(?:am|pm|h\b|h\d|:|[.,]\d))",
+    r",?\s+(?:the\s+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th|er)?\b(?!\s*(?:am|pm|h\b|h\d|:|[.,]\d))",
     re.IGNORECASE,
 )
 """A day of the month right after a weekday ("Saturday 14 March", "samedi 14"): the date is
@@ -245,8 +245,11 @@ def _names_a_weekday(match: re.Match[str]) -> bool:
     return any(key.partition("__")[0] == "day" for key, v in match.groupdict().items() if v)
 
 
-def resolve_dates(text: str, said_on: date) -> str:
-    """``text`` with each relative date phrase followed by its date in parentheses.
+def resolve_dates(text: str, said_on: date, near: date | None = None) -> str:
+    """``text`` with each relative date phrase followed by its date in parentheses; a bare
+    day of the month with no date just before it in ``text`` is near ``near``, where given:
+    the date the conversation spoke of, that a message putting a date right corrects ("I
+    meant the 18th", after "booked for 8 September").
 
     >>> resolve_dates("I moved last month and start tomorrow.", date(2031, 3, 12))
     'I moved last month (February 2031) and start tomorrow (Thursday 13 March 2031).'
@@ -268,15 +271,17 @@ def resolve_dates(text: str, said_on: date) -> str:
                 found.append((start, end, kind, match))
     resolvers = {kind: resolve for kind, _, resolve in _RULES}
     told: list[tuple[int, str]] = []
-    anchor: tuple[int, date] | None = None
+    anchor: tuple[int, date] | None = None if near is None else (-1, near)
     for start, end, kind, match in sorted(found, key=lambda item: item[0]):
         groups = _groups(match)
-        near = (
-            anchor is not None
-            and start - anchor[0] <= _NEAR_BEFORE
-            and not _SENTENCE_END.search(text, anchor[0], start)
+        close = anchor is not None and (
+            anchor[0] < 0  # the date the conversation spoke of
+            or (
+                start - anchor[0] <= _NEAR_BEFORE
+                and not _SENTENCE_END.search(text, anchor[0], start)
+            )
         )
-        if kind == "day_of_month" and anchor is not None and near:
+        if kind == "day_of_month" and anchor is not None and close:
             said = _day_near(anchor[1], groups("n"), said_on)
         else:
             said = resolvers[kind](groups, said_on)

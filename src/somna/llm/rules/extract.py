@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from somna.llm.rules.choices import chosen
+from somna.llm.rules.contacts import ways
 from somna.llm.rules.language import Language, Speaker, detect_language
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.names import NamedAs, described, name_given, who_is
@@ -30,6 +31,7 @@ from somna.llm.rules.observe import (
 )
 from somna.llm.rules.questions import offer_of, question_of
 from somna.llm.rules.relatives import name_relatives, relatives
+from somna.llm.rules.rescheduled import last_date_named
 from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact, SessionTranscript
@@ -76,7 +78,8 @@ def facts_of_sentence(
         return [seeded] if is_fact_text(text) else []
     if not asked and not _skipped(core, language.skip):
         request = language.instruction(core, who)  # "Also, always answer in French."
-        if request and "channel" not in chosen(core):  # how to reach them: client_info
+        # how to reach them, or where things go ("send the bills to ines@…"): what they said
+        if request and "channel" not in chosen(core) and not ways(core):
             text = finish_sentence(request) if not request.endswith("»") else request
             rule = f"{language.code}.instruction"
             return (
@@ -197,9 +200,9 @@ def extract_facts(
     """The session's facts in order of appearance, once each, and the sentences they came from.
 
     Typed facts first (`typed_facts`), then the observations of the most informative
-    messages (`observe.select`) within `ITEMS_PER_MESSAGE` (typed facts: `MIN_ROOM` at least). The
-    second value holds ``(message position, sentence start)`` of each sentence that gave a
-    typed fact, so the summary can favour them.
+    messages (`observe.select`) within `ITEMS_PER_MESSAGE`, one at least (typed facts:
+    `MIN_ROOM` at least). The second value holds ``(message position, sentence start)`` of
+    each sentence that gave a typed fact, so the summary can favour them.
     """
     typed, observed, sources = typed_facts(transcript, languages)
     known = relatives((m.content for m in transcript.messages if m.role is Role.USER), languages)
@@ -210,7 +213,7 @@ def extract_facts(
         content = transcript.messages[position].content
         return item is not None and fact.quote in content[item.start : item.end]
 
-    room = int(ITEMS_PER_MESSAGE * len(transcript.messages))
+    room = max(1, int(ITEMS_PER_MESSAGE * len(transcript.messages)))  # one message tells one
     for position, fact in select(observed, typed, room, covers):
         item, message = observed[position], transcript.messages[position]
         if fact is None and item is not None:
@@ -330,6 +333,7 @@ def typed_facts(
                 asked,
                 typed=said_typed,
                 names=named_within,
+                about=_date_spoken_of(transcript, position, said_on),
             )
         )
     _describe(transcript, typed, who_said, descriptions)
@@ -372,6 +376,8 @@ _NAMED_WITHIN = re.compile(r"(?<=[a-zà-ÿ0-9] )[A-ZÀ-Ý][a-zà-ÿ'-]+\b(?![,!]
 _DESCRIPTIONS = 2
 """What a speaker said they are, told after their name: a trade and an age, say."""
 _ASSISTANT = "the assistant"
+_SPOKEN_OF = 2
+"""How many messages back a date may stand that a message putting a date right corrects."""
 _LEFT_UNSAID = 2
 """Content words of a sentence its typed facts leave out from which the observation still
 retells it: "we'll take the 250 excess, I prefer to pay a bit more" says a choice the
@@ -401,6 +407,15 @@ def _asked(transcript: SessionTranscript, position: int, listener: str) -> str |
         return None
     reply = transcript.messages[position].content
     return question_of(before.content, reply) or offer_of(before.content, reply)
+
+
+def _date_spoken_of(transcript: SessionTranscript, position: int, said_on: date) -> date | None:
+    """The date the two messages before the one at ``position`` last wrote out, whoever
+    said them: the date a message that puts one right corrects."""
+    for message in reversed(transcript.messages[max(0, position - _SPOKEN_OF) : position]):
+        if (found := last_date_named(message.content, said_on)) is not None:
+            return found
+    return None
 
 
 def _listener(transcript: SessionTranscript, speaker: str) -> str:

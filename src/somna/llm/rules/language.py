@@ -255,6 +255,9 @@ class Language:
     offers_to_take: re.Pattern[str]
     """A sentence offering a thing to take ("We can offer you the oak one", "On peut vous
     proposer le chêne"): a yes to the question that follows it takes that thing too."""
+    offers_to_do: re.Pattern[str]
+    """A question offering to do what the sentence before it proposes ("Shall I switch
+    it?", "Je vous le change ?"): a yes to it takes that sentence too."""
     refers_back: re.Pattern[str]
     """A question that only asks about what the sentence before it proposes: to confirm it
     ("Does that work?", "Ça vous convient ?") or to choose among it ("Which suits you?")."""
@@ -279,6 +282,9 @@ class Language:
     shift: re.Pattern[str]
     """A stretch of time a date is moved by ("push it back a week", "décalez d'une
     semaine"): groups ``n`` and ``unit``."""
+    time_shift: re.Pattern[str]
+    """A stretch of the clock a time is moved by ("an hour later", "une demi-heure plus
+    tôt"): groups ``n`` or ``half``, ``unit`` (hours or minutes) and ``earlier``."""
     count_added: re.Pattern[str]
     """A count given against an older one ("one more flue than I said", "deux sacs de
     plus"): groups ``n``, ``what`` (the thing counted) and ``fewer`` when it takes away."""
@@ -287,6 +293,9 @@ class Language:
     hundred more than I told you", "deux de moins que prévu", "on en fait deux de moins"):
     groups ``n``, ``hundred`` (times a hundred), ``currency`` or ``money`` (an amount),
     ``what`` (the thing, where named), ``more`` (where the total is told) and ``fewer``."""
+    scaled: tuple[re.Pattern[str], ...]
+    """A count made a multiple of the older one ("double the block", "twice as many",
+    "le double"): group ``twice``, ``thrice`` or ``half``, and ``what`` where named."""
     puts_right: re.Pattern[str]
     """A mistake put right ("sorry, I gave you the wrong date", "je voulais dire")."""
     monthly_day: re.Pattern[str]
@@ -367,6 +376,9 @@ class Language:
     """Small words a place's name follows ("the branch in Exeter", "l'agence de Rodez")."""
     children: frozenset[str]
     """Words for children ("kids", "enfants"): one thing counted, however it is written."""
+    comparatives: frozenset[str]
+    """Words that compare a count with another ("two more", "deux de moins"): no thing
+    counted."""
     people: frozenset[str]
     """Words that count people ("guests", "staff", "personnes"): a number beside one, and
     one the speaker's group is (`group_count`), count the same thing."""

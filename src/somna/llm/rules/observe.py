@@ -251,12 +251,15 @@ def observe(
     asked: str | None = None,
     typed: Collection[int] = (),
     names: Collection[str] = (),
+    about: date | None = None,
 ) -> Observation | None:
     """The observation of one message, or None when it tells nothing. ``asked`` is the
     question of ``listener`` that the message answers (`question_of` their message);
     ``typed``, where the sentences start that a typed fact already says, so that one
     statement is not stored twice; ``names``, the names the conversation writes within
-    its sentences, kept as written when one opens a statement ("Noa has a cold")."""
+    its sentences, kept as written when one opens a statement ("Noa has a cold"); ``about``,
+    the date the conversation spoke of just before, that a date put right is near ("sorry,
+    I meant the 18th")."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
@@ -289,7 +292,9 @@ def observe(
     for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
         told = resolve_dates(
-            _elided(retell_speaker(said, speaker, listener, language), language), said_on
+            _elided(retell_speaker(said, speaker, listener, language), language),
+            said_on,
+            about if language.puts_right.search(folded) else None,
         )
         told = _OLD_CHOICE.sub("", _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told)))
         told = trim_clause(told)
@@ -311,10 +316,13 @@ def observe(
     if asked and answering:
         weight = ANSWER_WEIGHT
         question = _answering(asked, listener, speaker, language, said_on)
-        if len(text) + len(question) + 3 <= MAX_FACT_CHARS and not corrects_the_question(
-            text, asked, language
+        answered = finish_sentence(f"{text[:-1]} ({question})")
+        if (
+            len(answered) <= MAX_FACT_CHARS
+            and not corrects_the_question(text, asked, language)
+            and is_fact_text(answered)
         ):  # "Still 30?": the old value, which "36 in the end" replaces
-            text = finish_sentence(f"{text[:-1]} ({question})")
+            text = answered
     if not is_fact_text(text):
         return None
     kept = kept[: len(parts)]

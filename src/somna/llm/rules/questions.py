@@ -97,7 +97,8 @@ def request_in(sentence: str, language: Language) -> Request | None:
 def _changes_how_things_go(asked: str, language: Language) -> bool:
     """Whether what is asked for changes how things go, though it names no value: a thing
     to have ("have the lemon tart"), done each time ("add a card to every order"), moved
-    ("on peut décaler mes séances ?") or put otherwise ("send it to our manager instead")."""
+    ("on peut décaler mes séances ?"), put otherwise ("send it to our manager instead") or
+    made a multiple ("can you double the boxes?")."""
     folded = fold(asked)
     taken = language.takes.match(folded)
     named = _TOKEN.findall(folded[taken.end() :].casefold()) if taken else []
@@ -105,7 +106,7 @@ def _changes_how_things_go(asked: str, language: Language) -> bool:
         return True
     return any(
         pattern.search(folded) is not None
-        for pattern in (language.recurring, language.reschedule, language.change)
+        for pattern in (language.recurring, language.reschedule, language.change, *language.scaled)
     )
 
 
@@ -205,7 +206,8 @@ def question_of(content: str, reply: str | None = None) -> str | None:
     when it only asks about what that sentence proposes ("We can do Friday 9 May. Does that
     work?", "We do a box of 6 or of 12. Which suits you?"), or, when the `reply` only says
     yes, with the sentence before it that offers a thing to take ("We can offer you the
-    oak one. Friday at 9, ok?" "ok").
+    oak one. Friday at 9, ok?" "ok") or that it offers to do ("We could move you to
+    Fridays. Shall I switch it?" "go on").
 
     >>> question_of("Noted. We can move it to Friday 9 May. Does that work for you?")
     'We can move it to Friday 9 May, does that work for you?'
@@ -218,12 +220,15 @@ def question_of(content: str, reply: str | None = None) -> str | None:
     last = asked[-1]
     if last > 0 and any(language.refers_back.match(sentences[last]) for language in LANGUAGES):
         return _joined(sentences[last - 1], sentences[last])
+    yes = reply is not None and _assents(reply)
+    if last > 0 and yes and any(lang.offers_to_do.match(sentences[last]) for lang in LANGUAGES):
+        return _joined(sentences[last - 1], sentences[last])  # "…, shall I switch it?" "yes"
     offered = [
         i
         for i, sentence in enumerate(sentences[:last])
         if any(language.offers_to_take.search(sentence) for language in LANGUAGES)
     ]
-    if offered and reply is not None and _assents(reply):
+    if offered and yes:
         # "We can offer you the oak one at £40. Friday at 9, would that suit?" "ok"
         return _joined(sentences[offered[-1]], sentences[last])
     return sentences[last]

@@ -15,25 +15,34 @@ from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.counts import number_updated
 from somna.llm.rules.departures import someone_left
 from somna.llm.rules.judge import value_changed
-from somna.llm.rules.rescheduled import date_moved, date_shifted
+from somna.llm.rules.rescheduled import (
+    date_moved,
+    date_put_right,
+    date_shifted,
+    time_shifted,
+)
 from somna.llm.rules.tallies import count_added
 
 __all__ = ["gives_anew", "replaces_part"]
 
 
-def gives_anew(old: str, new: str, said: str | None = None) -> bool:
+def gives_anew(old: str, new: str, said: str | None = None, *, same_session: bool = False) -> bool:
     """Whether `new` (said in the words `said`) gives anew what `old` says, by a rule that
     needs no word of change: "around 110 guests" / "the guest list is at 130 now", "two
     flues" / "one more flue than I said", "Derby" to "From which station?" / "leave from
     York instead", a date moved, a number to call instead, "scratch the rye loaf", "Ines
-    has left us" for what Ines did."""
+    has left us" for what Ines did. Of two statements of `same_session`, a number with a
+    word of change, another way to reach or a date given anew is not enough: said
+    together, they are often the values of two things ("call me on …; invoices to …"); a
+    date put right is ("sorry, I meant the 18th")."""
     return (
-        number_updated(old, new)
+        (not same_session and number_updated(old, new))
         or slot_renamed(old, new, said)
-        or date_moved(old, new)
+        or (date_put_right(old, new) if same_session else date_moved(old, new))
         or date_shifted(old, new)
+        or time_shifted(old, new)
         or count_added(old, new)
-        or reached_elsewhere(old, new)
+        or (not same_session and reached_elsewhere(old, new))
         or someone_left(old, new)
         or (said is not None and dropped(old, said))
     )

@@ -24,16 +24,22 @@ from somna.llm.rules.dates import WEEK_OF, day_written, moved
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
-from somna.llm.rules.text import clock_times, fold
+from somna.llm.rules.text import clock_moved, clock_times, fold
 from somna.model import shared_words
 
 __all__ = [
     "date_moved",
+    "date_put_right",
     "date_shifted",
     "dates_replaced",
+    "last_date_named",
     "may_move_a_date",
     "may_shift_a_date",
+    "may_shift_a_time",
     "shifted_to",
+    "time_shifted",
+    "time_shifted_to",
+    "without_the_mistake",
 ]
 
 
@@ -92,7 +98,7 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         )
         shared = shared_words(_words(named, language), _words(without_question(new), language))
         return slot and shared > 0
-    if chosen:
+    if chosen and moved_in_words:
         return True
     both = _when(without_question(old)) & _when(without_question(new))
     if both and (moved_in_words or any(kind == "date" for kind, _ in both)):
@@ -102,6 +108,13 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     # what was dated may be named only in the question the old date answered ("shall we
     # start you from 1 April?" "yes please")
     return shared_words(_words(old, language), _words(without_question(new), language)) > 0
+
+
+def date_put_right(old: str, new: str) -> bool:
+    """Whether `new` puts right the date `old` gave ("sorry, I meant the 18th"): a date
+    given anew (`date_moved`) by a mistake put right."""
+    language = detect_language(new, LANGUAGES, LANGUAGES[0])
+    return language.puts_right.search(fold(new)) is not None and date_moved(old, new)
 
 
 def _slot_agreed_anew(old: str, new: str, language: Language) -> bool:
@@ -213,6 +226,112 @@ def shifted_to(old: str, new: str, said_on: date) -> str | None:
     if to is None:
         return None
     return f"{new[: shift.end()]} ({day_written(to)}){new[shift.end() :]}"
+
+
+def may_shift_a_time(new: str) -> bool:
+    """Whether `time_shifted` can hold for `new` against any text: it moves a time by a
+    stretch of the clock and names none."""
+    told = without_question(new)
+    language = detect_language(told, LANGUAGES, LANGUAGES[0])
+    return language.time_shift.search(told) is not None and not clock_times(told)
+
+
+def time_shifted(old: str, new: str) -> bool:
+    """Whether `new` moves the one time of a slot `old` chose when asked, agreed to, or
+    took as proposed ("When is she free?" "3pm would be ideal", then "same day but an
+    hour later").
+
+    >>> time_shifted("The user says that 3pm would be ideal (in answer to: When is she free?).",
+    ...              "The user asks to keep the same day but an hour later.")
+    True
+    >>> time_shifted("The user says the shop opens at 9am.", "The user asks for an hour later.")
+    False
+    """
+    if not may_shift_a_time(new) or len(clock_times(_dated(old))) != 1:
+        return False
+    language = detect_language(old, LANGUAGES, LANGUAGES[0])
+    asked = ANSWERED.search(old)
+    if asked is None:
+        return False
+    question = old[asked.end() :]
+    proposed = set(clock_times(question).values()) & set(clock_times(old[: asked.start()]).values())
+    return bool(language.asks_when.search(question) or _agreed(old) or proposed)
+
+
+def time_shifted_to(old: str, new: str) -> str | None:
+    """`new` with the time it moves `old`'s to written after the stretch of the clock, when
+    it moves the one time `old` gives ("an hour later", "une heure plus tard") and names no
+    time itself; None otherwise.
+
+    >>> time_shifted_to("The user says that 4pm would be ideal.",
+    ...                 "The user asks to keep the same day but an hour later.")
+    'The user asks to keep the same day but an hour later (5pm).'
+    """
+    language = detect_language(new, LANGUAGES, LANGUAGES[0])
+    shift = language.time_shift.search(new)
+    if shift is None or clock_times(without_question(new)):
+        return None
+    if shift["half"]:
+        minutes = 30
+    else:
+        count = (
+            int(shift["n"])
+            if shift["n"].isdigit()
+            else language.dates.numbers.get(shift["n"].casefold())
+        )
+        if count is None:
+            return None
+        minutes = count * (60 if shift["unit"].casefold().startswith(("h", "heure")) else 1)
+    to = clock_moved(_dated(old), -minutes if shift["earlier"] else minutes)
+    return None if to is None else f"{new[: shift.end()]} ({to}){new[shift.end() :]}"
+
+
+def without_the_mistake(old: str, new: str) -> str | None:
+    """`new`, which puts right the date `old` gave ("sorry, I meant the 18th, the 8th was
+    the other slot"), without its clauses that name only the dates or days it puts right:
+    the memory says the date now, its history the mistake. None where it puts nothing
+    right, or keeps no date of its own.
+
+    >>> without_the_mistake("Booked for 8 September.",
+    ...     "Sorry, I meant the 18th (18 September 2026), the 8th (8 September 2026) was free.")
+    'Sorry, I meant the 18th (18 September 2026).'
+    """
+    told = without_question(new)
+    language = detect_language(told, LANGUAGES, LANGUAGES[0])
+    if language.puts_right.search(fold(told)) is None:
+        return None
+    said = _when(without_question(old)) | _when(_ANNOTATION.sub("", without_question(old)))
+    parts = _CLAUSE.split(told)  # a clause, the stop after it, the next clause…
+    stops = [*parts[1::2], ""]
+    clauses = [(p, stop, _named_when(p)) for p, stop in zip(parts[::2], stops, strict=True)]
+    kept = [(clause, stop) for clause, stop, when in clauses if not when or not when <= said]
+    if len(kept) == len(clauses) or not any(when - said for _, _, when in clauses):
+        return None
+    rest = "".join(clause + stop for clause, stop in kept).rstrip(" ,;.")
+    return rest + (new[len(told) :] or ".")
+
+
+_CLAUSE = re.compile(r"(,\s+|;\s+)")
+_ANNOTATION = re.compile(r"\s*\([^()]*\)")
+
+
+def _named_when(clause: str) -> frozenset[tuple[str, str]]:
+    """What `clause` dates in the client's words ("not Thursday"), or else the dates its
+    retelling wrote out for a bare day ("the 8th (Tuesday 8 September 2026)")."""
+    said = _when(_ANNOTATION.sub("", clause))
+    return said or frozenset(when for when in _when(clause) if when[0] == "date")
+
+
+def last_date_named(text: str, said_on: date) -> date | None:
+    """The last date `text` writes with its month ("booked for 8 September", "le 14 avril
+    c'est noté"), in the year that puts it no more than a month before `said_on`."""
+    found = None
+    for written in DATE.finditer(text):
+        day_month = _DAY_MONTH.search(written[0])
+        month = _month(day_month["month"].casefold()) if day_month else None
+        if day_month is not None and month is not None:
+            found = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
+    return found
 
 
 def _on_or_after(day: int, month: int, start: date) -> date | None:

@@ -44,7 +44,7 @@ def may_add_to_a_count(new: str, languages: Sequence[Language] = LANGUAGES) -> b
     folded = fold(new)
     return any(
         language.count_added.search(folded)
-        or any(pattern.search(folded) for pattern in language.more_than_said)
+        or any(pattern.search(folded) for pattern in (*language.more_than_said, *language.scaled))
         for language in languages
     )
 
@@ -85,10 +85,14 @@ def _total(
     old: str, new: str, languages: Sequence[Language]
 ) -> tuple[int | str, str, int, Language] | None:
     """The total `new` makes of `old`'s count, the counted word as `old` writes it (empty
-    for an amount, whose total carries its currency), where `new`'s phrase ends, and
-    `new`'s language."""
+    for an amount, whose total carries its currency, and for a multiple, written whole),
+    where `new`'s phrase ends, and `new`'s language."""
     language = detect_language(new, languages, languages[0])
     folded = fold(new)
+    for pattern in language.scaled:  # "double it each month", then "3 more just this once"
+        scaled = pattern.search(folded)
+        if scaled is not None and (multiple := _scaled_total(old, folded, scaled, language)):
+            return multiple
     added = language.count_added.search(folded)
     if added is not None and (made := _made(old, added, language)) is not None:
         return made
@@ -145,6 +149,43 @@ def _made_against_said(
         if len(named) == 1:
             return _counted_total(named[0][0] + by, named[0][1], end, language)
     return None
+
+
+def _scaled_total(
+    old: str, new: str, scaled: re.Match[str], language: Language
+) -> tuple[str, str, int, Language] | None:
+    """The count `new` makes by multiplying `old`'s ("double the block" after "a 10-lesson
+    block": "20-lesson block"), written as `old` writes its count; the thing named, or the
+    one count of `old` whose word `new` names too."""
+    groups = scaled.groupdict()
+    factor = 2 if groups.get("twice") else 3 if groups.get("thrice") else 0.5
+    if what := groups.get("what"):
+        found = _older_phrase(fold(old), _stem(what))
+    else:
+        topics = _topics(new, language)
+        named = [c for c in _counts_of(fold(old), language) if _topics(c[1], language) & topics]
+        found = _older_phrase(fold(old), _stem(named[0][1])) if len(named) == 1 else None
+    if found is None or (total := found[0] * factor) != int(total) or total < 1:
+        return None
+    value, phrase = found  # the total is the older phrase, its number made anew
+    return phrase.replace(str(value), str(int(total)), 1), "", scaled.end(), language
+
+
+def _older_phrase(old: str, stem: str) -> tuple[int, str] | None:
+    """The last count of `old` of what `stem` names, and its words as `old` writes them:
+    the number before the word ("10-lesson block", "6 pots") or after it ("block of 10")."""
+    words = list(_TOKEN.finditer(old))
+    found = None
+    for i, word in enumerate(words):
+        if not _counts(_stem(word[0]), stem):
+            continue
+        around = [*reversed(words[max(0, i - _BETWEEN - 1) : i]), *words[i + 1 : i + 3]]
+        for number in around:
+            if number[0].isdigit():
+                start = min(number.start(), word.start())
+                found = int(number[0]), old[start : max(number.end(), word.end())]
+                break
+    return found
 
 
 def _amount_made(old: str, by: int) -> str | None:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "clock_moved",
     "clock_times",
     "finish_sentence",
     "fold",
@@ -80,7 +81,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if match.group().startswith(".") and match.group().rstrip("\"')]\u201d\u00bb") == ".":
             before = text[start : match.start()].split()
             word = before[-1].casefold() if before else ""
-            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+            measured = len(before) > 1 and before[-2].isdigit()  # "6 pots de 500 g." ends
+            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha() and not measured):
                 continue
         _add(text, start, match.end(), spans)
         start = match.end()
@@ -120,6 +122,34 @@ _CLOCK = re.compile(
     re.IGNORECASE,
 )
 """A time of day: "8h", "14h30", "7:30", "8am", "2 pm", "6.30pm"."""
+
+
+def clock_moved(text: str, by: int) -> str | None:
+    """The one time of day `text` gives, moved by `by` minutes and written as `text` writes
+    it; None where it gives none, or several, or the day would change.
+
+    >>> clock_moved("Wednesdays, 4pm would be ideal.", 60), clock_moved("mercredi 18h30", -30)
+    ('5pm', '18h')
+    """
+    found = [match for match in _CLOCK.finditer(text) if match["h"] or match["half"]]
+    if len(found) != 1:
+        return None
+    match = found[0]
+    hour, minute = int(match["hour"]), int(match["minute"] or match["dotted"] or 0)
+    if match["half"]:
+        hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
+    hour, minute = divmod(hour * 60 + minute + by, 60)
+    if not 0 <= hour < 24:
+        return None
+    if match["half"]:
+        half = "pm" if hour >= 12 else "am"
+        spaced = " " if re.search(r"\d\s+[ap]", match[0], re.IGNORECASE) else ""
+        separator = "." if match["dotted"] else ":"
+        shown = f"{hour % 12 or 12}{separator}{minute:02d}" if minute else str(hour % 12 or 12)
+        return f"{shown}{spaced}{half.upper() if match['half'].isupper() else half}"
+    if match["h"].strip()[:1].casefold() == "h":
+        return f"{hour}h{minute:02d}" if minute else f"{hour}h"
+    return f"{hour}:{minute:02d}"
 
 
 def clock_times(text: str) -> dict[int, int]:
