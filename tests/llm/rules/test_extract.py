@@ -356,6 +356,20 @@ def test_sentences_that_are_not_facts(said: str) -> None:
     assert _facts(said, speaker="Odile").facts == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on send the invoices to my bookkeeper at books@quarrymill.example.",
+        "Désormais envoyez les factures à notre comptable, compta@atelier-brume.example.",
+        "From now on deliver to 12 Harrow Lane, please.",
+    ],
+)
+def test_where_things_go_from_now_on_is_no_rule_for_the_assistant(said: str) -> None:
+    # an instruction waits for a person's approval, out of the prompt; where the bills go
+    # is what the client said, for every block
+    assert all(fact.type is not FactType.INSTRUCTION for fact in _facts(said).facts)
+
+
 def test_the_assistant_and_other_roles_state_no_facts_about_the_user() -> None:
     session = transcript(
         ("assistant", None, "I love hiking too. I work as a travel guide. Always drink water."),

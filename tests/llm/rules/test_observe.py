@@ -491,6 +491,13 @@ def test_an_observation_takes_the_place_of_its_message_s_events_but_not_of_its_p
             "client_info",
             "L'utilisateur veut être contacté par email.",
         ),
+        # the way is kept with the number: "text me on …" is no call
+        (
+            "Text me on 07700 900 318, I can't pick up at work.",
+            "client_info",
+            "The user wants to be contacted by text on 07700 900 318, the user cannot pick up "
+            "at work.",
+        ),
         (
             "Hey, this is Nour Varga from the corner cafe on Quay Street.",
             "client_info",

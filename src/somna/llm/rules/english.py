@@ -2,7 +2,8 @@
 
 Retelling is `english_grammar`, standing instructions `english_instruction`; here is
 what a template cannot write: an article that agrees with the next word, a subject put
-back before a lower-cased verb, a verb agreed with a name, a decision told about one.
+back before a lower-cased verb, a verb agreed with a name, a decision told about one, the
+way a client wants to be reached.
 """
 
 from __future__ import annotations
@@ -44,6 +45,14 @@ def _decided(match: re.Match[str], who: str) -> str:
     return f"{who} {verb}{rest}"
 
 
+_BY = {"text": "by text ", "email": "by email ", "call": "by phone ", "message": "by message "}
+
+
+def _reached(match: re.Match[str], who: str) -> str:
+    """ "Text me on 07700 …" told with its way: "Odile wants to be contacted by text on …"."""
+    return f"{who} wants to be contacted {_BY.get(match['how'].casefold(), '')}{match['rest']}"
+
+
 ENGLISH = load_language(
     "english",
     third_person=ENGLISH_GRAMMAR.third_person,
@@ -56,5 +65,5 @@ ENGLISH = load_language(
         "i_have": lambda match: "I've " + match.group().lower(),
     },
     persons={"agreed": lambda match, me, you: f"{me} {match['adverb']}{agreed(match['verb'])}"},
-    seeds={"decided": _decided},
+    seeds={"decided": _decided, "reached": _reached},
 )

@@ -285,9 +285,10 @@ class Language:
     time_shift: re.Pattern[str]
     """A stretch of the clock a time is moved by ("an hour later", "une demi-heure plus
     tôt"): groups ``n`` or ``half``, ``unit`` (hours or minutes) and ``earlier``."""
-    count_added: re.Pattern[str]
+    count_added: tuple[re.Pattern[str], ...]
     """A count given against an older one ("one more flue than I said", "deux sacs de
-    plus"): groups ``n``, ``what`` (the thing counted) and ``fewer`` when it takes away."""
+    plus", "and one red fewer"): groups ``n``, ``what`` (the thing counted) and ``fewer``
+    when it takes away."""
     more_than_said: tuple[re.Pattern[str], ...]
     """A count or an amount given against what was said, the thing not always named ("a
     hundred more than I told you", "deux de moins que prévu", "on en fait deux de moins"):

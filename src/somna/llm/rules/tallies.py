@@ -43,9 +43,9 @@ def may_add_to_a_count(new: str, languages: Sequence[Language] = LANGUAGES) -> b
     """
     folded = fold(new)
     return any(
-        language.count_added.search(folded)
-        or any(pattern.search(folded) for pattern in (*language.more_than_said, *language.scaled))
+        pattern.search(folded)
         for language in languages
+        for pattern in (*language.count_added, *language.more_than_said, *language.scaled)
     )
 
 
@@ -57,7 +57,7 @@ def count_added(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -
     >>> count_added("We have two flues.", "One more thing: the dog stays in.")
     False
     """
-    return _total(old, new, languages) is not None
+    return bool(_totals(old, new, languages))
 
 
 def with_the_count_made(
@@ -72,34 +72,46 @@ def with_the_count_made(
     'My brother comes too; one more bike (4 ebikes in all).'
     >>> with_the_count_made("J'amène 2 sacs.", "J'en amène un sac de plus que prévu.")
     "J'en amène un sac de plus (3 sacs en tout) que prévu."
+    >>> with_the_count_made("4 reds and 2 whites.", "One more white, and one red fewer.")
+    'One more white (3 whites in all), and one red fewer (3 reds in all).'
     """
-    found = _total(old, new, languages)
-    if found is None:
+    found = _totals(old, new, languages)
+    if not found:
         return None
-    total, written, end, language = found
-    made = f"{total} {written}" if written else str(total)
-    return f"{new[:end]} ({language.in_all.format(made)}){new[end:]}"
+    for total, written, end, language in sorted(found, key=lambda made: -made[2]):
+        made = f"{total} {written}" if written else str(total)
+        new = f"{new[:end]} ({language.in_all.format(made)}){new[end:]}"
+    return new
 
 
-def _total(
-    old: str, new: str, languages: Sequence[Language]
-) -> tuple[int | str, str, int, Language] | None:
-    """The total `new` makes of `old`'s count, the counted word as `old` writes it (empty
-    for an amount, whose total carries its currency, and for a multiple, written whole),
-    where `new`'s phrase ends, and `new`'s language."""
+_Total = tuple[int | str, str, int, Language]
+"""A total made: the count or amount, the word it counts, where its phrase ends, the language."""
+
+
+def _totals(old: str, new: str, languages: Sequence[Language]) -> list[_Total]:
+    """Each total `new` makes of `old`'s counts ("one more white, and one red fewer"): the
+    total, the counted word as `old` writes it (empty for an amount, whose total carries
+    its currency, and for a multiple, written whole), where `new`'s phrase ends, and
+    `new`'s language."""
     language = detect_language(new, languages, languages[0])
     folded = fold(new)
     for pattern in language.scaled:  # "double it each month", then "3 more just this once"
         scaled = pattern.search(folded)
         if scaled is not None and (multiple := _scaled_total(old, folded, scaled, language)):
-            return multiple
-    added = language.count_added.search(folded)
-    if added is not None and (made := _made(old, added, language)) is not None:
-        return made
+            return [multiple]
+    made: dict[int, _Total] = {
+        total[2]: total  # two patterns may read one phrase: one total where it ends
+        for pattern in language.count_added
+        for added in pattern.finditer(folded)
+        if (total := _made(old, added, language)) is not None
+    }
+    if made:
+        return list(made.values())
     for pattern in language.more_than_said:
         if (said := pattern.search(folded)) is not None:
-            return _made_against_said(old, folded, said, language)
-    return None
+            against = _made_against_said(old, folded, said, language)
+            return [] if against is None else [against]
+    return []
 
 
 def _made(
@@ -118,7 +130,7 @@ def _made(
 
 def _made_against_said(
     old: str, new: str, said: re.Match[str], language: Language
-) -> tuple[int | str, str, int, Language] | None:
+) -> _Total | None:
     """The total of a count or amount given against what was said ("two hundred more than
     I said"), the thing named, counted before in the same sentence, or neither."""
     by = _value(said["n"], language)
