@@ -59,6 +59,15 @@ from somna.llm.rules.contacts import reached_elsewhere
             "L'utilisateur dit que envoyez le devis à paul.vidal@example.fr.",
             "L'utilisateur dit qu'envoie-le à Léa, lea.vidal@example.fr, elle gère les papiers.",
         ),
+        # a street of a kind other lands have ("wynd", "brae", "faubourg")
+        (
+            "The user says that home, 14 Ashgrove Road, Perth (in answer to: Where to?).",
+            "Send the parcels to the user's workshop at 3 Kelpie Wynd from now on.",
+        ),
+        (
+            "L'utilisateur dit que livrez au 8 rue Vaneau.",
+            "L'utilisateur dit que livrez plutôt au 21 faubourg des Tanneurs.",
+        ),
     ],
 )
 def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str) -> None:

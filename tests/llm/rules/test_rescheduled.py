@@ -270,6 +270,32 @@ from somna.llm.rules.rescheduled import (
             "The user agrees (in answer to: We could do Pixel's injections at 8h and 20h?).",
             False,
         ),
+        # a day proposed as a change of what the older answer took, taken
+        (
+            "L'utilisateur dit que le mardi c'est parfait (en réponse à « Notre camion passe "
+            "le mardi, ça vous va ? »).",
+            "L'utilisateur dit que ça le va, le vendredi c'est mieux (en réponse à « Notre "
+            "camion passe désormais le vendredi, ça vous irait ? »).",
+            True,
+        ),
+        (
+            "The user says that Mondays are fine (in answer to: Our van comes on Mondays, ok?).",
+            "The user agrees (in answer to: From now on our van would come on Wednesdays, is "
+            "that ok?).",
+            True,
+        ),
+        (
+            "The user says that Mondays are fine (in answer to: Our van comes on Mondays, ok?).",
+            "The user says that no, Mondays suit us better (in answer to: From now on our van "
+            "would come on Wednesdays, is that ok?).",
+            False,
+        ),
+        # another thing the question changes: the words they share are none
+        (
+            "The user says that Mondays are fine (in answer to: Our van comes on Mondays, ok?).",
+            "The user agrees (in answer to: From now on the classes start on Wednesdays, ok?).",
+            False,
+        ),
         # a mistake put right moves the date it names, not a time chosen for something else
         (
             "The user says that 3pm would be ideal (in answer to: When are you usually free?).",

@@ -298,7 +298,7 @@ def _numbers(text: str) -> tuple[_Number, ...]:
     observation joins) take the question's words too, which say what they count ("4, we
     load them ourselves (in answer to: How many vans?)"). Read once per text: a night holds
     each older fact against many candidates."""
-    undated = without_ways(DATE.sub(" ", text), ["street"])  # a street's number counts nothing
+    undated = without_ways(DATE.sub(" ", text))  # a street's or a phone's number counts nothing
     asked = ANSWERED.search(undated)
     question = (
         frozenset(_topic_words(_TOKEN.finditer(undated, asked.start()))) if asked else frozenset()

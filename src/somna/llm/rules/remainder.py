@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.text import finish_sentence, trim_clause
@@ -38,7 +39,8 @@ def rest_of(
     (apart at commas) that a newer number replaces by themselves (`recounted`) go, the
     others stay: "SARL, 4 staff, year end 31 December" leaves "SARL, year end 31 December" when "5
     staff" comes; a statement replaced only with its question ("unit 4, Mill Lane", to
-    "Delivery address?") goes whole."""
+    "Delivery address?") goes whole. A question that names a value leaves with the first
+    statement, which answered it."""
     asked = ANSWERED.search(observation)
     told = observation[: asked.start()] if asked else trim_clause(observation)
     question = observation[asked.start() :].removesuffix(".") if asked else ""  # " (in …)"
@@ -60,6 +62,8 @@ def rest_of(
     if not kept:
         return None
     rest = finish_sentence(told[:start] + "; ".join(kept))
+    if gone[0] and holds_a_value(question, names=False):
+        return rest  # "Tuesday suits (to: We come on Tuesdays, ok?)": the day went with it
     return f"{rest[:-1]}{question}." if asked else rest
 
 

@@ -88,6 +88,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return _slot_agreed_anew(old, new, language)
     if _agreed(new) and _times_agreed_anew(old, new, language):
         return True
+    if _taken_instead(old, new, language):
+        return True
     if not dates_replaced(_dated(old), new) or not (said_to_move or chosen or _agreed(old)):
         return False
     if not said_to_move:  # another day for the slot agreed to or chosen, the same thing named
@@ -115,6 +117,27 @@ def date_put_right(old: str, new: str) -> bool:
     given anew (`date_moved`) by a mistake put right."""
     language = detect_language(new, LANGUAGES, LANGUAGES[0])
     return language.puts_right.search(fold(new)) is not None and date_moved(old, new)
+
+
+def _taken_instead(old: str, new: str, language: Language) -> bool:
+    """Whether `new` takes the day a question proposed as a change ("notre tournée passe
+    désormais le jeudi, ça vous irait ?" "ça me va, le jeudi c'est mieux") of what `old`
+    answered, in words they share ("Notre tournée passe le mardi, ça vous convient ?"
+    "mardi c'est parfait"): the answer says yes or names the day proposed, and `old`
+    names another."""
+    asked, answered = ANSWERED.search(new), ANSWERED.search(old)
+    if asked is None or answered is None:
+        return False
+    question = new[asked.end() :]
+    folded = fold(question)
+    if language.reschedule.search(folded) is None and language.change.search(folded) is None:
+        return False
+    proposed = {when for when in _when(question) if when[0] in {"date", "day"}}
+    taken = proposed if _agreed(new) else _when(without_question(new)) & proposed
+    before = {when for when in _when(_dated(old)) if when[0] in {"date", "day"}}
+    asked_before = old[answered.end() :]
+    shared = shared_words(_words(asked_before, language), _words(question, language))
+    return bool(taken) and bool(before - proposed) and shared > 0
 
 
 def _slot_agreed_anew(old: str, new: str, language: Language) -> bool:
