@@ -46,6 +46,15 @@ def block_facts(memory: Memory, question: str) -> str:
     )
 
 
+def assert_replaced(memory: Memory, old: str, question: str, new: str) -> None:
+    """`old` is in the history of a fact superseded, and the block for `question` holds
+    `new` and not `old`."""
+    assert any(old in text for text in texts(memory, FactStatus.SUPERSEDED))
+    block = block_facts(memory, question)
+    assert new in block
+    assert old not in block
+
+
 @pytest.mark.parametrize(
     ("said", "then", "old", "question", "now"),
     [
@@ -680,10 +689,7 @@ def test_a_yes_to_another_day_proposed_moves_the_day_chosen(client: Memory, cloc
             ("user", "yes go on"),
         ],
     )
-    assert any("12th of May" in text for text in texts(client, FactStatus.SUPERSEDED))
-    block = block_facts(client, "When is the clearing planned?")
-    assert "Thursday 14 May" in block
-    assert "12th of May" not in block
+    assert_replaced(client, "12th of May", "When is the clearing planned?", "Thursday 14 May")
 
 
 def test_a_date_put_right_later_in_the_same_session_replaces_the_mistake(
@@ -700,10 +706,7 @@ def test_a_date_put_right_later_in_the_same_session_replaces_the_mistake(
             ("assistant", "No problem, 21 September it is."),
         ],
     )
-    assert any("11 September" in text for text in texts(client, FactStatus.SUPERSEDED))
-    block = block_facts(client, "When is the boat survey?")
-    assert "21 September" in block
-    assert "11 September" not in block
+    assert_replaced(client, "11 September", "When is the boat survey?", "21 September")
 
 
 def test_a_time_moved_by_an_hour_says_the_new_time(client: Memory, clock: Clock) -> None:

@@ -95,6 +95,14 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "L'utilisateur dit que d'accord, va pour le rail alors.",
             True,
         ),
+        # the offer taken names the one it replaces: what the client said does not
+        (
+            "L'utilisateur dit qu'une tringle en laiton (en réponse à « Vous préférez une "
+            "tringle ou un rail ? »).",
+            "L'utilisateur dit que d'accord, va pour le rail alors (en réponse à « Je vous "
+            "conseillerais un rail, plus solide qu'une tringle »).",
+            True,
+        ),
         (
             "The user says that Bronze should do (in answer to: Which package, Bronze or Silver?).",
             "The user says we'll take the Silver, the team grew.",

@@ -340,6 +340,21 @@ def test_an_answer_taking_one_of_the_options_offered_carries_them() -> None:
     ]
 
 
+def test_a_yes_that_goes_on_about_the_thing_offered_carries_the_offer() -> None:
+    digest = _extract(
+        (
+            "assistant",
+            None,
+            "Bonne nouvelle. On a une carte de 10 entrées à 90 €, ça pourrait vous intéresser.",
+        ),
+        ("user", None, "Ok ça me va, on part sur la carte alors."),
+    )
+    assert _observations(digest) == [
+        "L'utilisateur dit que ça le va, on part sur la carte alors (en réponse à « On a une "
+        "carte de 10 entrées à 90 €, ça pourrait vous intéresser »)."
+    ]
+
+
 def test_words_to_write_quoted_in_a_short_answer_are_kept() -> None:
     digest = _extract(
         ("assistant", None, "Vous souhaitez une inscription ?"),

@@ -48,6 +48,37 @@ from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_co
             "L'utilisateur dit qu'il faut un tréteau en moins.",
             "L'utilisateur dit qu'il faut un tréteau en moins (5 tréteaux en tout).",
         ),
+        # made a multiple: the older count as it was written, its number made anew
+        (
+            "The user says that the block of 6 please (in answer to: We do a 6-session block "
+            "at 200 pounds).",
+            "The user asks whether we can double the block too.",
+            "The user asks whether we can double the block (12-session block in all) too.",
+        ),
+        (
+            "The user orders 4 crates of apples a week.",
+            "The user says twice as many crates from June.",
+            "The user says twice as many crates (8 crates in all) from June.",
+        ),
+        # unnamed: the one count of what the newer statement names too
+        (
+            "L'utilisateur pensait à 5 bocaux de 250 g par semaine pour commencer.",
+            "L'utilisateur dit qu'à partir de mai vous nous mettez le double de bocaux.",
+            "L'utilisateur dit qu'à partir de mai vous nous mettez le double de bocaux (10 "
+            "bocaux en tout).",
+        ),
+        (
+            "L'utilisateur commande 8 bouquets par mois.",
+            "L'utilisateur dit que pour les bouquets on passe à la moitié, c'est plus calme.",
+            "L'utilisateur dit que pour les bouquets on passe à la moitié (4 bouquets en tout), "
+            "c'est plus calme.",
+        ),
+        # the count the client gave, not one the question offered
+        (
+            "L'utilisateur part sur 4 mois pour tester (en réponse à « Sur 4, 8 ou 12 mois ? »).",
+            "L'utilisateur dit de rajouter 4 mois à l'abonnement.",
+            "L'utilisateur dit de rajouter 4 mois (8 mois en tout) à l'abonnement.",
+        ),
     ],
 )
 def test_a_count_given_against_an_older_one_replaces_it_with_the_total(
@@ -178,44 +209,6 @@ def test_a_count_or_amount_against_what_was_said_is_told_with_its_total(
 )
 def test_no_total_is_made_where_what_was_said_is_not_known(old: str, new: str) -> None:
     assert with_the_count_made(old, new) is None
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "made"),
-    [
-        # the thing named: the older count as it was written, its number made anew
-        (
-            "The user says that the block of 6 please (in answer to: We do a 6-session block "
-            "at 200 pounds).",
-            "The user asks whether we can double the block too.",
-            "The user asks whether we can double the block (12-session block in all) too.",
-        ),
-        (
-            "The user orders 4 crates of apples a week.",
-            "The user says twice as many crates from June.",
-            "The user says twice as many crates (8 crates in all) from June.",
-        ),
-        # unnamed: the one count of what the newer statement names too
-        (
-            "L'utilisateur pensait à 5 bocaux de 250 g par semaine pour commencer.",
-            "L'utilisateur dit qu'à partir de mai vous nous mettez le double de bocaux.",
-            "L'utilisateur dit qu'à partir de mai vous nous mettez le double de bocaux (10 "
-            "bocaux en tout).",
-        ),
-        (
-            "L'utilisateur commande 8 bouquets par mois.",
-            "L'utilisateur dit que pour les bouquets on passe à la moitié, c'est plus calme.",
-            "L'utilisateur dit que pour les bouquets on passe à la moitié (4 bouquets en tout), "
-            "c'est plus calme.",
-        ),
-    ],
-)
-def test_a_count_made_a_multiple_of_the_older_one_is_told_with_its_total(
-    old: str, new: str, made: str
-) -> None:
-    assert may_add_to_a_count(new)
-    assert count_added(old, new)
-    assert with_the_count_made(old, new) == made
 
 
 @pytest.mark.parametrize(

@@ -210,7 +210,7 @@ def _other_offered(old: str, new: str) -> bool:
     if len(took) != 1:
         return False
     named = _word_set(without_question(new))
-    told = fold(new).casefold()
+    told = fold(without_question(new)).casefold()  # not the offer it took, which names both
     return any(words & named for words in offered if not words & took[0]) and not any(
         not turned_down(told, m.start())
         for word in took[0]

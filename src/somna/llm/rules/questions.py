@@ -170,29 +170,31 @@ def offer_of(content: str, reply: str) -> str | None:
     """The options a message offers without asking ("Il reste une place le mercredi à 16h,
     ou le samedi à 9h."), when the reply takes one of them: its last sentence, which
     offers another option and names a time or a number the reply names too; or the thing
-    it offers to take ("I'd suggest the oak one."), when the reply only says yes.
+    it offers to take ("I'd suggest the oak one."), when the reply says yes, alone or
+    before words about it ("ok, the oak one then").
 
     >>> offer_of("Noted. There's room on Wednesday at 4pm, or Saturday at 9am.", "4pm is great")
     "There's room on Wednesday at 4pm, or Saturday at 9am"
     >>> offer_of("Noted. There's room on Wednesday at 4pm, or Saturday at 9am.", "thanks!")
     >>> offer_of("Busy night. I'd suggest 7:30pm to 11:30pm. That's £90 more.", "Yes.")
     "I'd suggest 7:30pm to 11:30pm"
+    >>> offer_of("We have a 10-visit pass at £90, it might suit you.", "Ok, the pass then.")
+    'We have a 10-visit pass at £90, it might suit you'
     """
     folded = fold(content)
     spans = split_sentences(folded)
     if not spans or "?" in folded:
         return None
-    if _assents(reply):
-        offered = [  # "I'd suggest 7:30pm to 11:30pm." "Yes."
-            sentence
-            for a, b in spans
-            if any(
-                language.offers_to_take.search(sentence := folded[a:b].strip())
-                for language in LANGUAGES
-            )
-        ]
-        if offered:
-            return offered[-1].rstrip(" .!")
+    offered = [  # "I'd suggest 7:30pm to 11:30pm." "Yes."
+        sentence
+        for a, b in spans
+        if any(
+            language.offers_to_take.search(sentence := folded[a:b].strip())
+            for language in LANGUAGES
+        )
+    ]
+    if offered and (_assents(reply) or _takes_up(reply, offered[-1])):
+        return offered[-1].rstrip(" .!")
     last = folded[spans[-1][0] : spans[-1][1]].strip()
     words = {w.casefold() for w in _TOKEN.findall(last)}
     offers = any(words & language.alternative for language in LANGUAGES)
@@ -232,6 +234,22 @@ def question_of(content: str, reply: str | None = None) -> str | None:
         # "We can offer you the oak one at £40. Friday at 9, would that suit?" "ok"
         return _joined(sentences[offered[-1]], sentences[last])
     return sentences[last]
+
+
+def _takes_up(reply: str, offered: str) -> bool:
+    """Whether a reply opens with a yes and goes on about what was offered ("Ok ça me va,
+    on part sur le carnet alors" to "on a un carnet de 5 séances…")."""
+    first, _, rest = fold(reply).partition(",")
+    named = {w.casefold() for w in _TOKEN.findall(rest) if len(w) > 3}
+    return bool(rest) and _assents(first) and bool(named & _content_words(offered))
+
+
+def _content_words(text: str) -> set[str]:
+    return {
+        word
+        for word in (w.casefold() for w in _TOKEN.findall(text))
+        if len(word) > 3 and word not in _OFFERING
+    }
 
 
 def _assents(reply: str) -> bool:

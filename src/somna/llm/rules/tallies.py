@@ -23,7 +23,7 @@ from itertools import pairwise
 
 from somna.llm.rules.counts import DATE
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import LANGUAGES, without_question
 from somna.llm.rules.text import fold
 
 __all__ = ["count_added", "may_add_to_a_count", "with_the_count_made"]
@@ -259,7 +259,12 @@ _NOT_TOPICS = frozenset().union(*(language.not_topics for language in LANGUAGES)
 
 
 def _older_count(old: str, stem: str, language: Language) -> tuple[int, str] | None:
-    """The last number of `old` written before a word of `stem`, and that word."""
+    """The last number of `old` written before a word of `stem`, and that word: of what
+    `old` says, else of the question it answered ("6 mois" of "6 mois pour tester", not
+    the "12 mois" the question offered)."""
+    told = without_question(old)
+    if told != old and (found := _older_count(told, stem, language)) is not None:
+        return found
     words = list(_TOKEN.finditer(old))
     found = None
     for i, word in enumerate(words):
