@@ -1078,3 +1078,12 @@ def test_an_answer_is_kept_without_its_question_when_they_would_make_two_sentenc
     )
     [told] = _observations(digest)
     assert "6 tins a month" in told
+
+
+def test_what_we_did_told_with_on_is_no_reaction_to_the_listener() -> None:
+    # "on" is the French "we" of chat: a news of the speaker's, not a remark on "vous"
+    digest = _extract(
+        ("user", None, "Vous avez vu, on a déménagé l'atelier au 4 rue des Ormeaux !")
+    )
+    [told] = _observations(digest)
+    assert "4 rue des Ormeaux" in told
