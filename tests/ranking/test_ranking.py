@@ -44,6 +44,12 @@ def test_keywords_drop_stop_words_of_both_languages_and_repeat_no_word() -> None
     assert keywords("what is it?") == []
 
 
+def test_keywords_drop_the_words_any_question_is_asked_with() -> None:
+    # "the best way": a contact answer's question is no recipe's answer
+    assert keywords("What's the best way to clean linen?") == ["clean", "linen"]
+    assert keywords("Any good bread in town, please?") == ["bread", "town"]
+
+
 def test_question_words_drop_the_words_observations_are_told_in() -> None:
     """Most facts read "The user says that…" or "L'utilisateur dit que…"."""
     assert question_words("Comment dit-on merci en italien ?") == ["merci", "italien"]

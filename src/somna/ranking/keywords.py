@@ -21,7 +21,6 @@ ourselves out over own same she should so some such than that the their theirs t
 themselves then there these they this those through to too under until up very was we were
 what when where which while who whom why will with would you your yours yourself
 yourselves tell know remember anything something ever
-get gets got getting make makes made making take takes took taking go goes going went
 good best better way ways thing things really please thanks let lot
 """
 _FRENCH = """

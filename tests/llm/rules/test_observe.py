@@ -1087,3 +1087,29 @@ def test_what_we_did_told_with_on_is_no_reaction_to_the_listener() -> None:
     )
     [told] = _observations(digest)
     assert "4 rue des Ormeaux" in told
+
+
+def test_a_request_to_move_a_time_by_a_stretch_of_the_clock_is_kept() -> None:
+    digest = _extract(("user", None, "Could the fitting be half an hour earlier than we said?"))
+    assert _observations(digest) == [
+        "The user asks that the fitting be half an hour earlier than we said."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        (
+            "We need 5 crates a week sorry typo, 6 crates, the café is busier.",
+            "The user says that we need 6 crates, the café is busier.",
+        ),
+        (
+            "Le code du portail c'est 2719... pardon, 2791.",
+            "L'utilisateur dit que le code du portail c'est 2791.",
+        ),
+    ],
+)
+def test_a_value_put_right_in_the_same_breath_keeps_only_the_right_one(
+    said: str, told: str
+) -> None:
+    assert _observations(_extract(("user", None, said))) == [told]

@@ -351,6 +351,9 @@ class Language:
     """How a reaction to the other person opens ("that's so…", "bravo"), as alternatives."""
     instead: str
     """What a correction puts before the number it replaces ("not", "pas"), as alternatives."""
+    slip: str
+    """What puts a slip right in the same breath ("3 sorry typo, 2", "4817… pardon,
+    4871"), as alternatives."""
     which: str
     """What asks which one, after a preposition ("from which"), as alternatives."""
     replaced: str

@@ -97,8 +97,8 @@ def request_in(sentence: str, language: Language) -> Request | None:
 def _changes_how_things_go(asked: str, language: Language) -> bool:
     """Whether what is asked for changes how things go, though it names no value: a thing
     to have ("have the lemon tart"), done each time ("add a card to every order"), moved
-    ("on peut décaler mes séances ?"), put otherwise ("send it to our manager instead") or
-    made a multiple ("can you double the boxes?")."""
+    ("on peut décaler mes séances ?", "can it be half an hour earlier?"), put otherwise
+    ("send it to our manager instead") or made a multiple ("can you double the boxes?")."""
     folded = fold(asked)
     taken = language.takes.match(folded)
     named = _TOKEN.findall(folded[taken.end() :].casefold()) if taken else []
@@ -106,7 +106,13 @@ def _changes_how_things_go(asked: str, language: Language) -> bool:
         return True
     return any(
         pattern.search(folded) is not None
-        for pattern in (language.recurring, language.reschedule, language.change, *language.scaled)
+        for pattern in (
+            language.recurring,
+            language.reschedule,
+            language.change,
+            language.time_shift,
+            *language.scaled,
+        )
     )
 
 
