@@ -111,6 +111,11 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
             "Ring the user on 07700 900100.",
             "The user says the office moved to 4 Mill Road.",
         ),
+        # someone else's way, told as theirs
+        (
+            "The user says that quotes and invoices go to ines@quarrymill.example.",
+            "The user says that Tabitha approves repairs now; her email is t.rowe@quarrymill.example.",
+        ),
     ],
 )
 def test_a_number_or_an_address_that_does_not_replace_the_older(old: str, new: str) -> None:

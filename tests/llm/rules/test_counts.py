@@ -184,6 +184,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "Mondays, which day suits?).",
             "The user says that the porch is finally finished, so there are two more panes.",
         ),
+        # a thing named by its number is one of those counted, not a count of them
+        (
+            "The user says that we run 14 cargo vans across the city.",
+            "The user says that van 9 has a flat tyre right now.",
+        ),
         # how often one thing is done says nothing of how often another is
         (
             "The user agrees (in answer to: For the cottage we suggest every 8 weeks, ok?).",

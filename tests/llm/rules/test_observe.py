@@ -1040,6 +1040,12 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "Monday of the month work better?).",
         ),
         (
+            "Since the yard opens early, could we start at 6:30 instead?",
+            "Sure, do that.",
+            "The user agrees (in answer to: Since the yard opens early, could we start at 6:30 "
+            "instead?).",
+        ),
+        (
             "On peut passer la haie toutes les 6 semaines, même tarif. Je vous le change ?",
             "bonne idée, oui",
             "L'utilisateur est d'accord (en réponse à « On peut passer la haie toutes les 6 "

@@ -34,6 +34,8 @@ class _Table:
     """An app the number also works on ("whatsapp aussi"): no number added."""
     others: re.Pattern[str]
     """The one before, named as such ("l'autre je la relève plus"): no number added."""
+    theirs: re.Pattern[str]
+    """A way of someone else's, told as theirs ("her email is …")."""
     documents: tuple[tuple[str, re.Pattern[str]], ...]
     """Each kind of document, and the words that name it."""
     street: re.Pattern[str]
@@ -50,6 +52,7 @@ def _table() -> _Table:
         any_word(table["adds"], whole=True),
         regex(rf"{_pattern(table['apps'])}\W+{_pattern(table['adds'])}"),
         any_word(table["others"], whole=True),
+        regex(rf"{_pattern(table['theirs'])}\s+(?:[\w-]+\s+)?(?:{_pattern(table['use'])})"),
         tuple((kind, any_word(words, whole=False)) for kind, words in table["documents"].items()),
         re.compile(  # "22 Mill Road", "Unit 3 Tannery Yard", "9 rue des Lilas"
             rf"(?<!\w)(?P<number>\d{{1,4}})[a-z]?,?\s+"
@@ -94,7 +97,8 @@ def without_ways(text: str, kinds: Collection[str] = ("email", "phone", "street"
 def may_reach_elsewhere(new: str) -> bool:
     """Whether `reached_elsewhere` can hold for `new` against any text: a way to reach,
     in words that say to use it, neither added to the first nor given for another person
-    a question asked about ("Is there someone else to call on the day?")."""
+    a question asked about ("Is there someone else to call on the day?") or told as
+    theirs ("Ottilie approves now; her email is …")."""
     told = without_question(new)
     table = _table()
     asked = new[len(told) :]  # "(in answer to: Is there another person to call?)"
@@ -103,6 +107,7 @@ def may_reach_elsewhere(new: str) -> bool:
         and table.use.search(told) is not None
         and table.adds.search(table.others.sub(" ", table.app_too.sub(" ", told))) is None
         and table.adds.search(asked) is None
+        and table.theirs.search(told) is None
         and not conditional(told)
     )
 

@@ -118,6 +118,9 @@ class _Number:
     """Given as the value a correction replaces ("four now, not five", "36, pas 30")."""
     money: bool = False
     """Marked as a sum of money ("£32", "59 €"), not only large."""
+    names: str | None = None
+    """The word right before it, as a stem, when it names one thing by number ("bike 9"
+    has a buckled wheel): no count of the things of that word."""
 
     @property
     def counts_people(self) -> bool:
@@ -232,6 +235,8 @@ def _same_thing(a: _Number, b: _Number) -> bool:
         return False  # "15 kids" and "22 children" both count people
     if a.money != b.money and not (a.amount and b.amount):
         return False  # "80 € for two dogs" counts no dogs, "59 € a month" no months
+    if any(one.names is not None and one.names == other.unit for one, other in ((a, b), (b, a))):
+        return False  # "bike 9" is one of the "14 bikes", not a count of them
     shared = a.near & b.near - _NOT_TOPICS
     if a.unit is not None and a.unit == b.unit and a.unit in _TIME_UNIT_STEMS:
         # "every 8 weeks" for the house is not "every two weeks" for the shop: the stretch
@@ -347,9 +352,18 @@ def _numbers(text: str) -> tuple[_Number, ...]:
                 unit,
                 _CORRECTED.search(undated, 0, token.start()) is not None,
                 marked and not token["k"],
+                _named_by(undated, tokens, i) if unit is None else None,
             )
         )
     return tuple(numbers)
+
+
+def _named_by(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
+    """The word right before the number of `tokens[i]`, as a stem, when nothing parts them
+    and it says what kind of thing the number names ("bike 9", "room 12")."""
+    if i == 0 or text[tokens[i - 1].end() : tokens[i].start()].strip():
+        return None
+    return next(_topic_words([tokens[i - 1]]), None)
 
 
 def _clause_of(text: str, at: int) -> str:
@@ -371,6 +385,15 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     following = tokens[i + 1]
     if text[tokens[i].end() : following.start()].strip() or not following[0][:1].islower():
         return None
+    j = i + 1  # "14 e-cargo bikes", "2,000 tri-fold brochures": the word the compound leads to
+    while j + 1 < len(tokens) and text[tokens[j].end() : tokens[j + 1].start()] == "-":
+        j += 1
+    if (
+        j > i + 1
+        and j + 1 < len(tokens)
+        and not text[tokens[j].end() : tokens[j + 1].start()].strip()
+    ):
+        following = tokens[j + 1]
     if _stem(following[0]) in _CHILDREN:
         return _CHILD  # "15 kids" and "22 children" count one thing
     if following[0].casefold() in _MEASURES:
