@@ -270,6 +270,22 @@ from somna.llm.rules.rescheduled import (
             "The user agrees (in answer to: We could do Pixel's injections at 8h and 20h?).",
             False,
         ),
+        # the one day named, at another time
+        (
+            "L'utilisateur dit qu'une séance le jeudi à 17h, après l'école.",
+            "L'utilisateur dit que pour le jeudi ce sera 18h15, il a piscine avant.",
+            True,
+        ),
+        (
+            "The user says that Thursdays at 5pm suit, after school.",
+            "The user says that on Thursday 14 May we'll come at 6pm instead of 5pm.",
+            True,
+        ),
+        (
+            "The user says that Thursdays at 5pm suit, after school.",
+            "The user says that Fridays at 6pm would be good for the second child.",
+            False,
+        ),
         # a day proposed as a change of what the older answer took, taken
         (
             "L'utilisateur dit que le mardi c'est parfait (en réponse à « Notre camion passe "

@@ -88,7 +88,7 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return _slot_agreed_anew(old, new, language)
     if _agreed(new) and _times_agreed_anew(old, new, language):
         return True
-    if _taken_instead(old, new, language):
+    if _taken_instead(old, new, language) or _day_retimed(old, new):
         return True
     if not dates_replaced(_dated(old), new) or not (said_to_move or chosen or _agreed(old)):
         return False
@@ -117,6 +117,19 @@ def date_put_right(old: str, new: str) -> bool:
     given anew (`date_moved`) by a mistake put right."""
     language = detect_language(new, LANGUAGES, LANGUAGES[0])
     return language.puts_right.search(fold(new)) is not None and date_moved(old, new)
+
+
+def _day_retimed(old: str, new: str) -> bool:
+    """Whether `new` gives the one day of the week it names another time than the one
+    `old` gives that day ("le mercredi à 14h", then "pour le mercredi ce sera 15h30"):
+    the day's slot, moved within the day."""
+    told, before = _when(without_question(new)), _when(without_question(old))
+    days = {when for when in told if when[0] == "day"}
+    times = {when for when in told if when[0] == "time"}
+    earlier = {when for when in before if when[0] == "time"}
+    if len(days) != 1 or len(times) != 1 or len(earlier) != 1 or not days <= before:
+        return False
+    return bool(times - earlier) and not any(when[0] == "date" for when in told)
 
 
 def _taken_instead(old: str, new: str, language: Language) -> bool:
