@@ -133,6 +133,8 @@ def _within_session(candidates: list[Candidate]) -> None:
     yet, so no search finds the earlier one."""
     for i, candidate in enumerate(candidates):
         said = candidate.evidence[0].quote if candidate.evidence else None
+        if not may_give_anew(candidate.fact.text, said):
+            continue  # the test every rule of `renews` needs first, read once
         for earlier in candidates[:i]:
             if earlier.fact.id not in candidate.verdicts and renews(
                 earlier.fact, candidate.fact, said
