@@ -97,17 +97,17 @@ def without_ways(text: str, kinds: Collection[str] = ("email", "phone", "street"
 def may_reach_elsewhere(new: str) -> bool:
     """Whether `reached_elsewhere` can hold for `new` against any text: a way to reach,
     in words that say to use it, neither added to the first nor given for another person
-    a question asked about ("Is there someone else to call on the day?") or told as
-    theirs ("Ottilie approves now; her email is …")."""
+    a question asked about ("Is there someone else to call on the day?") nor only told
+    as theirs ("Ottilie approves now; her email is …", where "she'll be your contact;
+    her email is …" says to use it)."""
     told = without_question(new)
     table = _table()
     asked = new[len(told) :]  # "(in answer to: Is there another person to call?)"
     return (
         bool(ways(told))
-        and table.use.search(told) is not None
+        and table.use.search(table.theirs.sub(" ", told)) is not None
         and table.adds.search(table.others.sub(" ", table.app_too.sub(" ", told))) is None
         and table.adds.search(asked) is None
-        and table.theirs.search(told) is None
         and not conditional(told)
     )
 
