@@ -182,10 +182,10 @@ def given_anew(
 
 
 def renews(older: Fact, fact: Fact, said: str | None = None) -> bool:
-    """Whether `fact` (said in the words `said`) gives anew what `older`, said before it in
-    the same session about the same subject, said, by the rules alone ("booked for 8
-    September", then "sorry, I meant the 18th"), by the rules that tell two things said
-    together apart (`gives_anew`)."""
+    """Whether `fact` (said in the words `said`) gives anew what `older` said earlier in
+    the same session of the same subject ("booked for 8 September", then "sorry, I meant
+    the 18th"): by the rules alone, those that tell two things said together apart
+    (`gives_anew`)."""
     return (
         older.subject.casefold() == fact.subject.casefold()
         and _renewable(older, fact)

@@ -114,7 +114,8 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
         # someone else's way, told as theirs
         (
             "The user says that quotes and invoices go to ines@quarrymill.example.",
-            "The user says that Tabitha approves repairs now; her email is t.rowe@quarrymill.example.",
+            "The user says that Tabitha approves repairs now; her email is "
+            "t.rowe@quarrymill.example.",
         ),
     ],
 )
