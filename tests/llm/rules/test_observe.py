@@ -1119,3 +1119,29 @@ def test_a_value_put_right_in_the_same_breath_keeps_only_the_right_one(
     said: str, told: str
 ) -> None:
     assert _observations(_extract(("user", None, said))) == [told]
+
+
+@pytest.mark.parametrize(
+    ("proposed", "reply", "told"),
+    [
+        # a value proposed as a question, taken up by the reply: asked for
+        (
+            "Le 3 mai ?",
+            "Le 3 mai c'est noté, on passera vers 9h.",
+            ["L'utilisateur demande le 3 mai."],
+        ),
+        (
+            "Thursdays at 6pm?",
+            "Yes, Thursdays at 6pm are free, I'll book them.",
+            ["The user asks for Thursdays at 6pm."],
+        ),
+        # turned down, or a question asked with a question word: nothing decided
+        ("Le 3 mai ?", "Malheureusement le 3 mai est complet.", []),
+        ("Do you open at 9am on Saturdays?", "Yes, we open at 9am.", []),
+    ],
+)
+def test_a_value_proposed_as_a_question_is_asked_for_once_the_reply_takes_it_up(
+    proposed: str, reply: str, told: list[str]
+) -> None:
+    digest = _extract(("user", None, proposed), ("assistant", None, reply))
+    assert _observations(digest) == told

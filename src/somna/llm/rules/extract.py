@@ -29,7 +29,7 @@ from somna.llm.rules.observe import (
     observe,
     select,
 )
-from somna.llm.rules.questions import offer_of, question_of
+from somna.llm.rules.questions import confirms, offer_of, question_of
 from somna.llm.rules.relatives import name_relatives, relatives
 from somna.llm.rules.rescheduled import last_date_named
 from somna.llm.rules.seeds import seed_fact
@@ -334,6 +334,7 @@ def typed_facts(
                 typed=said_typed,
                 names=named_within,
                 about=_date_spoken_of(transcript, position, said_on),
+                confirmed=_confirmed(transcript, position, speaker_of_next=listener),
             )
         )
     _describe(transcript, typed, who_said, descriptions)
@@ -407,6 +408,17 @@ def _asked(transcript: SessionTranscript, position: int, listener: str) -> str |
         return None
     reply = transcript.messages[position].content
     return question_of(before.content, reply) or offer_of(before.content, reply)
+
+
+def _confirmed(transcript: SessionTranscript, position: int, speaker_of_next: str) -> bool:
+    """Whether the next message, the listener's, takes up a value the message at
+    ``position`` proposed ("Le 14 avril ?" "Le 14 avril c'est noté")."""
+    if position + 1 >= len(transcript.messages):
+        return False
+    reply = transcript.messages[position + 1]
+    said_by = (reply.speaker or transcript.user) if reply.role is Role.USER else _ASSISTANT
+    content = transcript.messages[position].content
+    return said_by == speaker_of_next and confirms(reply.content, content)
 
 
 def _date_spoken_of(transcript: SessionTranscript, position: int, said_on: date) -> date | None:

@@ -255,6 +255,10 @@ class Language:
     offers_to_take: re.Pattern[str]
     """A sentence offering a thing to take ("We can offer you the oak one", "On peut vous
     proposer le chêne"): a yes to the question that follows it takes that thing too."""
+    declines: re.Pattern[str]
+    """A reply that turns down what was asked ("Sorry, we're full", "Malheureusement…")."""
+    proposal_tag: re.Pattern[str]
+    """The tag after a value proposed as a question ("…, would that work?", "ça irait ?")."""
     offers_to_do: re.Pattern[str]
     """A question offering to do what the sentence before it proposes ("Shall I switch
     it?", "Je vous le change ?"): a yes to it takes that sentence too."""

@@ -27,8 +27,11 @@ from somna.llm.rules.language import Language, Speaker, retell_speaker
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.questions import (
     COMMA,
+    PROPOSAL,
     Request,
     asks_something,
+    lowered_opening,
+    proposed_value,
     request_in,
     statement_before_question,
 )
@@ -260,6 +263,7 @@ def observe(
     typed: Collection[int] = (),
     names: Collection[str] = (),
     about: date | None = None,
+    confirmed: bool = False,
 ) -> Observation | None:
     """The observation of one message, or None when it tells nothing. ``asked`` is the
     question of ``listener`` that the message answers (`question_of` their message);
@@ -267,7 +271,8 @@ def observe(
     statement is not stored twice; ``names``, the names the conversation writes within
     its sentences, kept as written when one opens a statement ("Noa has a cold"); ``about``,
     the date the conversation spoke of just before, that a date put right is near ("sorry,
-    I meant the 18th")."""
+    I meant the 18th"); ``confirmed``, whether the listener's reply takes up a value the
+    message proposed as a question ("Le 14 avril ?" "Le 14 avril c'est noté")."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
@@ -287,12 +292,17 @@ def observe(
         tagged = COMMA.match(folded, stated)
         for asks_from in ([start] if score == 0 else []) + ([tagged.end()] if tagged else []):
             request = request_in(folded[asks_from:end], language)
+            stop = end
+            if request is None and confirmed:  # "le samedi à 10h ça irait ?" "oui, …"
+                value_ends = proposed_value(folded[asks_from:end], language)
+                request = None if value_ends is None else PROPOSAL
+                stop = end if value_ends is None else asks_from + value_ends
             if request is None:
                 continue
-            asked_for = folded[asks_from + request.start : end].rstrip(" ?!.")
+            asked_for = folded[asks_from + request.start : stop].rstrip(" ?!.")
             tells, _ = _informative(asked_for, language, answering=True)  # "call me", "décaler"
             if tells > 0:
-                kept.append((asks_from, asks_from + request.start, end, tells, request))
+                kept.append((asks_from, asks_from + request.start, stop, tells, request))
                 break
     parts: list[str] = []
     used = 0
@@ -311,6 +321,8 @@ def observe(
             continue
         if request is not None:
             asking = request.opening(language)
+            if request is PROPOSAL and not _a_name_opens(folded, start, told_from, names):
+                told = lowered_opening(told)  # "Le 14 avril ?" asked for: "demande le 14…"
             told = _joined(asking.format(speaker, listener), told[:1], language) + told[1:]
         if used + len(told) + 2 > MAX_FACT_CHARS:
             break

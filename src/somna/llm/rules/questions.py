@@ -14,9 +14,13 @@ from somna.llm.rules.text import fold, split_sentences
 
 __all__ = [
     "COMMA",
+    "PROPOSAL",
     "Request",
     "asks_something",
+    "confirms",
+    "lowered_opening",
     "offer_of",
+    "proposed_value",
     "question_of",
     "request_in",
     "statement_before_question",
@@ -63,6 +67,47 @@ class Request:
         if self.of_listener:
             return language.asking_listener
         return language.asking
+
+
+PROPOSAL = Request(0, of_listener=False, what=True)
+"""A value the speaker proposed as a question and the listener took up: asked for."""
+
+
+def proposed_value(sentence: str, language: Language) -> int | None:
+    """Where the value a question proposes ends ("Le 14 avril ?", "le samedi à 10h ça
+    irait ?", "so 4:30pm?"), before its tag; None for a question asked with a question
+    word or a request, or one that names no value."""
+    said = sentence.rstrip(" ?!.")
+    if "?" not in sentence or any(
+        pattern.match(said)
+        for pattern in (language.interrogative, language.unmarked_question, language.asks_for)
+    ):
+        return None
+    tag = language.proposal_tag.search(said)
+    what = said[: tag.start() if tag else len(said)].rstrip(" ,")
+    return len(what) if holds_a_value(what, names=False) else None
+
+
+def confirms(reply: str, said: str) -> bool:
+    """Whether a reply takes up a value the message before proposed ("Le 14 avril ?" "Le
+    14 avril c'est noté"): it names one of its numbers or days and does not turn it down.
+
+    >>> confirms("Yes, Saturday at 10 is free, I'll add it.", "Saturday at 10, ok?")
+    True
+    >>> confirms("Sorry, Saturday at 10 is taken.", "Saturday at 10, ok?")
+    False
+    """
+    folded = fold(reply).strip()
+    if any(language.declines.match(folded) for language in LANGUAGES):
+        return False
+    return bool(_values(folded) & _values(fold(said)))
+
+
+def _values(text: str) -> set[str]:
+    """The numbers and the days of the week `text` names."""
+    words = {w.casefold() for w in _TOKEN.findall(text)}
+    days = {day for language in LANGUAGES for day in language.dates.weekdays}
+    return set(_VALUE.findall(text.casefold())) | (words & days)
 
 
 def request_in(sentence: str, language: Language) -> Request | None:
@@ -264,13 +309,16 @@ def _assents(reply: str) -> bool:
 
 
 def _joined(proposed: str, asked: str) -> str:
-    """A proposal and the question about it, as one sentence, as a fact is; a day's or a
-    month's name keeps its capital where its language writes one ("…, Saturday at 9am,
-    would that suit?")."""
-    first = _TOKEN.match(asked)
-    named = first is not None and first[0].casefold() in _CALENDAR
-    opening = asked[:1] if named else asked[:1].lower()
-    return f"{proposed.rstrip(' .!;:')}, {opening}{asked[1:]}"
+    """A proposal and the question about it, as one sentence, as a fact is."""
+    return f"{proposed.rstrip(' .!;:')}, {lowered_opening(asked)}"
+
+
+def lowered_opening(text: str) -> str:
+    """`text` with its first letter in lower case, as it reads within a sentence; a day's or
+    a month's name keeps its capital where its language writes one ("Saturday at 9am")."""
+    first = _TOKEN.match(text)
+    named = first is not None and first[0].casefold().removesuffix("s") in _CALENDAR
+    return text if named else text[:1].lower() + text[1:]
 
 
 _CALENDAR = frozenset().union(
