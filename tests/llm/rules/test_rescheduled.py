@@ -286,6 +286,12 @@ from somna.llm.rules.rescheduled import (
             "The user says that Fridays at 6pm would be good for the second child.",
             False,
         ),
+        # the older time is another day's
+        (
+            "L'utilisateur demande, en plus du jeudi, le samedi à 10h.",
+            "L'utilisateur dit que pour le jeudi ce sera 18h15, il a piscine avant.",
+            False,
+        ),
         # a day proposed as a change of what the older answer took, taken
         (
             "L'utilisateur dit que le mardi c'est parfait (en réponse à « Notre camion passe "

@@ -127,8 +127,9 @@ def _day_retimed(old: str, new: str) -> bool:
     days = {when for when in told if when[0] == "day"}
     times = {when for when in told if when[0] == "time"}
     earlier = {when for when in before if when[0] == "time"}
-    if len(days) != 1 or len(times) != 1 or len(earlier) != 1 or not days <= before:
-        return False
+    earlier_days = {when for when in before if when[0] == "day"}
+    if len(days) != 1 or len(times) != 1 or len(earlier) != 1 or earlier_days != days:
+        return False  # the older time is of that day alone
     return bool(times - earlier) and not any(when[0] == "date" for when in told)
 
 
