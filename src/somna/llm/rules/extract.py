@@ -403,8 +403,7 @@ def _asked(transcript: SessionTranscript, position: int, listener: str) -> str |
     if position == 0:
         return None
     before = transcript.messages[position - 1]
-    asker = (before.speaker or transcript.user) if before.role is Role.USER else _ASSISTANT
-    if asker != listener:
+    if _speaker_of(transcript, position - 1) != listener:
         return None
     reply = transcript.messages[position].content
     return question_of(before.content, reply) or offer_of(before.content, reply)
@@ -415,10 +414,15 @@ def _confirmed(transcript: SessionTranscript, position: int, speaker_of_next: st
     ``position`` proposed ("Le 14 avril ?" "Le 14 avril c'est noté")."""
     if position + 1 >= len(transcript.messages):
         return False
-    reply = transcript.messages[position + 1]
-    said_by = (reply.speaker or transcript.user) if reply.role is Role.USER else _ASSISTANT
-    content = transcript.messages[position].content
-    return said_by == speaker_of_next and confirms(reply.content, content)
+    reply = transcript.messages[position + 1].content
+    said = transcript.messages[position].content
+    return _speaker_of(transcript, position + 1) == speaker_of_next and confirms(reply, said)
+
+
+def _speaker_of(transcript: SessionTranscript, position: int) -> str:
+    """Who said the message at ``position``: its speaker, the user, or the assistant."""
+    message = transcript.messages[position]
+    return (message.speaker or transcript.user) if message.role is Role.USER else _ASSISTANT
 
 
 def _date_spoken_of(transcript: SessionTranscript, position: int, said_on: date) -> date | None:

@@ -106,8 +106,10 @@ def confirms(reply: str, said: str) -> bool:
 def _values(text: str) -> set[str]:
     """The numbers and the days of the week `text` names."""
     words = {w.casefold() for w in _TOKEN.findall(text)}
-    days = {day for language in LANGUAGES for day in language.dates.weekdays}
-    return set(_VALUE.findall(text.casefold())) | (words & days)
+    return set(_VALUE.findall(text.casefold())) | (words & _DAYS)
+
+
+_DAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
 
 
 def request_in(sentence: str, language: Language) -> Request | None:
@@ -291,8 +293,7 @@ def _takes_up(reply: str, offered: str) -> bool:
     """Whether a reply opens with a yes and goes on about what was offered ("Ok ça me va,
     on part sur le carnet alors" to "on a un carnet de 5 séances…")."""
     first, _, rest = fold(reply).partition(",")
-    named = {w.casefold() for w in _TOKEN.findall(rest) if len(w) > 3}
-    return bool(rest) and _assents(first) and bool(named & _content_words(offered))
+    return bool(rest) and _assents(first) and bool(_content_words(rest) & _content_words(offered))
 
 
 def _content_words(text: str) -> set[str]:

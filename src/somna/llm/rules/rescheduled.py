@@ -13,7 +13,7 @@ most of what is told is dated.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from datetime import date, timedelta
 from functools import lru_cache
@@ -249,15 +249,12 @@ def shifted_to(old: str, new: str, said_on: date) -> str | None:
     """
     if not date_shifted(old, new):
         return None
-    written = DATE.search(_dated(old))
-    day_month = _DAY_MONTH.search(written[0]) if written else None
-    month = _month(day_month["month"].casefold()) if day_month else None
-    if day_month is None or month is None:
+    dated = next(_dates_named(_dated(old), said_on), None)
+    if dated is None:
         return None
     language = detect_language(new, LANGUAGES, LANGUAGES[0])
     shift = language.shift.search(new)
     assert shift is not None  # `date_shifted`
-    dated = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
     sign = -1 if language.brought_forward.search(fold(new)) else 1
     to = None if dated is None else moved(dated, shift["n"], shift["unit"], sign)
     if to is None:
@@ -362,13 +359,21 @@ def _named_when(clause: str) -> frozenset[tuple[str, str]]:
 def last_date_named(text: str, said_on: date) -> date | None:
     """The last date `text` writes with its month ("booked for 8 September", "le 14 avril
     c'est noté"), in the year that puts it no more than a month before `said_on`."""
-    found = None
+    dates = list(_dates_named(text, said_on))
+    return dates[-1] if dates else None
+
+
+def _dates_named(text: str, said_on: date) -> Iterator[date]:
+    """The dates `text` writes with their month, in order, each in the year that puts it
+    no more than a month before `said_on` (a date said without its year is seldom long
+    past)."""
     for written in DATE.finditer(text):
         day_month = _DAY_MONTH.search(written[0])
         month = _month(day_month["month"].casefold()) if day_month else None
         if day_month is not None and month is not None:
-            found = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
-    return found
+            dated = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
+            if dated is not None:
+                yield dated
 
 
 def _on_or_after(day: int, month: int, start: date) -> date | None:

@@ -172,32 +172,26 @@ def _scaled_total(
     groups = scaled.groupdict()
     factor = 2 if groups.get("twice") else 3 if groups.get("thrice") else 0.5
     if what := groups.get("what"):
-        found = _older_phrase(fold(old), _stem(what))
+        found = _older_phrase(fold(old), _stem(what), language)
     else:
         topics = _topics(new, language)
         named = [c for c in _counts_of(fold(old), language) if _topics(c[1], language) & topics]
-        found = _older_phrase(fold(old), _stem(named[0][1])) if len(named) == 1 else None
+        found = _older_phrase(fold(old), _stem(named[0][1]), language) if len(named) == 1 else None
     if found is None or (total := found[0] * factor) != int(total) or total < 1:
         return None
     value, phrase = found  # the total is the older phrase, its number made anew
     return phrase.replace(str(value), str(int(total)), 1), "", scaled.end(), language
 
 
-def _older_phrase(old: str, stem: str) -> tuple[int, str] | None:
-    """The last count of `old` of what `stem` names, and its words as `old` writes them:
-    the number before the word ("10-lesson block", "6 pots") or after it ("block of 10")."""
-    words = list(_TOKEN.finditer(old))
-    found = None
-    for i, word in enumerate(words):
-        if not _counts(_stem(word[0]), stem):
-            continue
-        around = [*reversed(words[max(0, i - _BETWEEN - 1) : i]), *words[i + 1 : i + 3]]
-        for number in around:
-            if number[0].isdigit():
-                start = min(number.start(), word.start())
-                found = int(number[0]), old[start : max(number.end(), word.end())]
-                break
-    return found
+def _older_phrase(old: str, stem: str, language: Language) -> tuple[int, str] | None:
+    """The last count of `old` of what `stem` names, in digits, and its words as `old`
+    writes them: the number before the word ("10-lesson block", "6 pots") or after it
+    ("block of 10")."""
+    found = _last_count(old, stem, language, after=True)
+    if found is None or not found[1][0].isdigit():
+        return None
+    value, number, word = found
+    return value, old[min(number.start(), word.start()) : max(number.end(), word.end())]
 
 
 def _amount_made(old: str, by: int) -> str | None:
@@ -263,17 +257,27 @@ def _older_count(old: str, stem: str, language: Language) -> tuple[int, str] | N
     `old` says, else of the question it answered ("6 mois" of "6 mois pour tester", not
     the "12 mois" the question offered)."""
     told = without_question(old)
-    if told != old and (found := _older_count(told, stem, language)) is not None:
-        return found
+    found = _last_count(told, stem, language)
+    if found is None and told != old:
+        found = _last_count(old, stem, language)
+    return None if found is None else (found[0], found[2][0])
+
+
+def _last_count(
+    old: str, stem: str, language: Language, *, after: bool = False
+) -> tuple[int, re.Match[str], re.Match[str]] | None:
+    """The last number of `old` written just before a word of `stem` (with `after`, or
+    just after it: "block of 10"): its value, the number and the word."""
     words = list(_TOKEN.finditer(old))
     found = None
     for i, word in enumerate(words):
         if not _counts(_stem(word[0]), stem):
             continue
-        for number in reversed(words[max(0, i - _BETWEEN - 1) : i]):
+        around = [*reversed(words[max(0, i - _BETWEEN - 1) : i])]
+        for number in around + (words[i + 1 : i + 3] if after else []):
             value = _value(number[0], language)
             if value is not None and (value > 1 or number[0].isdigit()):  # "one" may be "a"
-                found = value, word[0]
+                found = value, number, word
                 break
     return found
 

@@ -131,14 +131,15 @@ def clock_moved(text: str, by: int) -> str | None:
     >>> clock_moved("Wednesdays, 4pm would be ideal.", 60), clock_moved("mercredi 18h30", -30)
     ('5pm', '18h')
     """
-    found = [match for match in _CLOCK.finditer(text) if match["h"] or match["half"]]
+    found = [
+        (match, minutes)
+        for match in _CLOCK.finditer(text)
+        if (minutes := _minutes(match)) is not None
+    ]
     if len(found) != 1:
         return None
-    match = found[0]
-    hour, minute = int(match["hour"]), int(match["minute"] or match["dotted"] or 0)
-    if match["half"]:
-        hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
-    hour, minute = divmod(hour * 60 + minute + by, 60)
+    match, minutes = found[0]
+    hour, minute = divmod(minutes + by, 60)
     if not 0 <= hour < 24:
         return None
     if match["half"]:
@@ -158,14 +159,21 @@ def clock_times(text: str) -> dict[int, int]:
     >>> clock_times("At 8h, or 14h30; not after 7:45 pm, nor at 6.30pm; 3 days.")
     {3: 480, 10: 870, 27: 1185, 43: 1110}
     """
-    found = {}
-    for match in _CLOCK.finditer(text):
-        if not (match["h"] or match["half"]):
-            continue  # a number alone is no time
-        hour = int(match["hour"])
-        if match["half"]:
-            if hour > 12:
-                continue
-            hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
-        found[match.start()] = hour * 60 + int(match["minute"] or match["dotted"] or 0)
-    return found
+    return {
+        match.start(): minutes
+        for match in _CLOCK.finditer(text)
+        if (minutes := _minutes(match)) is not None
+    }
+
+
+def _minutes(match: re.Match[str]) -> int | None:
+    """The minutes after midnight of a `_CLOCK` match; None for a number alone ("3 days")
+    or an hour no half of the day has ("14pm")."""
+    if not (match["h"] or match["half"]):
+        return None
+    hour = int(match["hour"])
+    if match["half"]:
+        if hour > 12:
+            return None
+        hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
+    return hour * 60 + int(match["minute"] or match["dotted"] or 0)
