@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from somna.model import Run
+from somna.model import Run, RunCounts
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -118,43 +118,25 @@ class GroupFigures(_Figures):
     """The mean number of facts in a context block."""
 
 
-_NOT_COUNTED = frozenset({"llm", "seconds", "sessions"})
-"""The fields of `ConsolidationFigures` that are not a `Run` count of the same name."""
-
-
-class ConsolidationFigures(_Figures):
+class ConsolidationFigures(_Figures, RunCounts):
     """What the consolidation of one conversation did, from its runs."""
 
     llm: str
     seconds: float
     sessions: int
-    facts_added: int
-    facts_reinforced: int
-    facts_superseded: int
-    facts_disputed: int
-    facts_rejected: int
-    facts_expired: int
-    llm_calls: int
-    prompt_tokens: int
-    completion_tokens: int
 
     @classmethod
     def of_runs(cls, llm: str, runs: Sequence[Run], seconds: float) -> ConsolidationFigures:
-        """The runs' counts, summed: a conversation may be consolidated night after night.
-
-        Every count but `sessions` (the runs' `sessions_consolidated`) has a `Run` field
-        of its name.
-        """
+        """The runs' counts, summed: a conversation may be consolidated night after night."""
 
         def total(name: str) -> int:
             return sum(int(getattr(run, name)) for run in runs)
 
-        counts = {name: total(name) for name in cls.model_fields if name not in _NOT_COUNTED}
         return cls(
             llm=llm,
             seconds=round(seconds, 3),
             sessions=total("sessions_consolidated"),
-            **counts,
+            **{name: total(name) for name in RunCounts.model_fields},
         )
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "Message",
     "Profile",
     "Run",
+    "RunCounts",
     "Session",
     "Summary",
     "Wording",
@@ -412,7 +413,22 @@ class ApiKey(_Entity):
         )
 
 
-class Run(_Entity):
+class RunCounts(BaseModel):
+    """What a consolidation run did to facts and what its model calls cost: the counts a
+    report over several runs adds up, named once for the run, its REST body and reports."""
+
+    facts_added: int = 0
+    facts_reinforced: int = 0
+    facts_superseded: int = 0
+    facts_disputed: int = 0
+    facts_rejected: int = 0
+    facts_expired: int = 0
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class Run(_Entity, RunCounts):
     """One consolidation run and what it did."""
 
     id: str = Field(default_factory=lambda: new_id("run"))
@@ -423,17 +439,8 @@ class Run(_Entity):
     sessions_seen: int = 0
     sessions_consolidated: int = 0
     sessions_failed: int = 0
-    facts_added: int = 0
-    facts_reinforced: int = 0
-    facts_superseded: int = 0
-    facts_disputed: int = 0
-    facts_rejected: int = 0
     rejections: list[dict[str, Any]] = Field(default_factory=list)
     failures: list[dict[str, Any]] = Field(default_factory=list)
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    facts_expired: int = 0
     messages_archived: int = 0
     messages_purged: int = 0
     dry_run: bool = False

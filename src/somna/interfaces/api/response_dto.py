@@ -18,6 +18,7 @@ from somna.model import (
     RecalledKind,
     Resolution,
     Role,
+    RunCounts,
     SessionStatus,
     SummaryKind,
 )
@@ -233,7 +234,7 @@ class ContextOut(ResponseBody):
     )
 
 
-class RunOut(ResponseBody):
+class RunOut(ResponseBody, RunCounts):
     id: str
     profile_id: str | None
     started_at: datetime
@@ -244,17 +245,8 @@ class RunOut(ResponseBody):
     sessions_seen: int
     sessions_consolidated: int
     sessions_failed: int
-    facts_added: int
-    facts_reinforced: int
-    facts_superseded: int
-    facts_disputed: int
-    facts_rejected: int
-    facts_expired: int
     messages_archived: int
     messages_purged: int
-    llm_calls: int
-    prompt_tokens: int
-    completion_tokens: int
     rejections: list[dict[str, Any]]
     failures: list[dict[str, Any]]
 

@@ -45,10 +45,6 @@ ProfileOption = Annotated[
     str,
     typer.Option("--profile", "-p", help="The profile the session belongs to (created if new)."),
 ]
-SessionOption = Annotated[
-    str | None,
-    typer.Option("--session", help="The session key (default: from the file's session id)."),
-]
 DeviceOption = Annotated[
     str | None, typer.Option("--device", help="The machine the session ran on, kept per message.")
 ]
@@ -59,7 +55,10 @@ def claude_code(
     ctx: typer.Context,
     transcript: TranscriptArg,
     profile: ProfileOption,
-    session: SessionOption = None,
+    session: Annotated[
+        str | None,
+        typer.Option("--session", help="The session key (default: from the file's session id)."),
+    ] = None,
     device: DeviceOption = None,
     as_json: JsonOption = False,
     db: DbOption = None,
