@@ -14,8 +14,10 @@ from somna.llm.rules.asked import may_drop, may_rename_a_slot
 from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.contacts import may_reach_elsewhere, reached_elsewhere
 from somna.llm.rules.counts import counted_words, may_update_a_number
+from somna.llm.rules.departures import departed
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
+from somna.llm.rules.instead import may_name_instead
 from somna.llm.rules.judge import may_change_a_value, value_changed
 from somna.llm.rules.replaced import gives_anew, replaces_part
 from somna.llm.rules.rescheduled import (
@@ -214,6 +216,8 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         or may_shift_a_time(text)
         or may_add_to_a_count(text)
         or may_reach_elsewhere(text)
+        or bool(departed(text))
+        or may_name_instead(text)
         or (said is not None and (may_drop(said) or may_rename_a_slot(said)))
     )
 

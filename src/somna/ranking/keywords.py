@@ -20,7 +20,7 @@ itself just me more most my myself no nor not now of off on once only or other o
 ourselves out over own same she should so some such than that the their theirs them
 themselves then there these they this those through to too under until up very was we were
 what when where which while who whom why will with would you your yours yourself
-yourselves tell know remember anything something ever
+yourselves tell know remember anything something ever many much
 good best better way ways thing things really please thanks let lot
 """
 _FRENCH = """

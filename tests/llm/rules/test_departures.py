@@ -24,6 +24,10 @@ from somna.llm.rules.replaced import gives_anew
             "The user says that Teodor has gone back to Lisbon, our new caretaker will do it.",
         ),
         (
+            "The user says that the spare keys are with our neighbour Wilf Garrow.",
+            "The user says that poor Wilf's gone into a care home, bless him.",
+        ),
+        (
             "L'utilisateur dit que le contact au comité c'est Séverin Mallet.",
             "L'utilisateur dit qu'au comité Séverin est parti, c'est Honorine qui gère maintenant.",
         ),

@@ -1107,7 +1107,7 @@ def test_a_request_to_move_a_time_by_a_stretch_of_the_clock_is_kept() -> None:
     [
         (
             "We need 5 crates a week sorry typo, 6 crates, the café is busier.",
-            "The user says that we need 6 crates, the café is busier.",
+            "The user says that we need 6 crates a week, the café is busier.",
         ),
         (
             "Le code du portail c'est 2719... pardon, 2791.",
@@ -1145,3 +1145,39 @@ def test_a_value_proposed_as_a_question_is_asked_for_once_the_reply_takes_it_up(
 ) -> None:
     digest = _extract(("user", None, proposed), ("assistant", None, reply))
     assert _observations(digest) == told
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        # a request tagged on after a connective ("…, so can we…")
+        (
+            "The plasterer won't be done before the 20th, so can we push the fitting a week later?",
+            "The user says that the plasterer won't be done before the 20th (Wednesday 20 May "
+            "2026); the user asks to push the fitting a week later.",
+        ),
+        (
+            "could we move the tasting a week later?",
+            "The user asks to move the tasting a week later.",
+        ),
+        (
+            "can you bring the handover two days earlier?",
+            "The user asks the assistant to bring the handover two days earlier.",
+        ),
+    ],
+)
+def test_a_request_to_move_something_by_a_stretch_of_time_is_kept(said: str, told: str) -> None:
+    assert _observations(_extract(("user", None, said))) == [told]
+
+
+def test_a_french_si_that_answers_yes_is_not_a_condition() -> None:
+    # "si," after a question put in the negative says yes: what follows is said, not supposed
+    digest = _extract(
+        ("assistant", None, "Rien d'autre ?"),
+        ("user", None, "si, un détail : il faudrait que le chauffeur passe une heure plus tôt"),
+    )
+    assert _observations(digest) == [
+        "L'utilisateur dit qu'un détail : il faudrait que le chauffeur passe une heure plus tôt."
+    ]
+    supposed = _extract(("user", None, "si le prix baisse, on prendrait deux vélos"))
+    assert _observations(supposed) == []

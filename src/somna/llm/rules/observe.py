@@ -36,6 +36,7 @@ from somna.llm.rules.questions import (
     statement_before_question,
 )
 from somna.llm.rules.refusals import refusals
+from somna.llm.rules.slips import without_slips
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, is_fact_text
@@ -100,14 +101,6 @@ _OLD_NUMBER = re.compile(
 )
 """The number a correction replaces ("14 desks not 11", "36, pas 30"): the old value is
 history, not what the fact says now."""
-_SLIP = re.compile(
-    r"(?<![\w.])[£€$]?\d[\d,.\u202f\u00a0]*(?:\s*[^\W\d_]+){0,3}?\s*(?:\.\.\.|…)?\s*,?\s*"
-    rf"(?:{_every(lambda language: language.slip)})"
-    rf"(?:\s*,?\s*(?:{_every(lambda language: language.slip)}))*\s*[,:]?\s+(?=[£€$]?\d)",
-    _I,
-)
-"""A value put right in the same breath ("3 pouches a day sorry typo, 2 pouches", "4817…
-pardon, 4871"): the slip goes, the value said after it stays."""
 _OLD_CHOICE = re.compile(
     rf",?\s+(?:{_every(lambda language: language.replaced)})"
     r"\s*[^,;.!?()]{1,40}?(?=\s*(?:[,;.!?()]|$))",
@@ -314,7 +307,8 @@ def observe(
             said_on,
             about if language.puts_right.search(folded) else None,
         )
-        told = _OLD_NUMBER.sub(lambda m: m["unit"], _SLIP.sub("", _CAPTION.sub("", told)))
+        told = without_slips(_CAPTION.sub("", told), LANGUAGES)
+        told = _OLD_NUMBER.sub(lambda m: m["unit"], told)
         told = _OLD_CHOICE.sub("", told)
         told = trim_clause(told)
         if not told:

@@ -172,6 +172,8 @@ def statement_before_question(sentence: str, language: Language) -> int:
     commas = list(COMMA.finditer(sentence))
     for comma in commas:
         asked = sentence[comma.end() :]
+        lead = language.lead.match(asked)  # "…until the 13th, so can we push it back?"
+        asked = asked[lead.end() :] if lead else asked
         if (
             language.interrogative.match(asked) or language.asks_for.match(asked)
         ) and "?" not in sentence[: comma.start()]:

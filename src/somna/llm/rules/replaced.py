@@ -14,6 +14,7 @@ from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.counts import number_updated
 from somna.llm.rules.departures import someone_left
+from somna.llm.rules.instead import named_instead
 from somna.llm.rules.judge import value_changed
 from somna.llm.rules.rescheduled import (
     date_moved,
@@ -31,8 +32,9 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     needs no word of change: "around 110 guests" / "the guest list is at 130 now", "two
     flues" / "one more flue than I said", "Derby" to "From which station?" / "leave from
     York instead", a date moved, a number to call instead, "scratch the rye loaf", "Ines
-    has left us" for what Ines did. Of two statements of `same_session`, a number with a
-    word of change, another way to reach or a date given anew is not enough: said
+    has left us" for what Ines did, "in Hartfield, not Morley" for "Morley". Of two
+    statements of `same_session`, a number with a word of change, another way to reach or
+    a date given anew is not enough: said
     together, they are often the values of two things ("call me on …; invoices to …"); a
     date put right is ("sorry, I meant the 18th")."""
     return (
@@ -44,6 +46,7 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
         or count_added(old, new)
         or (not same_session and reached_elsewhere(old, new))
         or someone_left(old, new)
+        or named_instead(old, new)
         or (said is not None and dropped(old, said))
     )
 

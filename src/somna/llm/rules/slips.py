@@ -1,0 +1,161 @@
+"""A value put right in the same breath: the slip goes, the value said after it stays.
+
+"We need 5 crates a week sorry typo, 6 crates", "ext 212.. sorry ext 221", "the blue
+Vanto, no wait, the grey Vanto", "2719... pardon, 2791": a client who catches their own
+slip says the right value at once, after a word that takes the slip back (each language's
+`slip` table). What is taken back is the run of words just before that word whose first
+word matches the first word said after it: the same word ("ext", "the"), or a code or a
+number of the same shape ("84"/"48", "CA12"/"CA12"). Without such a match the word is
+an apology, not a slip ("sorry, 3 of us can come"), and the text stays as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from somna.llm.rules.language import Language
+
+__all__ = ["without_slips"]
+
+_LONGEST_SLIP = 5
+"""The most words a slip taken back may hold ("5 crates a week")."""
+
+_NAMED_REACH = 12
+"""How far back a slip named after its correction ("41, not 14") is looked for."""
+_STOPS = ",;.!?:…"
+_BREAK = re.compile(r"[,;.!?:…]$|^[\u2014\u2013-]+$")
+"""A word that ends a clause, or a dash standing alone: a slip never reaches past it."""
+
+
+def without_slips(text: str, languages: Iterable[Language]) -> str:
+    """`text` without the values it takes back in the same breath; the words the slip said
+    beyond what was said again stay ("le 16 juin, pardon le 18" is "le 18 juin")."""
+    marker, instead = _patterns(tuple(languages))
+    for _ in range(3):  # "3, sorry 4, sorry 5": a slip of a slip
+        for found in marker.finditer(text):
+            rewritten = _put_right(text, found, instead)
+            if rewritten is not None:
+                text = rewritten
+                break
+        else:
+            return text
+    return text
+
+
+def _patterns(languages: tuple[Language, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What takes a slip back ("… sorry,"), and what names the slip after the right value
+    (", not 14")."""
+    slip = "|".join(language.slip for language in languages)
+    instead = "|".join(language.instead for language in languages)
+    return (
+        re.compile(
+            rf"\s*(?:\.{{2,}}|…|[\u2014\u2013-]+|,)?\s*\b(?:{slip})\b(?:\s*,?\s*\b(?:{slip})\b)*\s*[,:]?\s+",
+            re.IGNORECASE,
+        ),
+        re.compile(rf"\s*,?\s*\b(?:{instead})\s+(?P<slip>[^\s,;.!?]+)", re.IGNORECASE),
+    )
+
+
+def _put_right(text: str, found: re.Match[str], instead: re.Pattern[str]) -> str | None:
+    """`text` with the slip before `found` replaced by what it says after; None where the
+    words before `found` are not said again after it."""
+    right = _clause(text, found.end())
+    before = list(re.finditer(r"\S+", text[: found.start()]))
+    if len(right) == 1:  # "14 rue …, 56000 Vannes… pardon 41, pas 14": the slip is named
+        named = instead.match(text, right[0][1])
+        if named is not None:
+            return _named_put_right(text, before, right[0][0], named)
+    size = _slip_size(before, [word for word, _ in right])
+    if size is None:
+        return None
+    slip = before[-size:]
+    said_again = min(size, len(right))
+    right_end = right[said_again - 1][1]
+    tail = " ".join(word.group() for word in slip[said_again:]).rstrip(_STOPS)
+    return (
+        text[: slip[0].start()]
+        + text[found.end() : right_end]
+        + (f" {tail}" if tail else "")
+        + text[right_end:]
+    )
+
+
+def _named_put_right(
+    text: str, before: list[re.Match[str]], right: str, named: re.Match[str]
+) -> str | None:
+    """`text` with the word the correction names as the slip put right, wherever it stands
+    among the last words before it, and the correction gone."""
+    for word in reversed(before[-_NAMED_REACH:]):
+        if word.group().rstrip(_STOPS) == named["slip"]:
+            end = word.start() + len(named["slip"])
+            return text[: word.start()] + right + text[end : before[-1].end()] + text[named.end() :]
+    return None
+
+
+def _clause(text: str, start: int) -> list[tuple[str, int]]:
+    """The first words from `start` to the end of their clause, without their punctuation,
+    each with where it ends in `text`."""
+    clause: list[tuple[str, int]] = []
+    for word in re.finditer(r"\S+", text[start:]):
+        said = word.group().rstrip(_STOPS)
+        if not said:
+            break
+        clause.append((said, start + word.start() + len(said)))
+        if _BREAK.search(word.group()) or len(clause) == _LONGEST_SLIP:
+            break
+    return clause
+
+
+def _slip_size(before: list[re.Match[str]], right: list[str]) -> int | None:
+    """How many of the words `before` the slip word it takes back: as many as were said
+    again where they match, else the fewest that do; None where no run of the clause's
+    last words matches."""
+    within = min(len(before), _LONGEST_SLIP)
+    for back, word in enumerate(reversed(before[-_LONGEST_SLIP:]), start=1):
+        if back > 1 and _BREAK.search(word.group()):
+            within = back - 1
+            break
+    for size in (len(right), *range(1, within + 1)):
+        if 0 < size <= within and _said_again(before[-size:], right, size == within):
+            return size
+    return None
+
+
+def _said_again(slip: list[re.Match[str]], right: list[str], opens_clause: bool) -> bool:
+    """Whether `right` says `slip` again with a value put right: its first word alike, and
+    every word changed alike too ("84 pages" / "48 pages") or the only one changed ("the
+    blue van" / "the grey van"). A name is not taken back by another at the head of a
+    clause: "Thanks, sorry Noa can't come" apologises."""
+    said = [word.group().rstrip(_STOPS) for word in slip]
+    pairs = list(zip(said, right, strict=False))
+    changed = [(a, b) for a, b in pairs if a.casefold() != b.casefold()]
+    if not changed or not _alike(*pairs[0]):
+        return False
+    if opens_clause and pairs[0] in changed and not _has_digit(pairs[0][0]):
+        return False
+    return all(_alike(a, b) for a, b in changed) or (len(pairs) >= 2 and len(changed) == 1)
+
+
+def _alike(slip: str, right: str) -> bool:
+    """Two words of one kind: the same, two numbers or codes of one shape, two names."""
+    if slip.casefold() == right.casefold():
+        return True
+    if _has_digit(slip + right):
+        return _shape(slip) == _shape(right)
+    return _is_name(slip) and _is_name(right)
+
+
+def _has_digit(word: str) -> bool:
+    return any(char.isdigit() for char in word)
+
+
+def _is_name(word: str) -> bool:
+    return word[:1].isupper() and word.isalpha()
+
+
+def _shape(word: str) -> str:
+    """A word's characters by kind, a run of digits as one: "CA12" is "aa9", "£60" "£9",
+    "9" and "19" alike."""
+    kinds = ("9" if c.isdigit() else "a" if c.isalpha() else c for c in word.casefold())
+    return re.sub(r"9+", "9", "".join(kinds))

@@ -1,0 +1,76 @@
+"""A value put right in the same breath: the slip goes, what is said after it stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.slips import without_slips
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # a number (of any length), a code or a word said again, after a word taking the slip back
+        (
+            "The booklet is 62 pages — sorry, 26 pages, in colour.",
+            "The booklet is 26 pages, in colour.",
+        ),
+        (
+            "Call the desk on 020 7946 0321 ext 318.. sorry ext 381.",
+            "Call the desk on 020 7946 0321 ext 381.",
+        ),
+        (
+            "Send it to Hollybank, LN4 2PX, oops LN4 2XP; ask for Ivo.",
+            "Send it to Hollybank, LN4 2XP; ask for Ivo.",
+        ),
+        ("4402 — argh, 4420; I mix it up every time", "4420; I mix it up every time"),
+        (
+            "we run Korvex Lumas, no wait, Korvex Tidals; the Luma was too dear",
+            "we run Korvex Tidals; the Luma was too dear",
+        ),
+        ("the blue Tarrow, no wait, the grey Tarrow please", "the grey Tarrow please"),
+        ("on Thursday sorry Friday", "on Friday"),
+        ("3, sorry 4, sorry 5 people", "5 people"),
+        # what the slip said beyond what is said again stays
+        (
+            "We need 5 crates a week sorry typo, 6 crates, the café is busier.",
+            "We need 6 crates a week, the café is busier.",
+        ),
+        ("c'est le 16 juin, pardon le 18", "c'est le 18 juin"),
+        ("9 rue des Acacias, pardon 19", "19 rue des Acacias"),
+        ("2,40 m. non pardon 2,04, pour la largeur", "2,04 m, pour la largeur"),
+        ("Le code du portail c'est 2719... pardon, 2791.", "Le code du portail c'est 2791."),
+    ],
+)
+def test_a_slip_put_right_in_the_same_breath_leaves_the_right_value(said: str, kept: str) -> None:
+    assert without_slips(said, LANGUAGES) == kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Sorry, 3 of us can come after all.",  # an apology opening the clause
+        "the van was late sorry the driver got lost",  # nothing said again
+        "I booked 3 rooms, sorry for the noise, 2 kids are sick",
+        "We loved it. Thanks, sorry Odile couldn't make it",  # a name opening its clause
+        "wait, is it 3 or 4?",
+        "Pardon pour le retard, 2 colis sont partis ce matin.",
+    ],
+)
+def test_an_apology_is_not_a_slip(said: str) -> None:
+    assert without_slips(said, LANGUAGES) == said
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "facturez au 17 allée des Tilleuls, 35000 Rennes... pardon 71, pas 17, je tape vite",
+            "facturez au 71 allée des Tilleuls, 35000 Rennes, je tape vite",
+        ),
+        ("it's flat 12, 8 Quay Road... sorry 21, not 12", "it's flat 21, 8 Quay Road"),
+    ],
+)
+def test_a_slip_named_after_its_correction_is_the_one_put_right(said: str, kept: str) -> None:
+    assert without_slips(said, LANGUAGES) == kept
