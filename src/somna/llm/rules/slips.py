@@ -116,7 +116,8 @@ def _slip_size(before: list[re.Match[str]], right: list[str]) -> int | None:
         if back > 1 and _BREAK.search(word.group()):
             within = back - 1
             break
-    for size in (len(right), *range(1, within + 1)):
+    sizes: list[int] = [len(right), *range(1, within + 1)]
+    for size in sizes:
         if 0 < size <= within and _said_again(before[-size:], right, size == within):
             return size
     return None
