@@ -195,6 +195,17 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user agrees (in answer to: We could move the bakery to every 2 weeks, shall "
             "we switch it?).",
         ),
+        # a day of the month named with its weekday counts nothing
+        (
+            "L'utilisateur dit que pour le 9 octobre à Vertou, on sera 38 avec les stagiaires.",
+            "L'utilisateur dit que non, pas de livraison au bureau ce jour-là, tous seront à "
+            "Vertou (en réponse à « Et ce vendredi 9 (Friday 9 October 2026), on maintient les "
+            "paniers du bureau ? »).",
+        ),
+        (
+            "The user says that we'll be 24 at the launch on 3 March.",
+            "The user says that the hall is booked for Tuesday the 3rd, the caretaker opens at 8.",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:

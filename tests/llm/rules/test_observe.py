@@ -1113,6 +1113,11 @@ def test_a_request_to_move_a_time_by_a_stretch_of_the_clock_is_kept() -> None:
             "Le code du portail c'est 2719... pardon, 2791.",
             "L'utilisateur dit que le code du portail c'est 2791.",
         ),
+        # the day put right before its date is read: not "the 18th" of the next month
+        (
+            "Le pot de départ c'est le 11 septembre, pardon le 13, un dimanche.",
+            "L'utilisateur dit que le pot de départ c'est le 13 septembre, un dimanche.",
+        ),
     ],
 )
 def test_a_value_put_right_in_the_same_breath_keeps_only_the_right_one(

@@ -45,6 +45,7 @@ _SAME_SCALE = 2.0
 revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a budget."""
 _ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
 _MONTHS = "|".join(language.months for language in LANGUAGES)
+_WEEKDAYS = "|".join(day for language in LANGUAGES for day in language.dates.weekdays)
 DATE = re.compile(
     rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:of\s+)?(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?"
     rf"|(?:{_MONTHS})\w*\s+(?:19|20)\d\d\b|\(\s*(?:19|20)\d\d\s*\)",
@@ -52,6 +53,13 @@ DATE = re.compile(
 )
 """Dates the retelling wrote out ("16 March 2026", "February 2026", "(2026)"): no count of
 anything. A bare 2000 may be cups."""
+_DAY_OF_MONTH = re.compile(
+    rf"\b(?:{_WEEKDAYS})\.?\s+(?:the\s+)?\d{{1,2}}(?:{_ORDINALS})?\b"
+    rf"|\b\d{{1,2}}(?:{_ORDINALS})?(?=\s*\((?:{_WEEKDAYS})\b)",
+    re.IGNORECASE,
+)
+"""A day of the month named with its weekday ("jeudi 18", "Friday the 2nd", "the 14th
+(Wednesday 14 October 2026)" as the retelling dates it): a day, no count."""
 _ORDINAL = re.compile(rf"(?:{_ORDINALS})(?!\w)", re.IGNORECASE)
 _MINUTES = re.compile(r"\d[:h]$", re.IGNORECASE)
 """What stands before the minutes of a time of day ("2:30", "14h30")."""
@@ -303,7 +311,8 @@ def _numbers(text: str) -> tuple[_Number, ...]:
     observation joins) take the question's words too, which say what they count ("4, we
     load them ourselves (in answer to: How many vans?)"). Read once per text: a night holds
     each older fact against many candidates."""
-    undated = without_ways(DATE.sub(" ", text))  # a street's or a phone's number counts nothing
+    # a day, a street's number or a phone's counts nothing
+    undated = without_ways(_DAY_OF_MONTH.sub(" ", DATE.sub(" ", text)))
     asked = ANSWERED.search(undated)
     question = (
         frozenset(_topic_words(_TOKEN.finditer(undated, asked.start()))) if asked else frozenset()

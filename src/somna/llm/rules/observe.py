@@ -302,13 +302,13 @@ def observe(
     capital_said = False
     for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
+        said = without_slips(said, LANGUAGES)  # before its dates are read: "le 16, pardon le 18"
         told = resolve_dates(
             _elided(retell_speaker(said, speaker, listener, language), language),
             said_on,
             about if language.puts_right.search(folded) else None,
         )
-        told = without_slips(_CAPTION.sub("", told), LANGUAGES)
-        told = _OLD_NUMBER.sub(lambda m: m["unit"], told)
+        told = _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told))
         told = _OLD_CHOICE.sub("", told)
         told = trim_clause(told)
         if not told:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 
 from somna.llm.rules.language import Language
+from somna.llm.rules.languages import LANGUAGES, is_name
 
 __all__ = ["without_slips"]
 
@@ -23,7 +24,11 @@ _LONGEST_SLIP = 5
 
 _NAMED_REACH = 12
 """How far back a slip named after its correction ("41, not 14") is looked for."""
+_DAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
 _STOPS = ",;.!?:…"
+_HARD_STOPS = (":", ";", "!", "?")
+"""What ends a clause for sure before the word that takes a slip back (a full stop may
+end an abbreviation: "3,05 m. non pardon 3,50")."""
 _BREAK = re.compile(r"[,;.!?:…]$|^[\u2014\u2013-]+$")
 """A word that ends a clause, or a dash standing alone: a slip never reaches past it."""
 
@@ -111,6 +116,8 @@ def _slip_size(before: list[re.Match[str]], right: list[str]) -> int | None:
     """How many of the words `before` the slip word it takes back: as many as were said
     again where they match, else the fewest that do; None where no run of the clause's
     last words matches."""
+    if not before or before[-1].group().endswith(_HARD_STOPS):
+        return None  # "About the order: sorry, I …" apologises
     within = min(len(before), _LONGEST_SLIP)
     for back, word in enumerate(reversed(before[-_LONGEST_SLIP:]), start=1):
         if back > 1 and _BREAK.search(word.group()):
@@ -139,12 +146,13 @@ def _said_again(slip: list[re.Match[str]], right: list[str], opens_clause: bool)
 
 
 def _alike(slip: str, right: str) -> bool:
-    """Two words of one kind: the same, two numbers or codes of one shape, two names."""
+    """Two words of one kind: the same, two numbers or codes of one shape, two names, two
+    days of the week."""
     if slip.casefold() == right.casefold():
         return True
     if _has_digit(slip + right):
         return _shape(slip) == _shape(right)
-    return _is_name(slip) and _is_name(right)
+    return (_is_name(slip) and _is_name(right)) or (_is_day(slip) and _is_day(right))
 
 
 def _has_digit(word: str) -> bool:
@@ -152,7 +160,11 @@ def _has_digit(word: str) -> bool:
 
 
 def _is_name(word: str) -> bool:
-    return word[:1].isupper() and word.isalpha()
+    return word.isalpha() and is_name(word)
+
+
+def _is_day(word: str) -> bool:
+    return word.casefold() in _DAYS
 
 
 def _shape(word: str) -> str:
