@@ -154,6 +154,12 @@ def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> N
             "The user says that late afternoon, after 4pm, the user works in town.",
             "Does the patient have any allergies?",
         ),
+        # a diet among a group, asked in French in the plural
+        (
+            "L'utilisateur dit que pour le séjour, Basile Ondet est cœliaque, sans gluten strict.",
+            "L'utilisateur dit que le car part de la mairie à 8h.",
+            "Des régimes particuliers pour le groupe ?",
+        ),
         # how the client pays, asked in French
         (
             "L'utilisateur a choisi le prélèvement mensuel pour l'atelier.",

@@ -1186,3 +1186,28 @@ def test_a_french_si_that_answers_yes_is_not_a_condition() -> None:
     ]
     supposed = _extract(("user", None, "si le prix baisse, on prendrait deux vélos"))
     assert _observations(supposed) == []
+
+
+@pytest.mark.parametrize(
+    ("offered", "reply", "told"),
+    [
+        (
+            "We can fit you in on Thursday 14 May at 10am.",
+            "great, the 14th works.",
+            "The user says that great, the 14th (Thursday 14 May 2026) works (in answer to: We "
+            "can fit the user in on Thursday 14 May at 10am).",
+        ),
+        (
+            "Oui, on peut livrer le mardi 19 mai.",
+            "parfait le 19. Le portail sera ouvert.",
+            "L'utilisateur dit que parfait le 19 (Tuesday 19 May 2026); Le portail sera ouvert "
+            "(en réponse à « Oui, on peut livrer le mardi 19 mai »).",
+        ),
+    ],
+)
+def test_a_yes_to_a_value_the_listener_put_forward_keeps_it(
+    offered: str, reply: str, told: str
+) -> None:
+    # the agent's statement names a date; the client takes it with a yes before naming it
+    digest = _extract(("assistant", None, offered), ("user", None, reply))
+    assert _observations(digest) == [told]

@@ -37,7 +37,7 @@ _OFFERING = frozenset().union(
 )
 _TOKEN = re.compile(r"[^\W_]+")
 """Letters and digits, apart at apostrophes and hyphens ("puis-je", "aujourd'hui")."""
-_VALUE = re.compile(r"\d+(?:[h:.]\d*)?(?:am|pm)?")
+_VALUE = re.compile(r"\d+(?:h\d*|[:.]\d+)?(?:am|pm)?")
 """A number or a time as written ("16h", "9:30", "4pm")."""
 
 
@@ -224,7 +224,8 @@ def asks_something(asked: str) -> bool:
 def offer_of(content: str, reply: str) -> str | None:
     """The options a message offers without asking ("Il reste une place le mercredi à 16h,
     ou le samedi à 9h."), when the reply takes one of them: its last sentence, which
-    offers another option and names a time or a number the reply names too; or the thing
+    offers another option, or a value the reply says yes to ("On peut passer le lundi 22."
+    "parfait le 22"), and names a time or a number the reply names too; or the thing
     it offers to take ("I'd suggest the oak one."), when the reply says yes, alone or
     before words about it ("ok, the oak one then").
 
@@ -254,8 +255,16 @@ def offer_of(content: str, reply: str) -> str | None:
     words = {w.casefold() for w in _TOKEN.findall(last)}
     offers = any(words & language.alternative for language in LANGUAGES)
     named = set(_VALUE.findall(fold(reply).casefold()))
-    taken = offers and named & set(_VALUE.findall(last.casefold()))
-    return last.rstrip(" .!") if taken else None
+    taken = named & set(_VALUE.findall(last.casefold()))
+    return last.rstrip(" .!") if taken and (offers or _yes_to_a_value(reply)) else None
+
+
+def _yes_to_a_value(reply: str) -> bool:
+    """Whether a reply opens with a yes before the first value it names ("parfait le 22",
+    "ok for the 14th then"): it takes the value a statement put to it."""
+    value = _VALUE.search(fold(reply))
+    words = fold(reply)[: value.start()].split() if value else []
+    return any(_assents(" ".join(words[:count])) for count in range(1, len(words) + 1))
 
 
 def question_of(content: str, reply: str | None = None) -> str | None:
