@@ -33,7 +33,7 @@ from somna.consolidate.wording import disputes_part, years_apart
 from somna.llm.rules.asked import dropped
 from somna.llm.rules.choices import names_another_value
 from somna.llm.rules.contacts import reached_elsewhere
-from somna.llm.rules.counts import number_updated
+from somna.llm.rules.counts import number_put_right, number_updated
 from somna.llm.rules.diets import restrictions
 from somna.llm.rules.extract import CLIENT_INFO, OBSERVATION
 from somna.llm.rules.frames import holds_a_value
@@ -142,6 +142,7 @@ def _recounted(clause: str, newer: list[Candidate]) -> bool:
     years, paid quarterly" keeps "two years" when monthly payment comes)."""
     return any(
         number_updated(clause, c.fact.text)
+        or number_put_right(clause, c.fact.text)
         or count_added(clause, c.fact.text)
         or reached_elsewhere(clause, c.fact.text)
         or dates_replaced(clause, c.fact.text)

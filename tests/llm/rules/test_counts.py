@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from somna.llm.rules.counts import number_updated, numbers_given
+from somna.llm.rules.counts import number_put_right, number_updated, numbers_given
+from somna.llm.rules.replaced import gives_anew
 
 
 @pytest.mark.parametrize(
@@ -228,3 +229,29 @@ def test_how_often_one_thing_is_done_is_given_anew_wherever_it_is_named() -> Non
     )
     new = "The user agrees (in answer to: We could move the bakery to every 2 weeks, ok?)."
     assert number_updated(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "put_right"),
+    [
+        (
+            "The user says that 12 trestles, 180 chairs and plates for 200.",
+            "The user says that oops, the user said 180 chairs, it's 210.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que 25 tables et 150 chaises.",
+            "L'utilisateur dit que pardon, c'est 170 chaises, j'avais la liste de l'an dernier.",
+            True,
+        ),
+        # no mistake owned: another order, not a count put right
+        (
+            "The user says that 12 trestles, 180 chairs and plates for 200.",
+            "The user says that we'll also need 210 cups.",
+            False,
+        ),
+    ],
+)
+def test_a_count_put_right_replaces_the_mistaken_one(old: str, new: str, put_right: bool) -> None:
+    assert number_put_right(old, new) is put_right
+    assert gives_anew(old, new, same_session=True) is put_right

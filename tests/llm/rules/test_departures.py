@@ -28,6 +28,10 @@ from somna.llm.rules.replaced import gives_anew
             "The user says that poor Wilf's gone into a care home, bless him.",
         ),
         (
+            "The user says that our bursar, Edric Vane, signs off anything over £500.",
+            "The user says that Edric retired on Friday, so Mrs Ottoline Brisk signs off now.",
+        ),
+        (
             "L'utilisateur dit que le contact au comité c'est Séverin Mallet.",
             "L'utilisateur dit qu'au comité Séverin est parti, c'est Honorine qui gère maintenant.",
         ),
@@ -65,3 +69,11 @@ def test_the_names_said_to_have_left_are_capitalised_and_not_pronouns() -> None:
     }
     assert departed("They have left; she's gone home; everyone has left.") == frozenset()
     assert departed("Elle est partie, mais Honorine est partie aussi.") == {"Honorine"}
+
+
+def test_a_name_the_retelling_lowered_is_read_in_the_message_itself() -> None:
+    # "Wilf's gone…" opens the message; the retelling writes "that wilf's gone"
+    old = "The user says that Wilf Garrow, our caretaker, has the keys."
+    new = "The user says that wilf's gone on leave, Ottoline has the keys till spring."
+    assert not someone_left(old, new)
+    assert gives_anew(old, new, said="Wilf's gone on leave, Ottoline has the keys till spring.")

@@ -24,6 +24,15 @@ from somna.llm.rules.replaced import gives_anew
             "L'utilisateur dit que l'entrepôt est à Brest.",
             "L'utilisateur dit qu'on livre à Quimper et non Brest.",
         ),
+        # a change from one value to another in so many words
+        (
+            "The user says that we'd like green aprons with the logo, 30 of those.",
+            "The user asks to switch the aprons from green to charcoal; the staff voted.",
+        ),
+        (
+            "L'utilisateur dit que les housses seront en lin.",
+            "L'utilisateur demande de passer les housses du lin au coton.",
+        ),
     ],
 )
 def test_a_value_named_with_the_one_it_replaces_gives_it_anew(old: str, new: str) -> None:
@@ -44,6 +53,8 @@ def test_a_value_named_with_the_one_it_replaces_gives_it_anew(old: str, new: str
         ),
         # the value named is not the older statement's
         ("The user says that the depot is in Corby.", "The depot is in Hartfield, not Leeds."),
+        # a bare number a change starts from: a count, for `counts` to judge
+        ("The user says that the gym opens at 9 on Mondays.", "We go from 9 to 5 on weekdays."),
     ],
 )
 def test_a_contrast_without_a_value_of_the_older_statement_replaces_nothing(

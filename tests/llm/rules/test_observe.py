@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from somna.llm import EXTRACT, RulesLLM, SessionDigest
+from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.observe import ITEMS_PER_MESSAGE
 from somna.llm.rules.remainder import rest_of
@@ -807,6 +808,17 @@ def test_a_clause_that_leans_on_one_in_dispute_goes_with_it(
     assert rest_of(observation, disputed, disputed) == rest
 
 
+def test_an_address_given_anew_takes_its_statement_whole() -> None:
+    # its commas part the address, not clauses: no "unit 4, Rope Yard" left behind
+    new = "The user says that finished kit now goes to the user's flat, 17 Tolbooth Street."
+
+    def moved(text: str) -> bool:
+        return reached_elsewhere(text, new)
+
+    observation = "The user says that unit 4, Rope Yard, 31 Quarry Rd, G3; buzzer at the side."
+    assert rest_of(observation, moved, moved) == "The user says that buzzer at the side."
+
+
 @pytest.mark.parametrize(
     ("said", "told"),
     [
@@ -1211,3 +1223,11 @@ def test_a_yes_to_a_value_the_listener_put_forward_keeps_it(
     # the agent's statement names a date; the client takes it with a yes before naming it
     digest = _extract(("assistant", None, offered), ("user", None, reply))
     assert _observations(digest) == [told]
+
+
+def test_a_value_named_after_a_yes_in_another_sentence_takes_up_nothing() -> None:
+    digest = _extract(
+        ("assistant", None, "The first visit will be Tuesday 7 April then."),
+        ("user", None, "Perfect. Could you do my flat as well? It's 7 rooms."),
+    )
+    assert not any("in answer to" in told for told in _observations(digest))

@@ -469,6 +469,11 @@ def test_what_may_move_a_date_is_known_before_any_search(new: str, may: bool) ->
             "L'utilisateur dit que même heure mais une demi-heure plus tôt (17h) svp.",
         ),
         (
+            "L'utilisateur dit que 10h ce serait l'idéal (en réponse à « Quelle heure ? »).",
+            "L'utilisateur demande de passer une heure après l'horaire habituel.",
+            "L'utilisateur demande de passer une heure après (11h) l'horaire habituel.",
+        ),
+        (
             "The user says that 7:30pm suits.",
             "The user says that two hours later is better, the kids are in bed by then.",
             "The user says that two hours later (9:30pm) is better, the kids are in bed by then.",

@@ -24,6 +24,7 @@ __all__ = [
     "corrects_the_question",
     "counted_words",
     "may_update_a_number",
+    "number_put_right",
     "number_updated",
     "numbers_given",
 ]
@@ -149,7 +150,7 @@ def may_update_a_number(new: str, languages: Sequence[Language] = LANGUAGES) -> 
     """
     language = detect_language(new, languages, languages[0])
     numbers = _numbers(_told(new))
-    if language.change.search(fold(new)) is not None or agrees(new):
+    if language.change.search(fold(new)) is not None or agrees(new) or _puts_right(new, language):
         return bool(numbers)
     return any(n.counts_people or n.amount for n in numbers)
 
@@ -213,6 +214,40 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
             [n for n in new_numbers if n.clock is clock],
         )
         for clock in (False, True)
+    )
+
+
+def number_put_right(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether `new` puts right a number `old` gave ("oops, I said 240 chairs, it's 260"):
+    a word that owns a mistake, and another number for what `old` counted; the mistaken
+    one may be named again.
+
+    >>> number_put_right("30 tables and 240 chairs.", "Oops I said 240 chairs, it's 260.")
+    True
+    >>> number_put_right("30 tables and 240 chairs.", "We also need 260 plates.")
+    False
+    """
+    language = detect_language(new, languages, languages[0])
+    if not _puts_right(new, language):
+        return False
+    old_numbers = _numbers(old)
+    said_before = {n.value for n in old_numbers}
+    new_numbers = [n for n in _numbers(_told(new)) if n.value not in said_before]
+    return any(
+        _updated(
+            [n for n in old_numbers if n.clock is clock],
+            [n for n in new_numbers if n.clock is clock],
+        )
+        for clock in (False, True)
+    )
+
+
+def _puts_right(text: str, language: Language) -> bool:
+    """Whether `text` owns a mistake: "I meant", "my bad", "oops", "pardon"."""
+    folded = fold(text)
+    return bool(
+        language.puts_right.search(folded)
+        or re.search(rf"\b(?:{language.slip})\b", folded, re.IGNORECASE)
     )
 
 

@@ -1,22 +1,27 @@
 """A value named with the one it replaces: "the depot is in Hartfield, not Morley", "PO
-7731, not 7713", "à Quimper et non Brest".
+7731, not 7713", "à Quimper et non Brest", "switch the bags from red to navy".
 
-The value after the word of contrast (each language's `instead` table) is what an older
-statement said: that statement is replaced, though the new one shares no frame with it.
-Only values are read on both sides (a name, a number or a code), so "call me, not my
-wife" or "it's fine, not urgent" replace nothing.
+The value after the word of contrast (each language's `instead` table), or the one a
+change starts from (`moved_from`), is what an older statement said: that statement is
+replaced, though the new one shares no frame with it. After a word of contrast only
+values are read on both sides (a name, a number or a code), so "call me, not my wife" or
+"it's fine, not urgent" replace nothing; a change in so many words may name any word,
+not a bare number (a count given anew is `counts`' to judge).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 from somna.llm.rules.language import Language
 from somna.llm.rules.languages import LANGUAGES, is_name
 
 __all__ = ["may_name_instead", "named_instead"]
+
+_SHORTEST = 3
+"""Fewer letters name no value a change starts from ("from a to b")."""
 
 
 def named_instead(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -32,7 +37,10 @@ def named_instead(old: str, new: str, languages: Sequence[Language] = LANGUAGES)
         now, then = match["now"], match["then"]
         if _is_value(now) and _is_value(then) and _says(old, then) and not _says(old, now):
             return True
-    return False
+    return any(
+        _says(old, match["then"], folded=True) and not _says(old, match["now"], folded=True)
+        for match in _moves(new, languages)
+    )
 
 
 def may_name_instead(text: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -40,7 +48,20 @@ def may_name_instead(text: str, languages: Sequence[Language] = LANGUAGES) -> bo
     return any(
         _is_value(match["now"]) and _is_value(match["then"])
         for match in _contrast(tuple(languages)).finditer(text)
-    )
+    ) or any(True for _ in _moves(text, languages))
+
+
+def _moves(text: str, languages: Sequence[Language]) -> Iterator[re.Match[str]]:
+    """The changes `text` names from one word to another, neither a bare number."""
+    for language in languages:
+        for match in language.moved_from.finditer(text):
+            then, now = match["then"], match["now"]
+            if (
+                then.casefold() != now.casefold()
+                and min(len(then), len(now)) >= _SHORTEST
+                and not (then.isdigit() or now.isdigit())
+            ):
+                yield match
 
 
 @cache
@@ -54,5 +75,6 @@ def _is_value(word: str) -> bool:
     return any(char.isdigit() for char in word) or is_name(word)
 
 
-def _says(text: str, value: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text) is not None
+def _says(text: str, value: str, *, folded: bool = False) -> bool:
+    flags = re.IGNORECASE if folded else 0
+    return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, flags) is not None

@@ -307,6 +307,9 @@ class Language:
     """A day of each month ("the 5th of each month", "le 10 du mois"): group ``n``."""
     departed: re.Pattern[str]
     """Someone said to have left ("Ines has left us", "Lucien est parti"): group ``name``."""
+    moved_from: re.Pattern[str]
+    """A change from one value to another in so many words ("switch the bags from red to
+    navy", "passer du rouge au bleu"): groups ``then`` and ``now``."""
     keeps: re.Pattern[str]
     """A question offering to keep something as it is ("Shall we keep the cedar?", "On
     garde le rouge ?")."""

@@ -255,16 +255,24 @@ def offer_of(content: str, reply: str) -> str | None:
     words = {w.casefold() for w in _TOKEN.findall(last)}
     offers = any(words & language.alternative for language in LANGUAGES)
     named = set(_VALUE.findall(fold(reply).casefold()))
-    taken = named & set(_VALUE.findall(last.casefold()))
-    return last.rstrip(" .!") if taken and (offers or _yes_to_a_value(reply)) else None
+    offered_values = set(_VALUE.findall(last.casefold()))
+    taken = (offers and named & offered_values) or _said_yes_to(reply) & offered_values
+    return last.rstrip(" .!") if taken else None
 
 
-def _yes_to_a_value(reply: str) -> bool:
-    """Whether a reply opens with a yes before the first value it names ("parfait le 22",
-    "ok for the 14th then"): it takes the value a statement put to it."""
-    value = _VALUE.search(fold(reply))
-    words = fold(reply)[: value.start()].split() if value else []
-    return any(_assents(" ".join(words[:count])) for count in range(1, len(words) + 1))
+def _said_yes_to(reply: str) -> set[str]:
+    """The values a reply names in its first two sentences after opening with a yes
+    ("parfait le 22", "Yes. And the same for the bags, 66"): those it takes of what a
+    statement put to it; none where it opens otherwise, or names its values later
+    ("Perfect. Could you do the house too? 9 Elm Close, it's 7 windows")."""
+    folded = fold(reply)
+    spans = split_sentences(folded)
+    head = folded[: spans[min(1, len(spans) - 1)][1]] if spans else ""
+    value = _VALUE.search(head)
+    words = head[: value.start()].split() if value else []
+    if any(_assents(" ".join(words[:count])) for count in range(1, min(len(words), 3) + 1)):
+        return set(_VALUE.findall(head.casefold()))
+    return set()
 
 
 def question_of(content: str, reply: str | None = None) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from somna.llm.rules.contacts import ways
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
@@ -74,13 +75,16 @@ def _clauses_left(
     themselves, when some are; None otherwise (the statement goes whole). A clause is
     what a comma parts, or a short phrase that counts at its end ("… in Exeter with 6
     riders"). A clause that leans on one that goes ("coeliac, it's a real allergy")
-    goes with it, and the first clause left loses its "and"."""
+    goes with it, and the first clause left loses its "and". A street address given anew
+    takes the statement whole ("unit 4, Mill Yard, 31 Rope Rd, G3")."""
     pieces = _CLAUSE_OR_COUNT.split(statement)
     clauses, breaks = pieces[::2], ["", *pieces[1::2]]
     kept: list[tuple[str, str]] = []
     going = False
     for clause, before in zip(clauses, breaks, strict=True):
         going = recounted(clause) or (going and language.leaning.match(clause) is not None)
+        if going and "street" in ways(clause):
+            return None  # an address's commas part the address, not clauses: it goes whole
         if not going:
             kept.append((before, clause))
     if not kept or len(kept) == len(clauses):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from somna.llm.rules.asked import dropped, slot_renamed
 from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.contacts import reached_elsewhere
-from somna.llm.rules.counts import number_updated
+from somna.llm.rules.counts import number_put_right, number_updated
 from somna.llm.rules.departures import someone_left
 from somna.llm.rules.instead import named_instead
 from somna.llm.rules.judge import value_changed
@@ -39,6 +39,7 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     date put right is ("sorry, I meant the 18th")."""
     return (
         (not same_session and number_updated(old, new))
+        or number_put_right(old, new)
         or slot_renamed(old, new, said)
         or (date_put_right(old, new) if same_session else date_moved(old, new))
         or date_shifted(old, new)
@@ -46,6 +47,7 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
         or count_added(old, new)
         or (not same_session and reached_elsewhere(old, new))
         or someone_left(old, new)
+        or (said is not None and someone_left(old, said))  # "perpetua's gone" retold
         or named_instead(old, new)
         or (said is not None and dropped(old, said))
     )
