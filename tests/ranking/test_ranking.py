@@ -48,6 +48,7 @@ def test_keywords_drop_the_words_any_question_is_asked_with() -> None:
     # "the best way": a contact answer's question is no recipe's answer
     assert keywords("What's the best way to clean linen?") == ["clean", "linen"]
     assert keywords("Any good bread in town, please?") == ["bread", "town"]
+    assert keywords("Quelle est la meilleure recette d'une bonne soupe ?") == ["recette", "soupe"]
 
 
 def test_question_words_drop_the_words_observations_are_told_in() -> None:

@@ -29,6 +29,7 @@ leurs lui ma mais me mes moi mon ne nos notre nous on ou où par pas pour qu que
 quels quelles qui sa se ses son sur ta te tes toi ton tu un une vos votre vous est sont été
 être avoir a ont fait comment quoi faire faut peut peuvent puis dois doit va vais vont
 c'est ça cela ceci quand combien pourquoi aussi très bien plus moins tout tous toute toutes
+bon bonne bons bonnes meilleur meilleure meilleurs meilleures mieux
 """
 
 STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())
