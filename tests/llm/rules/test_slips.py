@@ -33,6 +33,13 @@ from somna.llm.rules.slips import without_slips
         ("on Thursday sorry Friday", "on Friday"),
         ("passez mardi, pardon mercredi", "passez mercredi"),
         ("3, sorry 4, sorry 5 people", "5 people"),
+        # a bare "no" before a value; the slip taken back whole, not its last number
+        (
+            "there are 3... no 4 hedges, the last one is behind the shed",
+            "there are 4 hedges, the last one is behind the shed",
+        ),
+        ("née le 3 mars 2024... non 3 avril, pardon", "née le 3 avril 2024, pardon"),
+        ("Tuesday, no Wednesday", "Wednesday"),
         # what the slip said beyond what is said again stays
         (
             "We need 5 crates a week sorry typo, 6 crates, the café is busier.",
@@ -58,6 +65,7 @@ def test_a_slip_put_right_in_the_same_breath_leaves_the_right_value(said: str, k
         "About the Leeds run: sorry, I gave you the wrong date.",  # after a colon
         "wait, is it 3 or 4?",
         "Pardon pour le retard, 2 colis sont partis ce matin.",
+        "she reacts to fish so please no fish treats, she itches",  # a "no" before no value
     ],
 )
 def test_an_apology_is_not_a_slip(said: str) -> None:

@@ -361,6 +361,9 @@ class Language:
     slip: str
     """What puts a slip right in the same breath ("3 sorry typo, 2", "4817… pardon,
     4871"), as alternatives."""
+    slip_before_value: str
+    """What puts a slip right only before a number, a name or a day ("3… no 4", "le 12
+    octobre… non 12 novembre"; not "no chicken treats"), as alternatives."""
     which: str
     """What asks which one, after a preposition ("from which"), as alternatives."""
     replaced: str

@@ -52,10 +52,12 @@ def _patterns(languages: tuple[Language, ...]) -> tuple[re.Pattern[str], re.Patt
     """What takes a slip back ("… sorry,"), and what names the slip after the right value
     (", not 14")."""
     slip = "|".join(language.slip for language in languages)
+    weak = "|".join(language.slip_before_value for language in languages)
     instead = "|".join(language.instead for language in languages)
     return (
         re.compile(
-            rf"\s*(?:\.{{2,}}|…|[\u2014\u2013-]+|,)?\s*\b(?:{slip})\b(?:\s*,?\s*\b(?:{slip})\b)*\s*[,:]?\s+",
+            rf"\s*(?:\.{{2,}}|…|[\u2014\u2013-]+|,)?\s*"
+            rf"\b(?:(?:{slip})\b(?:\s*,?\s*\b(?:{slip})\b)*|(?P<weak>{weak})\b)\s*[,:]?\s+",
             re.IGNORECASE,
         ),
         re.compile(rf"\s*,?\s*\b(?:{instead})\s+(?P<slip>[^\s,;.!?]+)", re.IGNORECASE),
@@ -66,6 +68,8 @@ def _put_right(text: str, found: re.Match[str], instead: re.Pattern[str]) -> str
     """`text` with the slip before `found` replaced by what it says after; None where the
     words before `found` are not said again after it."""
     right = _clause(text, found.end())
+    if not right or (found["weak"] and not _is_value(right[0][0])):
+        return None  # "no chicken treats": a "no" that puts nothing right
     before = list(re.finditer(r"\S+", text[: found.start()]))
     if len(right) == 1:  # "14 rue …, 56000 Vannes… pardon 41, pas 14": the slip is named
         named = instead.match(text, right[0][1])
@@ -114,8 +118,9 @@ def _clause(text: str, start: int) -> list[tuple[str, int]]:
 
 def _slip_size(before: list[re.Match[str]], right: list[str]) -> int | None:
     """How many of the words `before` the slip word it takes back: as many as were said
-    again where they match, else the fewest that do; None where no run of the clause's
-    last words matches."""
+    again where they match, else the most that do ("12 octobre 2025… non 12 novembre"
+    takes back the date, not the year); None where no run of the clause's last words
+    matches."""
     if not before or before[-1].group().endswith(_HARD_STOPS):
         return None  # "About the order: sorry, I …" apologises
     within = min(len(before), _LONGEST_SLIP)
@@ -123,7 +128,7 @@ def _slip_size(before: list[re.Match[str]], right: list[str]) -> int | None:
         if back > 1 and _BREAK.search(word.group()):
             within = back - 1
             break
-    sizes: list[int] = [len(right), *range(1, within + 1)]
+    sizes: list[int] = [len(right), *range(within, 0, -1)]
     for size in sizes:
         if 0 < size <= within and _said_again(before[-size:], right, size == within):
             return size
@@ -140,7 +145,8 @@ def _said_again(slip: list[re.Match[str]], right: list[str], opens_clause: bool)
     changed = [(a, b) for a, b in pairs if a.casefold() != b.casefold()]
     if not changed or not _alike(*pairs[0]):
         return False
-    if opens_clause and pairs[0] in changed and not _has_digit(pairs[0][0]):
+    first, said_right = pairs[0]
+    if opens_clause and pairs[0] in changed and _is_name(first) and _is_name(said_right):
         return False
     return all(_alike(a, b) for a, b in changed) or (len(pairs) >= 2 and len(changed) == 1)
 
@@ -157,6 +163,11 @@ def _alike(slip: str, right: str) -> bool:
 
 def _has_digit(word: str) -> bool:
     return any(char.isdigit() for char in word)
+
+
+def _is_value(word: str) -> bool:
+    """A number, a code, a name or a day: what a bare "no" may put right."""
+    return _has_digit(word) or _is_name(word) or _is_day(word)
 
 
 def _is_name(word: str) -> bool:
