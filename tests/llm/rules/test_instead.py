@@ -13,8 +13,8 @@ from somna.llm.rules.replaced import gives_anew
     ("old", "new"),
     [
         (
-            "The user says that our buyer is in Leeds, so the labels go there.",
-            "The user says that the buyer is in Hartfield, not Leeds; labels in Welsh too.",
+            "The user says that our buyer is in Wetherden, so the labels go there.",
+            "The user says that the buyer is in Hartfield, not Wetherden; labels in Welsh too.",
         ),
         (
             "The user says that order approved, the PO is QX-3310.",
@@ -45,14 +45,14 @@ def test_a_value_named_with_the_one_it_replaces_gives_it_anew(old: str, new: str
     [
         # no value on both sides: a person, a manner
         ("The user says that Ilse Marr handles the invoices.", "Call Ilse, not me."),
-        ("The user says that the parcel goes to Leeds.", "It's fine, not urgent."),
+        ("The user says that the parcel goes to Wetherden.", "It's fine, not urgent."),
         # the older statement already gave the new value: nothing replaced
         (
-            "The user says that the buyer moved from Leeds to Hartfield.",
-            "The user says that the buyer is in Hartfield, not Leeds.",
+            "The user says that the buyer moved from Wetherden to Hartfield.",
+            "The user says that the buyer is in Hartfield, not Wetherden.",
         ),
         # the value named is not the older statement's
-        ("The user says that the depot is in Corby.", "The depot is in Hartfield, not Leeds."),
+        ("The user says that the depot is in Corby.", "The depot is in Hartfield, not Wetherden."),
         # a bare number a change starts from: a count, for `counts` to judge
         ("The user says that the gym opens at 9 on Mondays.", "We go from 9 to 5 on weekdays."),
     ],

@@ -62,7 +62,7 @@ def test_a_slip_put_right_in_the_same_breath_leaves_the_right_value(said: str, k
         "the van was late sorry the driver got lost",  # nothing said again
         "I booked 3 rooms, sorry for the noise, 2 kids are sick",
         "We loved it. Thanks, sorry Odile couldn't make it",  # a name opening its clause
-        "About the Leeds run: sorry, I gave you the wrong date.",  # after a colon
+        "About the Wetherden run: sorry, I gave you the wrong date.",  # after a colon
         "wait, is it 3 or 4?",
         "Pardon pour le retard, 2 colis sont partis ce matin.",
         "she reacts to fish so please no fish treats, she itches",  # a "no" before no value
