@@ -154,6 +154,12 @@ def test_a_cooking_question_brings_the_diet_and_the_allergy(client: Memory) -> N
             "The user says that late afternoon, after 4pm, the user works in town.",
             "Does the patient have any allergies?",
         ),
+        # a number written short, asked for as whom to call
+        (
+            "L'utilisateur dit que sa voisine Ombeline ouvrira, son num : 06 41 20 77 58.",
+            "L'utilisateur dit que le portail du fond grince un peu.",
+            "Qui appeler le jour de la livraison ?",
+        ),
         # a diet among a group, asked in French in the plural
         (
             "L'utilisateur dit que pour le séjour, Basile Ondet est cœliaque, sans gluten strict.",

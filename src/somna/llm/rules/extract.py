@@ -17,6 +17,7 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from datetime import date
 
+from somna.llm.rules.agreed import with_the_time_agreed
 from somna.llm.rules.choices import chosen
 from somna.llm.rules.contacts import ways
 from somna.llm.rules.language import Language, Speaker, detect_language
@@ -229,9 +230,20 @@ def extract_facts(
                 rule=OBSERVATION,
             )
         if fact is not None:
-            named = name_relatives(fact.text, fact.quote, known, languages)
-            facts.append(fact if named == fact.text else fact.model_copy(update={"text": named}))
+            told = name_relatives(fact.text, fact.quote, known, languages)
+            reply = _reply_to(transcript, position)
+            told = told if reply is None else with_the_time_agreed(told, reply)
+            facts.append(fact if told == fact.text else fact.model_copy(update={"text": told}))
     return facts, sources
+
+
+def _reply_to(transcript: SessionTranscript, position: int) -> str | None:
+    """The next message when the other side said it: the reply to the one at ``position``."""
+    if position + 1 >= len(transcript.messages):
+        return None
+    if _speaker_of(transcript, position + 1) == _speaker_of(transcript, position):
+        return None
+    return transcript.messages[position + 1].content
 
 
 def typed_facts(
