@@ -15,7 +15,7 @@ from somna.llm.rules.language import detect_language
 from somna.llm.rules.languages import LANGUAGES, without_question
 from somna.llm.rules.text import clock_times, fold
 
-__all__ = ["with_the_time_agreed"]
+__all__ = ["stretch_asked", "with_the_time", "with_the_time_agreed"]
 
 _WRITTEN = re.compile(r"[^\s,;!?)]+")
 
@@ -31,15 +31,25 @@ def with_the_time_agreed(told: str, reply: str) -> str:
     ...                      "Sorry, we can't come before 6:30am.")
     'The user asks that the slot be half an hour earlier.'
     """
-    language = detect_language(told, LANGUAGES, LANGUAGES[0])
-    shift = language.time_shift.search(told)
-    if shift is None or clock_times(without_question(told)):
-        return told
-    if any(other.declines.match(fold(reply).strip()) for other in LANGUAGES):
+    shift = stretch_asked(told)
+    if shift is None or any(other.declines.match(fold(reply).strip()) for other in LANGUAGES):
         return told
     times = clock_times(reply)
     if len(set(times.values())) != 1:
         return told
     written = _WRITTEN.match(reply, min(times))
     time = written[0].rstrip(".") if written else ""
-    return f"{told[: shift.end()]} ({time}){told[shift.end() :]}" if time else told
+    return with_the_time(told, shift, time) if time else told
+
+
+def stretch_asked(told: str) -> re.Match[str] | None:
+    """The stretch of the clock `told` asks for ("an hour later", "une demi-heure plus
+    tôt": each language's `time_shift`), where it names no time itself."""
+    language = detect_language(told, LANGUAGES, LANGUAGES[0])
+    shift = language.time_shift.search(told)
+    return None if shift is None or clock_times(without_question(told)) else shift
+
+
+def with_the_time(told: str, shift: re.Match[str], time: str) -> str:
+    """`told` with the time its stretch of the clock comes to written after it."""
+    return f"{told[: shift.end()]} ({time}){told[shift.end() :]}"

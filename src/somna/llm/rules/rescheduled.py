@@ -4,10 +4,9 @@ drop it off?"), then "can we move it to Friday at 2pm instead?".
 
 The newer statement moves a date in so many words ("move it to", "postponed", "décaler",
 "finalement") and gives one the older did not, a day of the month or of the week, or a time
-("Tuesday mornings", then "move it to Wednesdays"); the two date the same thing when the
-older answered a question asking when, or when they share a word that is neither a
-date's nor a retold statement's. A word of change alone ("now", "new") moves nothing:
-most of what is told is dated.
+("Tuesday mornings", then "move it to Wednesdays"); the two date the same thing when the older
+answered a question asking when, or when they share a word that is neither a date's nor a retold
+statement's. A word of change alone ("now", "new") moves nothing: most of what is told is dated.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from contextlib import suppress
 from datetime import date, timedelta
 from functools import lru_cache
 
+from somna.llm.rules.agreed import stretch_asked, with_the_time
 from somna.llm.rules.asked import names_in
 from somna.llm.rules.counts import DATE
 from somna.llm.rules.dates import WEEK_OF, day_written, moved
@@ -301,10 +301,10 @@ def time_shifted_to(old: str, new: str) -> str | None:
     ...                 "The user asks to keep the same day but an hour later.")
     'The user asks to keep the same day but an hour later (5pm).'
     """
-    language = detect_language(new, LANGUAGES, LANGUAGES[0])
-    shift = language.time_shift.search(new)
-    if shift is None or clock_times(without_question(new)):
+    shift = stretch_asked(new)
+    if shift is None:
         return None
+    language = detect_language(new, LANGUAGES, LANGUAGES[0])
     if shift["half"]:
         minutes = 30
     else:
@@ -317,7 +317,7 @@ def time_shifted_to(old: str, new: str) -> str | None:
             return None
         minutes = count * (60 if shift["unit"].casefold().startswith(("h", "heure")) else 1)
     to = clock_moved(_dated(old), -minutes if shift["earlier"] else minutes)
-    return None if to is None else f"{new[: shift.end()]} ({to}){new[shift.end() :]}"
+    return None if to is None else with_the_time(new, shift, to)
 
 
 def without_the_mistake(old: str, new: str) -> str | None:
