@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from somna.interfaces.cli.interrupt import signals_interrupt
+from somna.interfaces.cli.signals import Interrupted
+
 pytestmark = [
     pytest.mark.slow,  # subprocesses
     pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc"),
@@ -83,3 +86,26 @@ def test_a_signal_at_any_moment_of_consolidate_exits_with_one_line_and_no_traceb
     assert running.returncode == 128 + signum, (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Interrupted:"), err
+
+
+def test_an_interrupt_dropped_in_a_finalizer_is_quiet_and_the_next_signal_stops(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A signal met while Python runs a finalizer raises there, where Python drops the
+    exception and prints it; the run must not print a traceback nor ignore the next one."""
+
+    class Finalized:
+        def __del__(self) -> None:
+            signal.raise_signal(signal.SIGINT)  # its handler runs here, inside the finalizer
+
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    hook = sys.unraisablehook
+    try:
+        with pytest.raises(Interrupted), signals_interrupt():
+            Finalized()  # finalized at once: its interrupt never reaches this block
+            signal.raise_signal(signal.SIGINT)  # the next signal stops the run
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        sys.unraisablehook = hook
+    assert "Traceback" not in capsys.readouterr().err

@@ -18,7 +18,12 @@ from types import FrameType
 from typing import Annotated
 
 from somna.interfaces.cli.options import setting_option
-from somna.interfaces.cli.signals import Interrupted, exit_code, set_handlers
+from somna.interfaces.cli.signals import (
+    Interrupted,
+    exit_code,
+    on_dropped_interrupt,
+    set_handlers,
+)
 
 __all__ = [
     "ConcurrencyOption",
@@ -51,12 +56,14 @@ def signals_interrupt() -> Iterator[None]:
             raise Interrupted(signum)
 
     previous = set_handlers(interrupt)
+    put_back = on_dropped_interrupt(raised.clear)  # dropped in a finalizer: the next one stops
     try:
         yield
     finally:
         if not raised:  # after a stop, a late signal must not meet Python's default handler
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
+            put_back()
 
 
 def interrupted_line() -> str:

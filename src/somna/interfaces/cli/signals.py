@@ -12,14 +12,18 @@ command runs, the first signal raises `Interrupted`, which the script turns
 into its line and 128 + the signal's number; any later one (asked twice, or
 while the process ends) ends it at once with that code. Commands that must
 finish something first (`consolidate`, `worker`) set their own handlers for
-their run. This module imports only the standard library: it is loaded before
-the commands are.
+their run. An `Interrupted` raised while Python runs a finalizer (a weak reference's
+callback, a `__del__`) never reaches the command: Python drops it and prints it as an
+"Exception ignored"; `on_dropped_interrupt` keeps that quiet and lets the next signal
+stop the command again. This module imports only the standard library: it is loaded
+before the commands are.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Callable
 from contextlib import suppress
 from types import FrameType
@@ -30,6 +34,7 @@ __all__ = [
     "Handler",
     "Interrupted",
     "exit_code",
+    "on_dropped_interrupt",
     "set_handlers",
     "stopped_line",
 ]
@@ -75,6 +80,26 @@ def set_handlers(handler: Handler) -> dict[int, Any]:
     return previous
 
 
+def on_dropped_interrupt(rearm: Callable[[], None]) -> Callable[[], None]:
+    """From now on, an `Interrupted` Python drops (raised inside a finalizer) is not printed
+    and `rearm` is called, so that the next signal stops the command; returns what puts
+    the previous hook back."""
+    previous = sys.unraisablehook
+
+    def dropped(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, Interrupted):
+            rearm()
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = dropped
+
+    def put_back() -> None:
+        sys.unraisablehook = previous
+
+    return put_back
+
+
 class Guard:
     """SIGINT and SIGTERM for the whole life of the `somna` process, from its first step:
     while the commands are imported, then while one runs (`started`), then once it is over
@@ -85,6 +110,7 @@ class Guard:
         self.raised: int | None = None
         """The signal that stopped the command, once one has."""
         set_handlers(self._handle)
+        on_dropped_interrupt(self._rearm)
 
     def started(self) -> None:
         """The commands are imported: from now on the first signal raises `Interrupted`."""
@@ -93,6 +119,10 @@ class Guard:
     def done(self) -> None:
         """The command is over: a signal ends the process at once."""
         self._stage = "done"
+
+    def _rearm(self) -> None:
+        if self._stage == "stopping":  # the stop never reached the command
+            self._stage, self.raised = "running", None
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self._stage == "importing":  # nothing read or written yet: stop here
