@@ -788,3 +788,12 @@ def test_an_hour_later_than_which_of_two_slots_is_not_said_moves_neither(
     converse(client, clock, "s2", [("user", "Could we make it an hour later? Work runs late.")])
     assert texts(client, FactStatus.SUPERSEDED) == []
     assert not any("later (" in text for text in texts(client, FactStatus.UNVERIFIED))
+
+
+def test_someone_said_to_have_left_in_the_message_retold_lowered_leaves_what_they_did(
+    client: Memory, clock: Clock
+) -> None:
+    # the retelling writes "that wilf's gone": the message itself names who left
+    talk(client, clock, "s1", "Our caretaker Wilf Garrow keeps the spare keys at the lodge.")
+    talk(client, clock, "s2", "Wilf's gone into a care home, bless him.")
+    assert any("Wilf Garrow" in text for text in texts(client, FactStatus.SUPERSEDED))

@@ -218,7 +218,9 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         or may_reach_elsewhere(text)
         or bool(departed(text))
         or may_name_instead(text)
-        or (said is not None and (may_drop(said) or may_rename_a_slot(said)))
+        or (
+            said is not None and (may_drop(said) or may_rename_a_slot(said) or bool(departed(said)))
+        )
     )
 
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from somna.llm.rules.contacts import without_ways
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, WEEKDAYS
 from somna.llm.rules.text import clock_times, fold
 
 __all__ = [
@@ -46,7 +46,7 @@ _SAME_SCALE = 2.0
 revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a budget."""
 _ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
 _MONTHS = "|".join(language.months for language in LANGUAGES)
-_WEEKDAYS = "|".join(day for language in LANGUAGES for day in language.dates.weekdays)
+_WEEKDAYS = "|".join(sorted(WEEKDAYS, key=len, reverse=True))  # "monday" before "mon"
 DATE = re.compile(
     rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:of\s+)?(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?"
     rf"|(?:{_MONTHS})\w*\s+(?:19|20)\d\d\b|\(\s*(?:19|20)\d\d\s*\)",

@@ -8,14 +8,21 @@ line here. The engine (`extract`, `observe`, `judge`, `summary`) knows none by n
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language
 
-__all__ = ["ANSWERED", "LANGUAGES", "is_name", "without_question"]
+__all__ = ["ANSWERED", "LANGUAGES", "WEEKDAYS", "every", "is_name", "without_question"]
 
 LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
+
+
+def every(alternatives: Callable[[Language], str]) -> str:
+    """The alternatives every language gives of one table, as one alternation."""
+    return "|".join(alternatives(language) for language in LANGUAGES)
+
 
 ANSWERED = re.compile(
     r" ?\((?:"
@@ -33,7 +40,8 @@ def without_question(observation: str) -> str:
 
 
 _MONTHS = frozenset().union(*(language.month_names for language in LANGUAGES))
-_DAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
+WEEKDAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
+"""The names of the days of the week of every language, as written and short ("tue")."""
 _NOT_NAMES = frozenset(
     word
     for language in LANGUAGES
@@ -63,5 +71,5 @@ def is_name(word: str) -> bool:
         word[:1].isupper()
         and folded.rstrip(".") not in _MONTHS
         and folded not in _NOT_NAMES
-        and folded.removesuffix("s") not in _DAYS
+        and folded.removesuffix("s") not in WEEKDAYS
     )

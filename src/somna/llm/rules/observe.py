@@ -24,7 +24,7 @@ from somna.llm.rules.counts import corrects_the_question
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import LANGUAGES, every
 from somna.llm.rules.questions import (
     COMMA,
     PROPOSAL,
@@ -88,21 +88,16 @@ class Observation:
 _I = re.IGNORECASE
 
 
-def _every(alternatives: Callable[[Language], str]) -> str:
-    """The alternatives every language gives of one table, as one alternation."""
-    return "|".join(alternatives(language) for language in LANGUAGES)
-
-
 _OLD_NUMBER = re.compile(
     r"(?<=\d)(?P<unit>(?:\s*[^\W\d_]+){0,3})\s*,?\s+"
-    rf"(?:{_every(lambda language: language.instead)})"
+    rf"(?:{every(lambda language: language.instead)})"
     r"\s+[£€$]?\d[\d,.\u202f\u00a0]*\s*[kK€£$]?(?=[\s.,;!)]|$)",
     _I,
 )
 """The number a correction replaces ("14 desks not 11", "36, pas 30"): the old value is
 history, not what the fact says now."""
 _OLD_CHOICE = re.compile(
-    rf",?\s+(?:{_every(lambda language: language.replaced)})"
+    rf",?\s+(?:{every(lambda language: language.replaced)})"
     r"\s*[^,;.!?()]{1,40}?(?=\s*(?:[,;.!?()]|$))",
     _I,
 )
@@ -115,8 +110,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+")
 _PROPOSED = re.compile(r"(?<=\w )[A-ZÀ-Ý][^\W\d_]+")
 """A name within a question, neither opening it nor after a comma (the listener's): what
 it may propose ("Would Fern work?")."""
-_FIRST = re.compile(rf"\b(?:{_every(lambda language: language.first_person)})(?=\W|$)", _I)
-_REACTION = re.compile(rf"(?:{_every(lambda language: language.reaction)})(?=\W|$)", _I)
+_FIRST = re.compile(rf"\b(?:{every(lambda language: language.first_person)})(?=\W|$)", _I)
+_REACTION = re.compile(rf"(?:{every(lambda language: language.reaction)})(?=\W|$)", _I)
 """How a reaction to the other person opens: praise, surprise, wishes, remarks on "you"."""
 
 
@@ -302,7 +297,7 @@ def observe(
     capital_said = False
     for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
-        said = without_slips(said, LANGUAGES)  # before its dates are read: "le 16, pardon le 18"
+        said = without_slips(said)  # before its dates are read: "le 16, pardon le 18"
         told = resolve_dates(
             _elided(retell_speaker(said, speaker, listener, language), language),
             said_on,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language
-from somna.llm.rules.languages import LANGUAGES
+from somna.llm.rules.languages import LANGUAGES, WEEKDAYS
 from somna.llm.rules.text import fold, split_sentences
 
 __all__ = [
@@ -106,10 +106,7 @@ def confirms(reply: str, said: str) -> bool:
 def _values(text: str) -> set[str]:
     """The numbers and the days of the week `text` names."""
     words = {w.casefold() for w in _TOKEN.findall(text)}
-    return set(_VALUE.findall(text.casefold())) | (words & _DAYS)
-
-
-_DAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
+    return set(_VALUE.findall(text.casefold())) | (words & WEEKDAYS)
 
 
 def request_in(sentence: str, language: Language) -> Request | None:

@@ -34,9 +34,9 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     York instead", a date moved, a number to call instead, "scratch the rye loaf", "Ines
     has left us" for what Ines did, "in Hartfield, not Morley" for "Morley". Of two
     statements of `same_session`, a number with a word of change, another way to reach or
-    a date given anew is not enough: said
-    together, they are often the values of two things ("call me on …; invoices to …"); a
-    date put right is ("sorry, I meant the 18th")."""
+    a date given anew is not enough: said together, they are often the values of two
+    things ("call me on …; invoices to …"); a date or a count put right is ("sorry, I
+    meant the 18th")."""
     return (
         (not same_session and number_updated(old, new))
         or number_put_right(old, new)

@@ -12,10 +12,8 @@ an apology, not a slip ("sorry, 3 of us can come"), and the text stays as it was
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
-from somna.llm.rules.language import Language
-from somna.llm.rules.languages import LANGUAGES, is_name
+from somna.llm.rules.languages import WEEKDAYS, every, is_name
 
 __all__ = ["without_slips"]
 
@@ -24,7 +22,6 @@ _LONGEST_SLIP = 5
 
 _NAMED_REACH = 12
 """How far back a slip named after its correction ("41, not 14") is looked for."""
-_DAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
 _STOPS = ",;.!?:…"
 _HARD_STOPS = (":", ";", "!", "?")
 """What ends a clause for sure before the word that takes a slip back (a full stop may
@@ -33,13 +30,12 @@ _BREAK = re.compile(r"[,;.!?:…]$|^[\u2014\u2013-]+$")
 """A word that ends a clause, or a dash standing alone: a slip never reaches past it."""
 
 
-def without_slips(text: str, languages: Iterable[Language]) -> str:
+def without_slips(text: str) -> str:
     """`text` without the values it takes back in the same breath; the words the slip said
     beyond what was said again stay ("le 16 juin, pardon le 18" is "le 18 juin")."""
-    marker, instead = _patterns(tuple(languages))
     for _ in range(3):  # "3, sorry 4, sorry 5": a slip of a slip
-        for found in marker.finditer(text):
-            rewritten = _put_right(text, found, instead)
+        for found in _MARKER.finditer(text):
+            rewritten = _put_right(text, found)
             if rewritten is not None:
                 text = rewritten
                 break
@@ -48,23 +44,21 @@ def without_slips(text: str, languages: Iterable[Language]) -> str:
     return text
 
 
-def _patterns(languages: tuple[Language, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """What takes a slip back ("… sorry,"), and what names the slip after the right value
-    (", not 14")."""
-    slip = "|".join(language.slip for language in languages)
-    weak = "|".join(language.slip_before_value for language in languages)
-    instead = "|".join(language.instead for language in languages)
-    return (
-        re.compile(
-            rf"\s*(?:\.{{2,}}|…|[\u2014\u2013-]+|,)?\s*"
-            rf"\b(?:(?:{slip})\b(?:\s*,?\s*\b(?:{slip})\b)*|(?P<weak>{weak})\b)\s*[,:]?\s+",
-            re.IGNORECASE,
-        ),
-        re.compile(rf"\s*,?\s*\b(?:{instead})\s+(?P<slip>[^\s,;.!?]+)", re.IGNORECASE),
-    )
+_MARKER = re.compile(
+    rf"\s*(?:\.{{2,}}|…|[\u2014\u2013-]+|,)?\s*\b(?:(?:{every(lambda lang: lang.slip)})\b"
+    rf"(?:\s*,?\s*\b(?:{every(lambda lang: lang.slip)})\b)*"
+    rf"|(?P<weak>{every(lambda lang: lang.slip_before_value)})\b)\s*[,:]?\s+",
+    re.IGNORECASE,
+)
+"""What takes a slip back ("… sorry,", "— argh", "… non"); group ``weak`` for a bare no."""
+_NAMED = re.compile(
+    rf"\s*,?\s*\b(?:{every(lambda lang: lang.instead)})\s+(?P<slip>[^\s,;.!?]+)",
+    re.IGNORECASE,
+)
+"""What names the slip after the right value (", not 14", ", pas 14")."""
 
 
-def _put_right(text: str, found: re.Match[str], instead: re.Pattern[str]) -> str | None:
+def _put_right(text: str, found: re.Match[str]) -> str | None:
     """`text` with the slip before `found` replaced by what it says after; None where the
     words before `found` are not said again after it."""
     right = _clause(text, found.end())
@@ -72,7 +66,7 @@ def _put_right(text: str, found: re.Match[str], instead: re.Pattern[str]) -> str
         return None  # "no chicken treats": a "no" that puts nothing right
     before = list(re.finditer(r"\S+", text[: found.start()]))
     if len(right) == 1:  # "14 rue …, 56000 Vannes… pardon 41, pas 14": the slip is named
-        named = instead.match(text, right[0][1])
+        named = _NAMED.match(text, right[0][1])
         if named is not None:
             return _named_put_right(text, before, right[0][0], named)
     size = _slip_size(before, [word for word, _ in right])
@@ -175,7 +169,7 @@ def _is_name(word: str) -> bool:
 
 
 def _is_day(word: str) -> bool:
-    return word.casefold() in _DAYS
+    return word.casefold() in WEEKDAYS
 
 
 def _shape(word: str) -> str:
