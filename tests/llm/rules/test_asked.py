@@ -298,6 +298,13 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "07 98 76 54 32.",
             False,
         ),
+        # "not for now" turns an offer down: no value held for now
+        (
+            "The user says that not for now thanks; Email is best, ines@folio.example (in "
+            "answer to: Would you like a quote for a humidity unit?).",
+            "The user says that the tuning made a world of difference, she practises now.",
+            False,
+        ),
     ],
 )
 def test_a_name_given_anew_in_its_slot(old: str, new: str, renamed: bool) -> None:

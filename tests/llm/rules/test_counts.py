@@ -207,6 +207,18 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user says that we'll be 24 at the launch on 3 March.",
             "The user says that the hall is booked for Tuesday the 3rd, the caretaker opens at 8.",
         ),
+        # a price turned down revises no price taken
+        (
+            "L'utilisateur dit qu'on part sur la formule Plume, ça a l'air top (en réponse à "
+            "« La formule Plume à 14,50 € HT, ça vous irait ? »).",
+            "L'utilisateur dit que non merci, on fait attention (en réponse à « Un dessert en "
+            "plus à 2,50 € ? »).",
+        ),
+        # a year and a price share no topic for an adverb they share
+        (
+            "The user says that 1934, the user has just lifted the lid and it's stamped inside.",
+            "The user says that £380 is a bit steep right now, just sort the sticky key.",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:

@@ -568,6 +568,45 @@ def test_relative_dates_are_resolved_from_the_day_they_were_said(said: str, told
     assert resolve_dates(said, date(2031, 3, 12)) == told
 
 
+def test_a_bare_day_of_the_month_is_the_date_the_reply_writes_out() -> None:
+    # said in May: "the 22nd" is the 22nd of November that the reply names, not of May
+    digest = _extract(
+        ("user", None, "The gala's been moved forward a week to the 22nd, the mayor is coming."),
+        ("assistant", None, "Sunday 22 November for the gala then, noted."),
+    )
+    assert _observations(digest) == [
+        "The user says that the gala's been moved forward a week to the 22nd (Sunday 22 "
+        "November 2026), the mayor is coming."
+    ]
+
+
+def test_someone_put_forward_by_name_is_no_introduction() -> None:
+    said = "C'est Oriane Valbuisson à l'accueil qui signera les bons."
+    digest = _extract(("user", None, said), ("assistant", None, "Noté."))
+    assert [fact.text for fact in digest.facts] == [
+        "L'utilisateur dit que c'est Oriane Valbuisson à l'accueil qui signera les bons."
+    ]
+
+
+def test_a_pronoun_opening_a_fact_is_the_person_the_untold_sentence_before_named() -> None:
+    said = "Has your man met Tamsin Orrow yet? She runs production, she's the one to ask."
+    assert _observations(_extract(("user", None, said))) == [
+        "The user says that Tamsin Orrow runs production, she's the one to ask."
+    ]
+    # told in the same fact, the name stays where it was said
+    said = "Bills go to our bursar, Gordon Fyfe. He's strict about PO numbers."
+    assert _observations(_extract(("user", None, said))) == [
+        "The user says that bills go to our bursar, Gordon Fyfe; He's strict about PO numbers."
+    ]
+
+
+def test_a_request_that_someone_named_does_something_is_kept() -> None:
+    said = "And can Tobiah do the rounds after half three from now on? We bake later now."
+    assert _observations(_extract(("user", None, said))) == [
+        "The user asks that Tobiah do the rounds after half three from now on; We bake later now."
+    ]
+
+
 def test_each_item_names_the_rule_that_found_it() -> None:
     said = "I love jazz. Last week I visited the harbour museum with my cousin Ines."
     digest = _extract(
@@ -819,6 +858,16 @@ def test_an_address_given_anew_takes_its_statement_whole() -> None:
     assert rest_of(observation, moved, moved) == "The user says that buzzer at the side."
 
 
+def test_an_address_given_anew_leaves_who_the_speaker_is() -> None:
+    new = "The user says that please deliver to the new offices, 47 Quayside Row, 3rd floor."
+
+    def moved(text: str) -> bool:
+        return reached_elsewhere(text, new)
+
+    observation = "The user is Ines Varga, buyer at Folio Prints, we're at 4 Mill Road in Leeds."
+    assert rest_of(observation, moved, moved) == "The user is Ines Varga, buyer at Folio Prints."
+
+
 @pytest.mark.parametrize(
     ("said", "told"),
     [
@@ -1063,6 +1112,20 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "L'utilisateur est d'accord (en réponse à « On peut passer la haie toutes les 6 "
             "semaines, même tarif, je vous le change ? »).",
         ),
+        # a proposal made as a statement, with what it goes on to say
+        (
+            "We could come every two weeks from Monday 4 May. Since it's regular, we'd drop "
+            "the call-out to £25.",
+            "Go on then, sounds good.",
+            "The user agrees (in answer to: We could come every two weeks from Monday 4 May; "
+            "since it's regular, we'd drop the call-out to £25).",
+        ),
+        (
+            "On pourrait passer tous les quinze jours, le jeudi.",
+            "ok parfait",
+            "L'utilisateur est d'accord (en réponse à « On pourrait passer tous les quinze "
+            "jours, le jeudi »).",
+        ),
     ],
 )
 def test_a_bare_yes_to_a_value_proposed_agrees_to_it(asked: str, said: str, told: str) -> None:
@@ -1124,6 +1187,15 @@ def test_a_request_to_move_a_time_by_a_stretch_of_the_clock_is_kept() -> None:
         (
             "Le code du portail c'est 2719... pardon, 2791.",
             "L'utilisateur dit que le code du portail c'est 2791.",
+        ),
+        # the slip taken back at the start of the next sentence
+        (
+            "It's an Ostermann, built in 1934. No wait, sorry, 1943, it says so inside.",
+            "The user says that it's an Ostermann, built in 1943, it says so inside.",
+        ),
+        (
+            "14... ah non 16 pardon, j'oublie toujours le stagiaire",
+            "L'utilisateur dit que 16 pardon, l'utilisateur oublie toujours le stagiaire.",
         ),
         # the day put right before its date is read: not "the 18th" of the next month
         (

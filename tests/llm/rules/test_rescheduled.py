@@ -9,8 +9,8 @@ import pytest
 from somna.llm.rules.rescheduled import (
     date_moved,
     date_shifted,
+    dates_named,
     dates_replaced,
-    last_date_named,
     may_move_a_date,
     shifted_to,
     time_shifted_to,
@@ -344,6 +344,15 @@ def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
         ("Mon, wed and fri at 7am.", "All sessions at 6.30pm now, same days.", True),
         ("Le mardi à 10h.", "Toujours le mardi, à 10h.", False),
         ("The stock count is on 12 May.", "The count is still on 12 May.", False),
+        # a day for a time is no time given anew, nor a time for a day
+        ("Have the mechanic come at 10:30.", "Could you come on Mondays instead?", False),
+        ("Deliveries on Tuesdays.", "Could you come at 8am?", False),
+        # a time agreed to, in the question the yes answers
+        (
+            "3pm at our office.",
+            "The user agrees (in answer to: Shall I move the pickup to 2:30pm?).",
+            True,
+        ),
     ],
 )
 def test_a_date_a_day_of_the_week_or_a_time_given_that_was_not(
@@ -531,8 +540,9 @@ def test_a_date_given_anew_without_putting_one_right_is_left_whole() -> None:
     )
 
 
-def test_the_last_date_a_message_writes_out_is_the_one_spoken_of() -> None:
+def test_the_dates_a_message_writes_out_are_read_in_order_in_their_nearest_year() -> None:
     said = "Le 14 avril c'est noté, puis le 2 mai pour la visite."
-    assert last_date_named(said, date(2026, 3, 24)) == date(2026, 5, 2)
-    assert last_date_named("Booked for 8 September.", date(2026, 6, 8)) == date(2026, 9, 8)
-    assert last_date_named("No date here.", date(2026, 6, 8)) is None
+    assert list(dates_named(said, date(2026, 3, 24))) == [date(2026, 4, 14), date(2026, 5, 2)]
+    assert list(dates_named("Booked for 8 September.", date(2026, 6, 8))) == [date(2026, 9, 8)]
+    assert list(dates_named("Sent on 2 June.", date(2026, 6, 8))) == [date(2026, 6, 2)]
+    assert list(dates_named("No date here.", date(2026, 6, 8))) == []

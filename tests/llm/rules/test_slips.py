@@ -45,6 +45,15 @@ from somna.llm.rules.slips import without_slips
             "We need 6 crates a week, the café is busier.",
         ),
         ("c'est le 16 juin, pardon le 18", "c'est le 18 juin"),
+        (
+            "it's at 17 Coldharbour Lane by the old mill gate, no sorry, 71 Coldharbour Lane",
+            "it's at 71 Coldharbour Lane by the old mill gate",
+        ),
+        # a long run taken back opens with the value put right, not a word said again
+        (
+            "le salon d'automne du club le 12 octobre, pardon le 14",
+            "le salon d'automne du club le 14 octobre",
+        ),
         ("9 rue des Acacias, pardon 19", "19 rue des Acacias"),
         ("2,40 m. non pardon 2,04, pour la largeur", "2,04 m, pour la largeur"),
         ("Le code du portail c'est 2719... pardon, 2791.", "Le code du portail c'est 2791."),

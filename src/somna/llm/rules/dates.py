@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from calendar import monthrange
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
 from somna.llm.rules.languages import LANGUAGES
@@ -245,11 +245,15 @@ def _names_a_weekday(match: re.Match[str]) -> bool:
     return any(key.partition("__")[0] == "day" for key, v in match.groupdict().items() if v)
 
 
-def resolve_dates(text: str, said_on: date, near: date | None = None) -> str:
+def resolve_dates(
+    text: str, said_on: date, near: date | None = None, echoed: Sequence[date] = ()
+) -> str:
     """``text`` with each relative date phrase followed by its date in parentheses; a bare
-    day of the month with no date just before it in ``text`` is near ``near``, where given:
-    the date the conversation spoke of, that a message putting a date right corrects ("I
-    meant the 18th", after "booked for 8 September").
+    day of the month is the date of ``echoed`` of that day, where the reply wrote it out
+    ("moved to the 22nd" "Sunday 22 November then"), or, with no date just before it in
+    ``text``, near ``near``, where given: the date the conversation spoke of, that a
+    message putting a date right corrects ("I meant the 18th", after "booked for 8
+    September").
 
     >>> resolve_dates("I moved last month and start tomorrow.", date(2031, 3, 12))
     'I moved last month (February 2031) and start tomorrow (Thursday 13 March 2031).'
@@ -281,7 +285,10 @@ def resolve_dates(text: str, said_on: date, near: date | None = None) -> str:
                 and not _SENTENCE_END.search(text, anchor[0], start)
             )
         )
-        if kind == "day_of_month" and anchor is not None and close:
+        echo = [day for day in echoed if kind == "day_of_month" and day.day == int(groups("n"))]
+        if echo:
+            said = day_written(echo[0])
+        elif kind == "day_of_month" and anchor is not None and close:
             said = _day_near(anchor[1], groups("n"), said_on)
         else:
             said = resolvers[kind](groups, said_on)

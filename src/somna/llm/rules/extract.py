@@ -32,7 +32,7 @@ from somna.llm.rules.observe import (
 )
 from somna.llm.rules.questions import confirms, offer_of, question_of
 from somna.llm.rules.relatives import name_relatives, relatives
-from somna.llm.rules.rescheduled import last_date_named
+from somna.llm.rules.rescheduled import dates_named
 from somna.llm.rules.seeds import seed_fact
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact, SessionTranscript
@@ -347,6 +347,7 @@ def typed_facts(
                 names=named_within,
                 about=_date_spoken_of(transcript, position, said_on),
                 confirmed=_confirmed(transcript, position, speaker_of_next=listener),
+                echoed=_dates_replied(transcript, position, listener, said_on),
             )
         )
     _describe(transcript, typed, who_said, descriptions)
@@ -431,6 +432,16 @@ def _confirmed(transcript: SessionTranscript, position: int, speaker_of_next: st
     return _speaker_of(transcript, position + 1) == speaker_of_next and confirms(reply, said)
 
 
+def _dates_replied(
+    transcript: SessionTranscript, position: int, listener: str, said_on: date
+) -> list[date]:
+    """The dates the listener's reply to the message at ``position`` writes out."""
+    following = transcript.messages[position + 1 : position + 2]
+    if not following or _speaker_of(transcript, position + 1) != listener:
+        return []
+    return list(dates_named(following[0].content, said_on))
+
+
 def _speaker_of(transcript: SessionTranscript, position: int) -> str:
     """Who said the message at ``position``: its speaker, the user, or the assistant."""
     message = transcript.messages[position]
@@ -441,8 +452,8 @@ def _date_spoken_of(transcript: SessionTranscript, position: int, said_on: date)
     """The date the two messages before the one at ``position`` last wrote out, whoever
     said them: the date a message that puts one right corrects."""
     for message in reversed(transcript.messages[max(0, position - _SPOKEN_OF) : position]):
-        if (found := last_date_named(message.content, said_on)) is not None:
-            return found
+        if found := list(dates_named(message.content, said_on)):
+            return found[-1]
     return None
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, SAYS, without_question
 from somna.model import normalize_text
 
 __all__ = ["MAX_VALUE_WORDS", "agrees", "changed_value", "holds_a_value"]
@@ -100,15 +100,23 @@ def holds_a_value(text: str, *, names: bool = True) -> bool:
 def agrees(observation: str) -> bool:
     """Whether an observation answers a question with no value of its own ("yep", "yes
     please", to "So that's 4 boxes then?"): it takes up what the question proposed; not
-    when it says another ("no more than 150 €", to "Fitting on 14 March, ok?").
+    when it says another ("no more than 150 €", to "Fitting on 14 March, ok?") or turns
+    it down ("no thanks").
 
     >>> agrees("The user agrees (in answer to: So that's 4 boxes then?).")
     True
     >>> agrees("The user says that 5 boxes (in answer to: How many boxes?).")
     False
+    >>> agrees("The user says that no thanks, we're fine (in answer to: A dessert at £2?).")
+    False
     """
-    return ANSWERED.search(observation) is not None and not holds_a_value(
-        without_question(observation), names=False
+    said = without_question(observation)
+    opening = SAYS.match(said)
+    reply = said[opening.end() :] if opening else said
+    return (
+        ANSWERED.search(observation) is not None
+        and not holds_a_value(said, names=False)
+        and not any(language.declines.match(reply) for language in LANGUAGES)  # "no thanks"
     )
 
 

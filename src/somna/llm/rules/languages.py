@@ -14,7 +14,7 @@ from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
 from somna.llm.rules.language import Language
 
-__all__ = ["ANSWERED", "LANGUAGES", "WEEKDAYS", "every", "is_name", "without_question"]
+__all__ = ["ANSWERED", "LANGUAGES", "SAYS", "WEEKDAYS", "every", "is_name", "without_question"]
 
 LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
 
@@ -31,6 +31,14 @@ ANSWERED = re.compile(
 )
 """Where an observation's retold question starts (" (in answer to: …)", as `observe`
 appends it): what comes before is what was said, what comes after was asked."""
+
+
+SAYS = re.compile(
+    "^(?:"
+    + "|".join(re.escape(language.says).replace(r"\{\}", r"[^;]{1,80}?") for language in LANGUAGES)
+    + ") "
+)
+"""How `observe` opens a statement that does not name its speaker ("The user says that")."""
 
 
 def without_question(observation: str) -> str:

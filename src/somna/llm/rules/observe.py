@@ -24,7 +24,7 @@ from somna.llm.rules.counts import corrects_the_question
 from somna.llm.rules.dates import resolve_dates
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
-from somna.llm.rules.languages import LANGUAGES, every
+from somna.llm.rules.languages import LANGUAGES, every, is_name
 from somna.llm.rules.questions import (
     COMMA,
     PROPOSAL,
@@ -36,7 +36,7 @@ from somna.llm.rules.questions import (
     statement_before_question,
 )
 from somna.llm.rules.refusals import refusals
-from somna.llm.rules.slips import without_slips
+from somna.llm.rules.slips import slips_joined, without_slips
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
 from somna.model import MAX_FACT_CHARS, is_fact_text
@@ -113,6 +113,12 @@ it may propose ("Would Fern work?")."""
 _FIRST = re.compile(rf"\b(?:{every(lambda language: language.first_person)})(?=\W|$)", _I)
 _REACTION = re.compile(rf"(?:{every(lambda language: language.reaction)})(?=\W|$)", _I)
 """How a reaction to the other person opens: praise, surprise, wishes, remarks on "you"."""
+_PRONOUN = re.compile(r"(?:she|he|elle)(?=\s|'s\b)", _I)
+"""A person named by a pronoun alone, opening a sentence (not "il": "il faut", "il pleut")."""
+_FULL_NAME = re.compile(r"\b[A-ZÀ-Ý][a-zà-ÿ'-]+\s+[A-ZÀ-Ý][a-zà-ÿ'-]+\b")
+_NAMED_NEXT = re.compile(r"\s+[A-ZÀ-Ý][^\W\d_]+\s+[A-ZÀ-Ý][^\W\d_]+\s+[^\W\d_]")
+"""A full name right after such an opening, the clause going on: someone put forward
+("C'est Anaïs Morel à l'accueil qui signe"), no reaction nor "c'est Anaïs Morel" again."""
 
 
 def _informative(
@@ -151,8 +157,12 @@ def _informative(
         for w in _WORD.findall(core)
         if w.isdigit() or (len(w) > 2 and w.casefold() not in language.stopwords)
     ]
+    reaction = _REACTION.match(core)
     if len(words) < (1 if answered else _MIN_WORDS) or (
-        not personal and len(words) < _REACTION_WORDS and _REACTION.match(core)
+        not personal
+        and len(words) < _REACTION_WORDS
+        and reaction is not None
+        and not _NAMED_NEXT.match(core, reaction.end())  # "C'est Anaïs qui signera"
     ):
         return 0.0, start
     named = sum(1 for w in words[1:] if w[:1].isupper() or w.isdigit())
@@ -220,6 +230,8 @@ def _common_opening(text: str, language: Language) -> bool:
     hundred…"), rather than a name ("Ines Vargo, buyer…", "Noa loves it, Noa says so",
     "Tuesday then", "WhatsApp please")."""
     words = text.split(maxsplit=2)
+    if words and _contracted(words[0].strip(",;:!?.").casefold(), language):
+        return True  # "It's Tobiah on reception who…", "C'est Anaïs qui…"
     if not words or not text[1:2].islower():
         return False
     first = words[0].strip(",;:!?.")
@@ -229,6 +241,17 @@ def _common_opening(text: str, language: Language) -> bool:
     second = words[1].strip(",;:!?.") if len(words) > 1 else ""
     followed_by_name = second[:1].isupper() and not second.isupper()  # "SMS" names no one
     return not (named_again or followed_by_name)
+
+
+def _contracted(word: str, language: Language) -> bool:
+    """Whether a word is two common words run together ("it's", "c'est"), no name
+    ("O'Brien")."""
+    head, apostrophe, tail = word.partition("'")
+    return (
+        bool(apostrophe)
+        and head in language.stopwords
+        and (tail in language.stopwords or tail == "s")
+    )
 
 
 def _answering(asked: str, listener: str, speaker: str, language: Language, said_on: date) -> str:
@@ -252,6 +275,7 @@ def observe(
     names: Collection[str] = (),
     about: date | None = None,
     confirmed: bool = False,
+    echoed: Sequence[date] = (),
 ) -> Observation | None:
     """The observation of one message, or None when it tells nothing. ``asked`` is the
     question of ``listener`` that the message answers (`question_of` their message);
@@ -260,7 +284,8 @@ def observe(
     its sentences, kept as written when one opens a statement ("Noa has a cold"); ``about``,
     the date the conversation spoke of just before, that a date put right is near ("sorry,
     I meant the 18th"); ``confirmed``, whether the listener's reply takes up a value the
-    message proposed as a question ("Le 14 avril ?" "Le 14 avril c'est noté")."""
+    message proposed as a question ("Le 14 avril ?" "Le 14 avril c'est noté"); ``echoed``,
+    the dates that reply writes out, which date a bare day of the month ("the 22nd")."""
     if Speaker(speaker).is_user:
         speaker = language.plain_user
     folded = fold(content)
@@ -269,7 +294,7 @@ def observe(
     if asked and answering and language.assent.match(folded.strip()):
         return _agreement(asked, len(folded.rstrip()), speaker, listener, language, said_on)
     kept: list[tuple[int, int, int, float, Request | None]] = []
-    for start, end in split_sentences(folded):
+    for start, end in slips_joined(folded, split_sentences(folded)):
         if start in typed:
             continue
         stated = start + statement_before_question(folded[start:end], language)
@@ -298,10 +323,12 @@ def observe(
     for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
         said = without_slips(said)  # before its dates are read: "le 16, pardon le 18"
+        said = _pronoun_named(said, folded[:told_from], {item[0] for item in kept})
         told = resolve_dates(
             _elided(retell_speaker(said, speaker, listener, language), language),
             said_on,
             about if language.puts_right.search(folded) else None,
+            echoed,
         )
         told = _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told))
         told = _OLD_CHOICE.sub("", told)
@@ -337,6 +364,23 @@ def observe(
         return None
     kept = kept[: len(parts)]
     return Observation(text, kept[0][0], kept[-1][2], weight * sum(item[3] for item in kept))
+
+
+def _pronoun_named(said: str, before: str, told: Collection[int]) -> str:
+    """`said` with the "she" or "he" that opens it named, where the sentence before it,
+    left untold (its start not in `told`), names one person in full ("can you give Tamsin
+    Orrow the map? She runs production"): a fact stands alone."""
+    pronoun = _PRONOUN.match(said)
+    spans = split_sentences(before)
+    if pronoun is None or not spans or spans[-1][0] in told:
+        return said
+    last = before[spans[-1][0] :].strip()
+    named = {
+        found[0]
+        for found in _FULL_NAME.finditer(last)
+        if all(is_name(word) for word in found[0].split())
+    }
+    return f"{named.pop()}{said[pronoun.end() :]}" if len(named) == 1 else said
 
 
 def _agreement(

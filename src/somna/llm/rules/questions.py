@@ -230,7 +230,7 @@ def offer_of(content: str, reply: str) -> str | None:
     "There's room on Wednesday at 4pm, or Saturday at 9am"
     >>> offer_of("Noted. There's room on Wednesday at 4pm, or Saturday at 9am.", "thanks!")
     >>> offer_of("Busy night. I'd suggest 7:30pm to 11:30pm. That's £90 more.", "Yes.")
-    "I'd suggest 7:30pm to 11:30pm"
+    "I'd suggest 7:30pm to 11:30pm; that's £90 more"
     >>> offer_of("We have a 10-visit pass at £90, it might suit you.", "Ok, the pass then.")
     'We have a 10-visit pass at £90, it might suit you'
     """
@@ -239,15 +239,12 @@ def offer_of(content: str, reply: str) -> str | None:
     if not spans or "?" in folded:
         return None
     offered = [  # "I'd suggest 7:30pm to 11:30pm." "Yes."
-        sentence
+        a
         for a, b in spans
-        if any(
-            language.offers_to_take.search(sentence := folded[a:b].strip())
-            for language in LANGUAGES
-        )
+        if any(language.offers_to_take.search(folded[a:b]) for language in LANGUAGES)
     ]
-    if offered and (_assents(reply) or _takes_up(reply, offered[-1])):
-        return offered[-1].rstrip(" .!")
+    if offered and (_assents(reply) or _takes_up(reply, folded[offered[-1] :])):
+        return _one_sentence(folded[offered[-1] :])  # with what it goes on to say
     last = folded[spans[-1][0] : spans[-1][1]].strip()
     words = {w.casefold() for w in _TOKEN.findall(last)}
     offers = any(words & language.alternative for language in LANGUAGES)
@@ -323,6 +320,13 @@ def _content_words(text: str) -> set[str]:
 def _assents(reply: str) -> bool:
     """Whether a reply only says yes ("ok", "parfait merci")."""
     return any(language.assent.match(fold(reply).strip()) for language in LANGUAGES)
+
+
+def _one_sentence(text: str) -> str:
+    """The sentences of `text` as one, as a fact is ("We could come fortnightly; we'd
+    drop the call-out to £25")."""
+    said = [text[a:b].strip().rstrip(" .!;") for a, b in split_sentences(text)]
+    return "; ".join(said[:1] + [lowered_opening(sentence) for sentence in said[1:]])
 
 
 def _joined(proposed: str, asked: str) -> str:

@@ -14,17 +14,10 @@ from collections.abc import Callable
 from somna.llm.rules.contacts import ways
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, SAYS
 from somna.llm.rules.text import finish_sentence, trim_clause
 
 __all__ = ["rest_of"]
-
-_SAYS = re.compile(
-    "^(?:"
-    + "|".join(re.escape(language.says).replace(r"\{\}", r"[^;]{1,80}?") for language in LANGUAGES)
-    + ") "
-)
-"""How `observe` opens a statement that does not name its speaker ("The user says that")."""
 
 
 def rest_of(
@@ -45,7 +38,7 @@ def rest_of(
     asked = ANSWERED.search(observation)
     told = observation[: asked.start()] if asked else trim_clause(observation)
     question = observation[asked.start() :].removesuffix(".") if asked else ""  # " (in …)"
-    opening = _SAYS.match(told)
+    opening = SAYS.match(told)
     start = opening.end() if opening else 0
     parts = told[start:].split("; ")
     # The question goes with the first statement, which answers it; failing that, with each.
@@ -76,7 +69,8 @@ def _clauses_left(
     what a comma parts, or a short phrase that counts at its end ("… in Exeter with 6
     riders"). A clause that leans on one that goes ("coeliac, it's a real allergy")
     goes with it, and the first clause left loses its "and". A street address given anew
-    takes the statement whole ("unit 4, Mill Yard, 31 Rope Rd, G3")."""
+    takes the statement whole ("unit 4, Mill Yard, 31 Rope Rd, G3"), but for who the
+    speaker is, named before it ("The user is Ines Varga, buyer at Folio, 4 Mill Rd")."""
     pieces = _CLAUSE_OR_COUNT.split(statement)
     clauses, breaks = pieces[::2], ["", *pieces[1::2]]
     kept: list[tuple[str, str]] = []
@@ -84,6 +78,8 @@ def _clauses_left(
     for clause, before in zip(clauses, breaks, strict=True):
         going = recounted(clause) or (going and language.leaning.match(clause) is not None)
         if going and "street" in ways(clause):
+            if kept and _introduces(statement, language):
+                break  # the address goes with what follows it, who the speaker is stays
             return None  # an address's commas part the address, not clauses: it goes whole
         if not going:
             kept.append((before, clause))
@@ -97,6 +93,11 @@ def _clauses_left(
         first = first[lead.start("when") if lead["when"] else lead.end() :]
     told = first + "".join(before + clause for before, clause in kept[1:])
     return told if first else None
+
+
+def _introduces(statement: str, language: Language) -> bool:
+    """Whether a statement says who the speaker is ("The user is Ines Varga, …")."""
+    return statement.casefold().startswith(language.named.format(language.plain_user, ""))
 
 
 _CLAUSE_OR_COUNT = re.compile(

@@ -31,8 +31,8 @@ __all__ = [
     "date_moved",
     "date_put_right",
     "date_shifted",
+    "dates_named",
     "dates_replaced",
-    "last_date_named",
     "may_move_a_date",
     "may_shift_a_date",
     "may_shift_a_time",
@@ -249,7 +249,7 @@ def shifted_to(old: str, new: str, said_on: date) -> str | None:
     """
     if not date_shifted(old, new):
         return None
-    dated = next(_dates_named(_dated(old), said_on), None)
+    dated = next(dates_named(_dated(old), said_on), None)
     if dated is None:
         return None
     language = detect_language(new, LANGUAGES, LANGUAGES[0])
@@ -356,17 +356,10 @@ def _named_when(clause: str) -> frozenset[tuple[str, str]]:
     return said or frozenset(when for when in _when(clause) if when[0] == "date")
 
 
-def last_date_named(text: str, said_on: date) -> date | None:
-    """The last date `text` writes with its month ("booked for 8 September", "le 14 avril
-    c'est noté"), in the year that puts it no more than a month before `said_on`."""
-    dates = list(_dates_named(text, said_on))
-    return dates[-1] if dates else None
-
-
-def _dates_named(text: str, said_on: date) -> Iterator[date]:
-    """The dates `text` writes with their month, in order, each in the year that puts it
-    no more than a month before `said_on` (a date said without its year is seldom long
-    past)."""
+def dates_named(text: str, said_on: date) -> Iterator[date]:
+    """The dates `text` writes with their month ("booked for 8 September", "le 14 avril
+    c'est noté"), in order, each in the year that puts it no more than a month before
+    `said_on` (a date said without its year is seldom long past)."""
     for written in DATE.finditer(text):
         day_month = _DAY_MONTH.search(written[0])
         month = _month(day_month["month"].casefold()) if day_month else None
@@ -402,14 +395,15 @@ def _date(written: str) -> str:
 
 
 def dates_replaced(old: str, new: str) -> bool:
-    """Whether `old` gives a date, a day of the week or a time of day, and `new` one `old`
-    does not.
+    """Whether `old` gives a date, a day of the week or a time of day, and `new` one of its
+    kind (a day for a day, a time for a time) that `old` does not, or agrees to one.
 
     >>> dates_replaced("Tuesday mornings and Thursday afternoons.", "Wednesday mornings now.")
     True
     """
-    before, after = _when(old), _when(without_question(new))
-    return bool(before) and any(kind != "week" for kind, _ in after - before)
+    before, after = _when(old), _when(_dated(new))
+    clocks = {kind == "time" for kind, _ in before}  # "at 10:30" is no day to move
+    return any(kind != "week" and (kind == "time") in clocks for kind, _ in after - before)
 
 
 _WEEKDAYS = {day: index for language in LANGUAGES for day, index in language.dates.weekdays.items()}

@@ -12,13 +12,17 @@ an apology, not a slip ("sorry, 3 of us can come"), and the text stays as it was
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from somna.llm.rules.languages import WEEKDAYS, every, is_name
 
-__all__ = ["without_slips"]
+__all__ = ["slips_joined", "without_slips"]
 
-_LONGEST_SLIP = 5
-"""The most words a slip taken back may hold ("5 crates a week")."""
+_LONGEST_SLIP = 8
+"""The most words a slip taken back may hold ("14 Mill Way on the Park side", put right
+by "41 Mill Way"): what it says beyond the words said again stays."""
+_LONGEST_RIGHT = 5
+"""The most words read after the word that takes a slip back ("6 crates")."""
 
 _NAMED_REACH = 12
 """How far back a slip named after its correction ("41, not 14") is looked for."""
@@ -42,6 +46,25 @@ def without_slips(text: str) -> str:
         else:
             return text
     return text
+
+
+def slips_joined(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentences of `text` (`spans`), each that opens by taking back a slip of the one
+    before joined to it ("Made in 1912. No wait, sorry, 1921."), so that `without_slips`
+    reads them as one."""
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        if (
+            joined
+            and _MARKER.match(text, start)
+            and text[start:end] == without_slips(text[start:end])
+        ):
+            both = text[joined[-1][0] : end]
+            if without_slips(both) != both:
+                joined[-1] = (joined[-1][0], end)
+                continue
+        joined.append((start, end))
+    return joined
 
 
 _MARKER = re.compile(
@@ -105,7 +128,7 @@ def _clause(text: str, start: int) -> list[tuple[str, int]]:
         if not said:
             break
         clause.append((said, start + word.start() + len(said)))
-        if _BREAK.search(word.group()) or len(clause) == _LONGEST_SLIP:
+        if _BREAK.search(word.group()) or len(clause) == _LONGEST_RIGHT:
             break
     return clause
 
@@ -124,9 +147,20 @@ def _slip_size(before: list[re.Match[str]], right: list[str]) -> int | None:
             break
     sizes: list[int] = [len(right), *range(within, 0, -1)]
     for size in sizes:
-        if 0 < size <= within and _said_again(before[-size:], right, size == within):
+        if (
+            0 < size <= within
+            and _said_again(before[-size:], right, size == within)
+            and (size <= _LONGEST_RIGHT or _opens_with_the_slip(before[-size], right[0]))
+        ):
             return size
     return None
+
+
+def _opens_with_the_slip(first: re.Match[str], right: str) -> bool:
+    """Whether a long slip opens with the value put right ("14 Mill Way on the Park side",
+    by "41"), not with a word said again ("le séminaire de printemps le 16", by "le 18")."""
+    said = first.group().rstrip(_STOPS)
+    return said.casefold() != right.casefold() and _alike(said, right)
 
 
 def _said_again(slip: list[re.Match[str]], right: list[str], opens_clause: bool) -> bool:
