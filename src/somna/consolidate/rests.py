@@ -145,7 +145,7 @@ def _recounted(clause: str, newer: list[Candidate]) -> bool:
         or number_put_right(clause, c.fact.text)
         or count_added(clause, c.fact.text)
         or reached_elsewhere(clause, c.fact.text)
-        or dates_replaced(clause, c.fact.text)
+        or dates_replaced(clause, c.fact.text, agreed=True)
         or names_another_value(clause, c.fact.text)
         or dropped(clause, c.fact.text)
         for c in newer

@@ -214,6 +214,14 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "L'utilisateur dit que non merci, on fait attention (en réponse à « Un dessert en "
             "plus à 2,50 € ? »).",
         ),
+        # a number's words are those of its statement, not of the next one ("the contract")
+        (
+            "The user says that we're on Office 365, 12 staff so 12 licences; Anything about "
+            "the contract comes to the user, ines@folio.example (in answer to: How should we "
+            "reach you?).",
+            "The user agrees (in answer to: That takes you to 10 laptops, so the contract goes "
+            "from £300 to £380 a month, shall I update it?).",
+        ),
         # a year and a price share no topic for an adverb they share
         (
             "The user says that 1934, the user has just lifted the lid and it's stamped inside.",

@@ -347,18 +347,18 @@ def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
         # a day for a time is no time given anew, nor a time for a day
         ("Have the mechanic come at 10:30.", "Could you come on Mondays instead?", False),
         ("Deliveries on Tuesdays.", "Could you come at 8am?", False),
-        # a time agreed to, in the question the yes answers
-        (
-            "3pm at our office.",
-            "The user agrees (in answer to: Shall I move the pickup to 2:30pm?).",
-            True,
-        ),
     ],
 )
 def test_a_date_a_day_of_the_week_or_a_time_given_that_was_not(
     old: str, new: str, replaced: bool
 ) -> None:
     assert dates_replaced(old, new) is replaced
+
+
+def test_a_time_agreed_to_is_given_when_asked_for() -> None:
+    agreed = "The user agrees (in answer to: Shall I move the pickup to 2:30pm?)."
+    assert dates_replaced("3pm at our office.", agreed, agreed=True)
+    assert not dates_replaced("3pm at our office.", agreed)
 
 
 @pytest.mark.parametrize(

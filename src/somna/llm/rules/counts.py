@@ -339,6 +339,15 @@ def _one_scale(a: _Number, b: _Number) -> bool:
     return max(a.value, b.value) <= _SAME_SCALE * min(a.value, b.value)
 
 
+def _statement_of(text: str, at: int, ends: int) -> range:
+    """Where the statement of `text` that holds `at` stands, among the statements an
+    observation joins with "; " before `ends` (the question it answers)."""
+    if at >= ends:
+        return range(ends, len(text))
+    following = text.find("; ", at, ends)
+    return range(text.rfind("; ", 0, at) + 1, ends if following < 0 else following)
+
+
 @lru_cache(maxsize=4096)
 def _numbers(text: str) -> tuple[_Number, ...]:
     """Each number of `text` (dates and street addresses left out) with the
@@ -375,7 +384,9 @@ def _numbers(text: str) -> tuple[_Number, ...]:
                 min(len(tokens) - 1, i + _BOUND_REACH)
             ].end()
         ]
-        near = frozenset(_topic_words(tokens[max(0, i - _NEAR) : i + _NEAR + 1]))
+        window = tokens[max(0, i - _NEAR) : i + _NEAR + 1]
+        said_in = _statement_of(undated, token.start(), asked.start() if asked else len(undated))
+        near = frozenset(_topic_words(t for t in window if t.start() in said_in))
         answered = token.start() < answer_ends
         unit = _unit(undated, tokens, i)
         if unit in _TIME_UNIT_STEMS:  # how often: what is done so often may be said far off

@@ -90,7 +90,10 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return True
     if _taken_instead(old, new, language) or _day_retimed(old, new):
         return True
-    if not dates_replaced(_dated(old), new) or not (said_to_move or chosen or _agreed(old)):
+    agreed = shared_words(_words(old, language), _words(new, language)) > 0  # the same thing
+    if not dates_replaced(_dated(old), new, agreed=agreed) or not (
+        said_to_move or chosen or _agreed(old)
+    ):
         return False
     if not said_to_move:  # another day for the slot agreed to or chosen, the same thing named
         named = language.change.sub(" ", language.reschedule.sub(" ", fold(old)))  # "on passe"
@@ -394,14 +397,14 @@ def _date(written: str) -> str:
     return " ".join(written.casefold().strip("() .").split())
 
 
-def dates_replaced(old: str, new: str) -> bool:
+def dates_replaced(old: str, new: str, *, agreed: bool = False) -> bool:
     """Whether `old` gives a date, a day of the week or a time of day, and `new` one of its
-    kind (a day for a day, a time for a time) that `old` does not, or agrees to one.
+    kind (a day for a day, a time for a time) that `old` does not, or (`agreed`) agrees to.
 
     >>> dates_replaced("Tuesday mornings and Thursday afternoons.", "Wednesday mornings now.")
     True
     """
-    before, after = _when(old), _when(_dated(new))
+    before, after = _when(old), _when(_dated(new) if agreed else without_question(new))
     clocks = {kind == "time" for kind, _ in before}  # "at 10:30" is no day to move
     return any(kind != "week" and (kind == "time") in clocks for kind, _ in after - before)
 
