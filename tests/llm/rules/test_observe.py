@@ -600,6 +600,14 @@ def test_a_pronoun_opening_a_fact_is_the_person_the_untold_sentence_before_named
     ]
 
 
+def test_a_request_with_vous_written_short_is_kept() -> None:
+    said = "Vs pouvez dire à l'équipe de passer le jeudi et pas avant 9h30 ?"
+    assert _observations(_extract(("user", None, said))) == [
+        "L'utilisateur demande à l'assistant de dire à l'équipe de passer le jeudi et pas "
+        "avant 9h30."
+    ]
+
+
 def test_a_request_that_someone_named_does_something_is_kept() -> None:
     said = "And can Tobiah do the rounds after half three from now on? We bake later now."
     assert _observations(_extract(("user", None, said))) == [
@@ -1119,6 +1127,12 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "Go on then, sounds good.",
             "The user agrees (in answer to: We could come every two weeks from Monday 4 May; "
             "since it's regular, we'd drop the call-out to £25).",
+        ),
+        (
+            "On peut passer à 4 tontes par mois, le contrat passerait à 980 € HT. Ça vous va ?",
+            "ok va pour ça",
+            "L'utilisateur est d'accord (en réponse à « On peut passer à 4 tontes par mois, le "
+            "contrat passerait à 980 € HT, ça vous va ? »).",
         ),
         (
             "On pourrait passer tous les quinze jours, le jeudi.",

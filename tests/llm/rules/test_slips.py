@@ -88,6 +88,13 @@ def test_an_apology_is_not_a_slip(said: str) -> None:
             "facturez au 71 allée des Tilleuls, 35000 Rennes, je tape vite",
         ),
         ("it's flat 12, 8 Quay Road... sorry 21, not 12", "it's flat 21, 8 Quay Road"),
+        # a number put right alone, far after the one it replaces
+        (
+            "On a 18 tilleuls le long de l'allée qui ont besoin d'une taille avant l'été... ah "
+            "non pardon 16, deux sont tombés",
+            "On a 16 tilleuls le long de l'allée qui ont besoin d'une taille avant l'été, deux "
+            "sont tombés",
+        ),
     ],
 )
 def test_a_slip_named_after_its_correction_is_the_one_put_right(said: str, kept: str) -> None:

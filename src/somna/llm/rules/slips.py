@@ -12,7 +12,7 @@ an apology, not a slip ("sorry, 3 of us can come"), and the text stays as it was
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from somna.llm.rules.languages import WEEKDAYS, every, is_name
 
@@ -24,8 +24,9 @@ by "41 Mill Way"): what it says beyond the words said again stays."""
 _LONGEST_RIGHT = 5
 """The most words read after the word that takes a slip back ("6 crates")."""
 
-_NAMED_REACH = 12
-"""How far back a slip named after its correction ("41, not 14") is looked for."""
+_NAMED_REACH = 15
+"""How far back a slip named after its correction ("41, not 14"), or a number put right
+alone ("… no sorry 16"), is looked for."""
 _STOPS = ",;.!?:…"
 _HARD_STOPS = (":", ";", "!", "?")
 """What ends a clause for sure before the word that takes a slip back (a full stop may
@@ -93,6 +94,9 @@ def _put_right(text: str, found: re.Match[str]) -> str | None:
         if named is not None:
             return _named_put_right(text, before, right[0][0], named)
     size = _slip_size(before, [word for word, _ in right])
+    if size is None and len(right) == 1 and _has_digit(right[0][0]):
+        # "18 pins on the site that need a trim before we open... no sorry 16"
+        return _nearest_put_right(text, before, right[0][0], _shape_of(right[0][0]), right[0][1])
     if size is None:
         return None
     slip = before[-size:]
@@ -112,11 +116,27 @@ def _named_put_right(
 ) -> str | None:
     """`text` with the word the correction names as the slip put right, wherever it stands
     among the last words before it, and the correction gone."""
+    return _nearest_put_right(text, before, right, lambda said: said == named["slip"], named.end())
+
+
+def _nearest_put_right(
+    text: str, before: list[re.Match[str]], right: str, slip: Callable[[str], bool], end: int
+) -> str | None:
+    """`text` with the nearest of the last words `before` that is the `slip` replaced by
+    `right`, and what puts it right (up to `end`) gone; None where none is."""
     for word in reversed(before[-_NAMED_REACH:]):
-        if word.group().rstrip(_STOPS) == named["slip"]:
-            end = word.start() + len(named["slip"])
-            return text[: word.start()] + right + text[end : before[-1].end()] + text[named.end() :]
+        said = word.group().rstrip(_STOPS)
+        if word is not before[-1] and word.group().endswith(_HARD_STOPS):
+            return None  # "About the Ashby order: …" names no slip of what follows
+        if slip(said):
+            tail = text[word.start() + len(said) : before[-1].end()]
+            return text[: word.start()] + right + tail + text[end:]
     return None
+
+
+def _shape_of(right: str) -> Callable[[str], bool]:
+    """A word that a number or a code `right` may put right: another of its shape."""
+    return lambda said: said != right and _has_digit(said) and _shape(said) == _shape(right)
 
 
 def _clause(text: str, start: int) -> list[tuple[str, int]]:
