@@ -71,6 +71,17 @@ def test_weights_only_scale_relevance_within_the_share_they_are_given() -> None:
     assert blend(0.5, weights, recent=0.0, confidence=0.0, strength=0.0) == pytest.approx(0.3)
 
 
+def test_strength_settles_close_calls_without_reaching_ranks_apart() -> None:
+    # reciprocal ranks 1 and 3 of one list; the first faded, the third strengthened by use
+    first, third = 1 / 61, 1 / 63
+    weights = Weights()
+    faded = blend(first, weights, recent=0.8, confidence=0.8, strength=0.27)
+    strong = blend(third, weights, recent=0.8, confidence=0.8, strength=1.0)
+    assert faded > strong
+    tie = blend(first, weights, recent=0.8, confidence=0.8, strength=1.0)
+    assert tie > blend(first, weights, recent=0.8, confidence=0.8, strength=0.27)
+
+
 @pytest.mark.parametrize("shares", [(-0.1, 0.1, 0.1), (0.5, 0.4, 0.2)])
 def test_negative_weights_or_weights_above_one_are_refused(
     shares: tuple[float, float, float],

@@ -22,7 +22,7 @@ __all__ = ["Weights", "blend", "recency"]
 class Weights:
     recency: float = 0.1
     confidence: float = 0.1
-    strength: float = 0.1
+    strength: float = 0.02
     half_life_days: float = 365.0
 
     def __post_init__(self) -> None:
