@@ -201,3 +201,18 @@ def test_a_candidates_signals_are_its_first_place_in_each_list() -> None:
     assert signals.of("f:b") == {"text_rank": 2, "bm25": 2.0, "vector_rank": 1, "cosine": 0.9}
     assert list(signals.of("f:b")) == ["text_rank", "bm25", "vector_rank", "cosine"]
     assert signals.of("f:z") == {}
+
+
+def test_a_question_asking_for_a_count_ranks_the_close_facts_that_hold_one(alice: Memory) -> None:
+    alice.add_fact("alice", "The e-bikes are kept in the shed behind the laundry.")
+    alice.add_fact("alice", "The hotel lends e-bikes to guests for coast rides.")
+    alice.add_fact("alice", "The hotel has 9 e-bikes for guests now.")
+    recalled = alice.recall("alice", "How many e-bikes does the hotel have?", k=3)
+    by_text = {r.text: r.signals for r in recalled}
+    assert recalled[0].text == "The hotel has 9 e-bikes for guests now."
+    assert by_text["The hotel has 9 e-bikes for guests now."]["value_rank"] == 1
+    assert all("value_rank" not in signals for text, signals in by_text.items() if "9" not in text)
+    # a question that asks for no value ranks no value list
+    assert all(
+        "value_rank" not in r.signals for r in alice.recall("alice", "Where are the e-bikes?")
+    )

@@ -10,6 +10,7 @@ from somna.model import Fact, FactStatus
 from somna.ranking import (
     HEADER,
     Weights,
+    asked_value,
     blend,
     count_tokens,
     fact_line,
@@ -120,3 +121,27 @@ def test_a_header_without_any_fact_under_it_is_left_out() -> None:
     too_long = fact("Lives in a small town by the sea and sails every summer.")
     budget = count_tokens(HEADER) + 1
     assert render_context(None, [too_long], budget_tokens=budget) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "fact", "holds"),
+    [
+        ("How many crates this week?", "We take 6 crates now.", True),
+        ("Combien de plateaux ?", "On sera 18.", True),
+        ("How much is the call-out fee?", "The call-out is £25.", True),
+        ("What time does the van come?", "Have the driver come at 10:30.", True),
+        ("À quelle heure passe le livreur ?", "Plutôt vers 11h45.", True),
+        ("What time does the van come?", "The van comes on Mondays.", False),
+    ],
+)
+def test_a_question_asks_for_a_kind_of_value_a_fact_holds_or_not(
+    question: str, fact: str, holds: bool
+) -> None:
+    pattern = asked_value(question)
+    assert pattern is not None
+    assert (pattern.search(fact) is not None) is holds
+
+
+def test_a_question_for_no_count_or_time_asks_for_no_kind_of_value() -> None:
+    assert asked_value("Where does she live?") is None
+    assert asked_value("Who signs for the deliveries?") is None

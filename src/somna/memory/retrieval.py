@@ -25,6 +25,7 @@ from somna.memory.usage import UsageRecorder
 from somna.model import Fact, FactType, RecalledKind, Summary, SummaryKind, shared_words, utc
 from somna.ranking import (
     Weights,
+    asked_value,
     blend,
     filler_words,
     question_words,
@@ -228,6 +229,13 @@ class Retrieval:
             hits = tx.text_search(" ".join(filling), eligible, CANDIDATES)
             if len(hits) < _TELLING * len(lists.get("vector:cosine") or lists["text:bm25"] or hits):
                 lists["filler:filler_bm25"] = [(f"f:{i}", s) for i, s in hits]
+        holds = asked_value(query)  # "how many…?": the close facts that hold a count
+        if holds is not None and "vector:cosine" in lists:
+            cosines = dict(lists["vector:cosine"])
+            close = tx.candidates([i[2:] for i in cosines])
+            lists["value:cosine"] = [
+                (f"f:{c.id}", cosines[f"f:{c.id}"]) for c in close if holds.search(c.text)
+            ]
         if not eligible.include_superseded:
             one_word = bool(topical or filling)  # a standing topic: one shared word is enough
             lists["succession:older_bm25"] = _successions(tx, query, words, eligible, one_word)

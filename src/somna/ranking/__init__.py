@@ -9,6 +9,7 @@ from somna.ranking.fusion import RRF_K, rrf
 from somna.ranking.keywords import STOP_WORDS, keywords, question_words
 from somna.ranking.tokens import count_tokens
 from somna.ranking.topics import filler_words, topic_words
+from somna.ranking.values import asked_value
 from somna.ranking.weights import Weights, blend, recency
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "RRF_K",
     "STOP_WORDS",
     "Weights",
+    "asked_value",
     "blend",
     "count_tokens",
     "fact_line",
