@@ -4,10 +4,11 @@ Run with `make bench` (or `python bench/recall_bench.py --sizes 1000 10000 --ski
 and `--embedder multilingual` for the multilingual model).
 Facts are the synthetic sentences of `store_bench.py` told as extracted facts are ("The
 user's friend Alice likes green tea."), loaded the same way, with one session summary per
-50 facts so that recall searches summaries too. Two populations of questions are timed
+50 facts so that recall searches summaries too. Three populations of questions are timed
 apart: the same ten questions without and with a word every fact holds ("what does the
-user's friend like to drink?"). `Memory.search` (k=5) and `Memory.recall` (k=10, summaries
-included) are timed one call at a time, query embedding included: wall time and the CPU
+user's friend like to drink?"), then ten that ask for a count or a time of day.
+`Memory.search` (k=5) and `Memory.recall` (k=10, summaries included) are timed one call
+at a time, query embedding included: wall time and the CPU
 time of the whole process (every thread), so a second core spinning shows. The background
 reinforcement of each recall is flushed outside the timing. Then the LoCoMo conversations
 of `shared/data/locomo` go through `somna.evaluation.evaluate_locomo` on a temporary
@@ -46,6 +47,14 @@ UBIQUITOUS = [
     "the user's friend's travel plans", "the user's friend's collections",
 ]  # fmt: skip
 """The questions of `store_bench.QUERIES`, each with the words every fact holds."""
+VALUED = [
+    "how many drinks does she like?", "how many instruments does he play?",
+    "how many hobbies outdoors?", "how many allergies does she have?", "how many books?",
+    "what time is the garden visit?", "how much did he spend recently?",
+    "how many cooking classes?", "what time does the travel start?", "how many collections?",
+]  # fmt: skip
+"""Questions that ask for a count or a time of day: recall ranks the close facts that hold
+one as one more list, read from the store."""
 FACTS_PER_SUMMARY = 50
 SUMMARY_SENTENCES = 4
 CALLS = 200
@@ -109,7 +118,7 @@ def run(size: int, texts: list[str], embedder: Embedder) -> float:
         add_summaries(memory, store, told, max(1, size // FACTS_PER_SUMMARY))
         memory.recall(PROFILE, "warm up the vector caches", k=K)
         memory.flush()
-        for name, queries in (("plain", QUERIES), ("ubiquitous", UBIQUITOUS)):
+        for name, queries in (("plain", QUERIES), ("ubiquitous", UBIQUITOUS), ("valued", VALUED)):
             searched = timed(lambda q: memory.search(PROFILE, q, k=5), queries, lambda: None)
             print(f"{size:>8,}  {'search ' + name:<17}  {searched.cells()}", flush=True)
             recalled = timed(
