@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["Topic", "filler_words", "topic_words", "topics"]
+__all__ = ["Topic", "asking", "filler_words", "topic_words", "topics"]
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,18 @@ def topics() -> tuple[Topic, ...]:
     return tuple(
         Topic(
             name,
-            re.compile(
-                r"(?<!\w)(?:" + "|".join(re.escape(w) for w in entry["asks"]) + r")(?!\w)",
-                re.IGNORECASE,
-            ),
+            asking(entry["asks"]),
             tuple(dict.fromkeys(entry["says"])),
             entry.get("fills", False),
         )
         for name, entry in table.items()
     )
+
+
+def asking(phrases: list[str]) -> re.Pattern[str]:
+    """A question holding any of `phrases`, case-folded, on word boundaries."""
+    alternatives = "|".join(re.escape(phrase) for phrase in phrases)
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def topic_words(question: str) -> list[str]:

@@ -13,6 +13,8 @@ import tomllib
 from functools import cache
 from importlib import resources
 
+from somna.ranking.topics import asking
+
 __all__ = ["asked_value"]
 
 
@@ -35,12 +37,6 @@ def _kinds() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
         resources.files("somna.ranking").joinpath("values.toml").read_text("utf-8")
     )
     return tuple(
-        (
-            re.compile(
-                r"(?<!\w)(?:" + "|".join(re.escape(w) for w in entry["asks"]) + r")(?!\w)",
-                re.IGNORECASE,
-            ),
-            re.compile(entry["holds"], re.IGNORECASE),
-        )
+        (asking(entry["asks"]), re.compile(entry["holds"], re.IGNORECASE))
         for entry in table.values()
     )

@@ -116,6 +116,7 @@ _REACTION = re.compile(rf"(?:{every(lambda language: language.reaction)})(?=\W|$
 _PRONOUN = re.compile(r"(?:she|he|elle)(?=\s|'s\b)", _I)
 """A person named by a pronoun alone, opening a sentence (not "il": "il faut", "il pleut")."""
 _FULL_NAME = re.compile(r"\b[A-ZÀ-Ý][a-zà-ÿ'-]+\s+[A-ZÀ-Ý][a-zà-ÿ'-]+\b")
+"""A first name and a surname ("Tamsin Orrow"): whom such a pronoun stands for."""
 _NAMED_NEXT = re.compile(r"\s+[A-ZÀ-Ý][^\W\d_]+\s+[A-ZÀ-Ý][^\W\d_]+\s+[^\W\d_]")
 """A full name right after such an opening, the clause going on: someone put forward
 ("C'est Anaïs Morel à l'accueil qui signe"), no reaction nor "c'est Anaïs Morel" again."""
