@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 
@@ -56,6 +56,8 @@ class _Signals:
     """The ranked candidate lists of one query, ids prefixed by kind ("f:" or "s:")."""
 
     lists: dict[str, list[tuple[str, float]]]
+    loaded: dict[str, Candidate] = field(default_factory=dict)
+    """Candidates already read to build a list (the value list): recall reads them once."""
 
     def fused(self) -> list[tuple[str, float]]:
         return rrf([[i for i, _ in hits] for hits in self.lists.values()])
@@ -176,7 +178,8 @@ class Retrieval:
                         )
                     ]
             fused = signals.fused()[: 4 * k]
-            candidates = {c.id: c for c in tx.candidates([i[2:] for i, _ in fused if i[0] == "f"])}
+            unread = [i[2:] for i, _ in fused if i[0] == "f" and i[2:] not in signals.loaded]
+            candidates = signals.loaded | {c.id: c for c in tx.candidates(unread)}
             summaries = {
                 s.id: s for s in tx.get_summaries([i[2:] for i, _ in fused if i[0] == "s"])
             }
@@ -230,16 +233,17 @@ class Retrieval:
             if len(hits) < _TELLING * len(lists.get("vector:cosine") or lists["text:bm25"] or hits):
                 lists["filler:filler_bm25"] = [(f"f:{i}", s) for i, s in hits]
         holds = asked_value(query)  # "how many…?": the close facts that hold a count
+        loaded: dict[str, Candidate] = {}
         if holds is not None and "vector:cosine" in lists:
             cosines = dict(lists["vector:cosine"])
-            close = tx.candidates([i[2:] for i in cosines])
+            loaded = {c.id: c for c in tx.candidates([i[2:] for i in cosines])}
             lists["value:cosine"] = [
-                (f"f:{c.id}", cosines[f"f:{c.id}"]) for c in close if holds.search(c.text)
+                (f"f:{i}", cosines[f"f:{i}"]) for i, c in loaded.items() if holds.search(c.text)
             ]
         if not eligible.include_superseded:
             one_word = bool(topical or filling)  # a standing topic: one shared word is enough
             lists["succession:older_bm25"] = _successions(tx, query, words, eligible, one_word)
-        return _Signals(lists)
+        return _Signals(lists, loaded)
 
     def _weigh_fact(
         self,

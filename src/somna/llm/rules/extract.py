@@ -347,7 +347,7 @@ def typed_facts(
                 names=named_within,
                 about=_date_spoken_of(transcript, position, said_on),
                 confirmed=_confirmed(transcript, position, speaker_of_next=listener),
-                echoed=_dates_replied(transcript, position, listener, said_on),
+                echoed=_dates_replied(transcript, position, said_on),
             )
         )
     _describe(transcript, typed, who_said, descriptions)
@@ -432,14 +432,10 @@ def _confirmed(transcript: SessionTranscript, position: int, speaker_of_next: st
     return _speaker_of(transcript, position + 1) == speaker_of_next and confirms(reply, said)
 
 
-def _dates_replied(
-    transcript: SessionTranscript, position: int, listener: str, said_on: date
-) -> list[date]:
-    """The dates the listener's reply to the message at ``position`` writes out."""
-    following = transcript.messages[position + 1 : position + 2]
-    if not following or _speaker_of(transcript, position + 1) != listener:
-        return []
-    return list(dates_named(following[0].content, said_on))
+def _dates_replied(transcript: SessionTranscript, position: int, said_on: date) -> list[date]:
+    """The dates the reply to the message at ``position`` writes out (`_reply_to`)."""
+    reply = _reply_to(transcript, position)
+    return [] if reply is None else list(dates_named(reply, said_on))
 
 
 def _speaker_of(transcript: SessionTranscript, position: int) -> str:

@@ -8,7 +8,8 @@ line here. The engine (`extract`, `observe`, `judge`, `summary`) knows none by n
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
@@ -48,8 +49,11 @@ def without_question(observation: str) -> str:
 
 
 _MONTHS = frozenset().union(*(language.month_names for language in LANGUAGES))
-WEEKDAYS = frozenset(day for language in LANGUAGES for day in language.dates.weekdays)
-"""The names of the days of the week of every language, as written and short ("tue")."""
+WEEKDAYS: Mapping[str, int] = MappingProxyType(
+    {day: index for language in LANGUAGES for day, index in language.dates.weekdays.items()}
+)
+"""The names of the days of the week of every language, as written and short ("tue"), each
+with its number: "Thursday" and "jeudi" are one day."""
 _NOT_NAMES = frozenset(
     word
     for language in LANGUAGES

@@ -106,7 +106,7 @@ def confirms(reply: str, said: str) -> bool:
 def _values(text: str) -> set[str]:
     """The numbers and the days of the week `text` names."""
     words = {w.casefold() for w in _TOKEN.findall(text)}
-    return set(_VALUE.findall(text.casefold())) | (words & WEEKDAYS)
+    return set(_VALUE.findall(text.casefold())) | (words & WEEKDAYS.keys())
 
 
 def request_in(sentence: str, language: Language) -> Request | None:

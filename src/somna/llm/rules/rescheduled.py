@@ -23,7 +23,7 @@ from somna.llm.rules.counts import DATE
 from somna.llm.rules.dates import WEEK_OF, day_written, moved
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, WEEKDAYS, without_question
 from somna.llm.rules.text import clock_moved, clock_times, fold
 from somna.model import shared_words
 
@@ -409,9 +409,6 @@ def dates_replaced(old: str, new: str, *, agreed: bool = False) -> bool:
     return any(kind != "week" and (kind == "time") in clocks for kind, _ in after - before)
 
 
-_WEEKDAYS = {day: index for language in LANGUAGES for day, index in language.dates.weekdays.items()}
-
-
 _MONTH_STARTS = sorted(
     (
         (start, number)
@@ -459,7 +456,7 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
         for match in DATE.finditer(text)
     }
     words = fold(text).casefold().replace("'s", " ").split()
-    days = {_WEEKDAYS.get(w.strip(".,;:!?()"), _WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
+    days = {WEEKDAYS.get(w.strip(".,;:!?()"), WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
     months = {_month(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
     times |= {

@@ -92,7 +92,10 @@ def _put_right(text: str, found: re.Match[str]) -> str | None:
     if len(right) == 1:  # "14 rue …, 56000 Vannes… pardon 41, pas 14": the slip is named
         named = _NAMED.match(text, right[0][1])
         if named is not None:
-            return _named_put_right(text, before, right[0][0], named)
+            slip = named["slip"]
+            return _nearest_put_right(
+                text, before, right[0][0], lambda said: said == slip, named.end()
+            )
     size = _slip_size(before, [word for word, _ in right])
     if size is None and len(right) == 1 and _has_digit(right[0][0]):
         # "18 pins on the site that need a trim before we open... no sorry 16"
@@ -109,14 +112,6 @@ def _put_right(text: str, found: re.Match[str]) -> str | None:
         + (f" {tail}" if tail else "")
         + text[right_end:]
     )
-
-
-def _named_put_right(
-    text: str, before: list[re.Match[str]], right: str, named: re.Match[str]
-) -> str | None:
-    """`text` with the word the correction names as the slip put right, wherever it stands
-    among the last words before it, and the correction gone."""
-    return _nearest_put_right(text, before, right, lambda said: said == named["slip"], named.end())
 
 
 def _nearest_put_right(
