@@ -227,6 +227,22 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user says that 1934, the user has just lifted the lid and it's stamped inside.",
             "The user says that £380 is a bit steep right now, just sort the sticky key.",
         ),
+        # a while is no count of anything else, whatever name both hold
+        (
+            "L'utilisateur dit que Lubin a bien accroché avec Mael; Mael a attendu 40 min.",
+            "L'utilisateur dit que Lubin a 13 de moyenne maintenant.",
+        ),
+        (
+            "The user says that Lubin waited 25 minutes for the van.",
+            "The user says that Lubin has 3 vans now.",
+        ),
+        # "10 min" is a while, no count of lessons, though both name the same weekday
+        (
+            "L'utilisateur dit que finalement on passe à deux séances par semaine : mercredi "
+            "(Wednesday 14 October 2026) et samedi (Saturday 10 October 2026).",
+            "L'utilisateur dit qu'on a déménagé; Lubin pourra venir dès mercredi prochain "
+            "(Wednesday 25 November 2026), c'est à 10 min de l'ancienne maison.",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:

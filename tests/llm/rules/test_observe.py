@@ -58,12 +58,24 @@ def test_a_french_observation_is_retold_and_dated() -> None:
             "part de chez Le client fin",
         ),
         ("le colis est arrivé chez moi hier", "arrivé chez Le client hier"),
+        # "moi je" stresses the speaker, who is named once
+        ("le mardi c'est Lubin qui ouvre, moi je rentre tard", "ouvre, Le client rentre tard"),
+        ("Moi appelez-moi le matin avant 9h", "Appelez Le client le matin avant 9h"),
         # a request that names who or what is the speaker's decision, put to the listener
         ("Please invoice Bruno Varga, our treasurer, not me.", "asks Tariq to invoice Bruno"),
         ("Merci d'envoyer les factures à Lina, notre comptable.", "demande à Tariq d'envoyer"),
         ("Please don't post any photos of Noa online.", "asks Tariq not to post any photos"),
         # a statement, then a request of the listener tagged on after a comma: both told
         ("je ne pourrai pas jeudi, on peut décaler à vendredi 14h ?", "demande de décaler à"),
+        # a request that the listener's people do something, with where to
+        ("can your fitters head to 12 Quarry Lane for the install?", "asks that Tariq's fitters"),
+        # an emoji before a capital ends a sentence: the question after it is a request
+        (
+            "on a eu la salle gratuitement 😄 Vous pourrez livrer au 4 allée des Tilleuls ?",
+            "demande à Tariq de livrer au 4 allée des Tilleuls",
+        ),
+        # a request after "par contre" is still one
+        ("Par contre vous pourriez m'envoyer des photos après chaque passage ?", "demande à Tariq"),
         ("I can't make it Thursday, can we move it to Friday at 2pm?", "asks to move it to"),
         # "que" joined to a vowel is written as one
         ("il est dyslexique, donc pas de dictées", "Le client dit qu'il est dyslexique"),
@@ -824,6 +836,16 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
         ("The user says that the user can't have sesame, has been since May.", None),
         # a clause on a pronoun leans on the one before; one that only frames tells nothing
         ("The user says that for Friday's visit, mind the sesame jar, it sits by the door.", None),
+        # a pronoun and a verb of its own say something else of someone: they stay
+        (
+            "L'utilisateur dit que son fils ne supporte pas le sésame, il adore les tartes.",
+            "L'utilisateur dit qu'il adore les tartes.",
+        ),
+        (
+            "The user says that our son can't have sesame, he loves pear tarts.",
+            "The user says that he loves pear tarts.",
+        ),
+        ("The user says that our son can't have sesame, he's very careful with it.", None),
         # another subject after "and" parts a statement as a comma would
         (
             "The user says that one of us is coeliac and we never have sesame at home.",
@@ -1120,6 +1142,19 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "L'utilisateur est d'accord (en réponse à « On peut passer la haie toutes les 6 "
             "semaines, même tarif, je vous le change ? »).",
         ),
+        # a yes, then only how the speaker feels about it
+        (
+            "Je vous conseille notre formule Cèdre à 19 € par personne. Ça vous irait ?",
+            "ok parfait, ça a l'air top",
+            "L'utilisateur est d'accord (en réponse à « Je vous conseille notre formule Cèdre "
+            "à 19 € par personne, ça vous irait ? »).",
+        ),
+        (
+            "Shall I put you down for the cedar menu at £19 a head?",
+            "yes please, sounds lovely",
+            "The user agrees (in answer to: Shall the assistant put the user down for the cedar "
+            "menu at £19 a head?).",
+        ),
         # a proposal made as a statement, with what it goes on to say
         (
             "We could come every two weeks from Monday 4 May. Since it's regular, we'd drop "
@@ -1146,6 +1181,56 @@ def test_a_bare_yes_to_a_value_proposed_agrees_to_it(asked: str, said: str, told
     digest = _extract(("assistant", None, asked), ("user", None, said))
     assert _observations(digest) == [told]
     assert digest.facts[0].quote == said
+
+
+@pytest.mark.parametrize(
+    ("offered", "said", "told"),
+    [
+        (
+            "Noted. One more idea: a brass plate by the door, £90 fitted.",
+            "Go on then, good shout, nobody finds us",
+            "The user says that go on then, good shout, nobody finds us (in answer to: One more "
+            "idea: a brass plate by the door, £90 fitted).",
+        ),
+        (
+            "Noté. Une autre idée : une plaque en laiton à l'entrée, 90 € posée.",
+            "ok vas-y, bonne idée",
+            "L'utilisateur est d'accord (en réponse à « Une autre idée : une plaque en laiton à "
+            "l'entrée, 90 € posée »).",
+        ),
+    ],
+)
+def test_a_yes_to_an_idea_put_forward_takes_it_with_why(offered: str, said: str, told: str) -> None:
+    digest = _extract(("assistant", None, offered), ("user", None, said))
+    assert _observations(digest) == [told]
+
+
+@pytest.mark.parametrize(
+    ("offered", "said", "value"),
+    [
+        (
+            "Je refais le devis pour 4 stores : ça fait 2 300 € HT posé. Je vous l'envoie ?",
+            "oui envoyez, si c'est bon je signe dans la foulée",
+            "2 300 €",
+        ),
+        (
+            "I've redone the quote for 4 blinds: £2,300 fitted. Shall I send it over?",
+            "yes send it, if it's right I'll sign straight away",
+            "£2,300",
+        ),
+    ],
+)
+def test_a_yes_that_goes_on_keeps_what_the_offer_to_do_it_was_about(
+    offered: str, said: str, value: str
+) -> None:
+    digest = _extract(("assistant", None, offered), ("user", None, said))
+    assert value in _observations(digest)[0]
+
+
+def test_a_yes_that_denies_part_of_an_idea_takes_nothing() -> None:
+    offered = "Noted. One more idea: a brass plate by the door, £90 fitted."
+    digest = _extract(("assistant", None, offered), ("user", None, "ok, but not this year"))
+    assert not any("brass plate" in fact.text for fact in digest.facts)
 
 
 @pytest.mark.parametrize(

@@ -331,6 +331,25 @@ from somna.llm.rules.rescheduled import (
             "11th (Friday 11 September 2026) was another slot; 21 September, 9:40am.",
             True,
         ),
+        # a day named "as usual" beside a new one stays where it was
+        (
+            "L'utilisateur dit que le mercredi c'est son frère Lubin qui ouvre la porte.",
+            "L'utilisateur dit que finalement on passe à deux séances : mercredi (Wednesday 14 "
+            "October 2026) 17h comme d'hab et samedi (Saturday 10 October 2026) 9h.",
+            False,
+        ),
+        (
+            "The user says that on Wednesdays the user's brother Lubin opens the door.",
+            "The user says that finally two sessions a week: Wednesday (Wednesday 14 October "
+            "2026) at 5pm as usual and Saturday (Saturday 10 October 2026) at 9.",
+            False,
+        ),
+        (
+            "The user says that on Wednesdays the user's brother Lubin opens the door.",
+            "The user says that finally Wednesday (Wednesday 14 October 2026) is out, "
+            "Saturday (Saturday 10 October 2026) at 9 instead.",
+            True,
+        ),
     ],
 )
 def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:

@@ -45,6 +45,9 @@ from somna.llm.rules.slips import without_slips
             "We need 6 crates a week, the café is busier.",
         ),
         ("c'est le 16 juin, pardon le 18", "c'est le 18 juin"),
+        # a day put right alone, far from the date it puts right
+        ("ce serait le mardi 16 juin à 18h30, pardon le 17", "ce serait le mardi 17 juin à 18h30"),
+        ("So Tuesday 16th June at 6.30, no sorry, the 17th", "So Tuesday 17th June at 6.30"),
         (
             "it's at 17 Coldharbour Lane by the old mill gate, no sorry, 71 Coldharbour Lane",
             "it's at 71 Coldharbour Lane by the old mill gate",

@@ -102,11 +102,20 @@ def test_a_count_given_against_an_older_one_replaces_it_with_the_total(
         ("L'utilisateur veut 12 panneaux.", "Mettez les deux panneaux en plus sur l'autre toit."),
         # taking away more than there were
         ("The user has 2 flues.", "Three fewer flues than I said."),
+        # a price for each is no count of them
+        ("L'utilisateur prend la formule à 24 € par personne.", "Rajoutez une personne."),
+        ("The user pays £30 per bike.", "One more bike please."),
     ],
 )
 def test_no_count_is_made_without_an_older_count_of_that_thing(old: str, new: str) -> None:
     assert not count_added(old, new)
     assert with_the_count_made(old, new) is None
+
+
+def test_a_total_made_against_one_older_count_is_not_made_again_against_another() -> None:
+    made = with_the_count_made("We're 40 guests.", "Add one more guest, gluten free.")
+    assert made == "Add one more guest (41 guests in all), gluten free."
+    assert with_the_count_made("Around 38 guests.", made) == made
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,8 @@
 """Numbers given anew: "around 110 guests", then "the guest list is at 130 now".
 
-Two dated statements rarely share a sentence frame when a client revises a count or an
-amount ("Budget about 18,000." then "we can go to 21,500 max now"), so a frame rule misses
-them. What ties them is what the numbers count: a word near each number that both share
-("guests"), or, for sums, being amounts of one scale (a budget is not revised tenfold).
+A revised count rarely keeps its sentence frame ("Budget about 18,000." then "we can go to
+21,500 max now"): what ties the two is what the numbers count, a word near each that both
+share ("guests"), or, for sums, amounts of one scale (a budget is not revised tenfold).
 """
 
 from __future__ import annotations
@@ -76,12 +75,10 @@ _DIMENSIONS = re.compile(
     r"(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:c?m\b\s*)?(?:x|\u00d7|by|par|sur)\s*\d+(?:[.,]\d+)?(?![.,]?\d)",
     re.IGNORECASE,
 )
-"""A size given as two lengths ("8 x 4 m", "4m by 3", "9 par 4"): its numbers measure one
-thing, whatever words stand near them."""
+"""A size given as two lengths ("8 x 4 m", "4m by 3", "9 par 4"): one thing measured."""
 _SIZE = "<size>"
 _PEOPLE = "<people>"
-"""Said to be near a number that counts people: the speaker's group ("we're 18") or a
-word that counts people ("14 guests")."""
+"""Near a number that counts people: the speaker's group ("we're 18"), "14 guests"."""
 
 
 def _stem(word: str) -> str:
@@ -271,11 +268,13 @@ def _updated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
 
 
 def _same_thing(a: _Number, b: _Number) -> bool:
-    """Whether two numbers count the same thing: a word near each that both share, not a
-    sum of money and a number too small to be one, and not two units of their own ("two
-    offices" is no count of "3,500 leaflets") unless both count people."""
+    """Whether two numbers count the same thing: a word near each that both share, not a sum
+    of money and a number too small to be one, not two units of their own ("two offices" is
+    no count of "3,500 leaflets") unless both count people, and not a while and a count."""
     if a.unit and b.unit and a.unit != b.unit and _PEOPLE not in a.near & b.near:
         return False  # "15 kids" and "22 children" both count people
+    if (a.unit in _TIME_UNIT_STEMS) != (b.unit in _TIME_UNIT_STEMS):
+        return False  # "waited 40 min" is no mark out of 20, "for 3 weeks" no count of vans
     if a.money != b.money and not (a.amount and b.amount):
         return False  # "80 € for two dogs" counts no dogs, "59 € a month" no months
     if any(one.names is not None and one.names == other.unit for one, other in ((a, b), (b, a))):
@@ -317,10 +316,9 @@ def _told(observation: str) -> str:
 
 
 def _amount_restated(old: Sequence[_Number], new: Sequence[_Number]) -> bool:
-    """Whether an amount of money is given again, of one scale and another value, for
-    what an older amount was near the same words for ("our budget for the season is about
-    £1,500", then "our fuel budget for the season is £2,200"): a sum restated is the sum
-    now, though no word says it changed."""
+    """Whether an amount of money is given again, of one scale and another value, for what
+    an older amount was near the same words for ("our budget for the season is about £1,500",
+    then "our fuel budget is £2,200"): a sum restated is the sum now, no word of change."""
     return any(
         a.value != b.value and _one_scale(a, b) and _same_thing(a, b)
         for a in old
@@ -350,11 +348,10 @@ def _statement_of(text: str, at: int, ends: int) -> range:
 
 @lru_cache(maxsize=4096)
 def _numbers(text: str) -> tuple[_Number, ...]:
-    """Each number of `text` (dates and street addresses left out) with the
-    words near it; the numbers of the statement that answers a question (the first an
-    observation joins) take the question's words too, which say what they count ("4, we
-    load them ourselves (in answer to: How many vans?)"). Read once per text: a night holds
-    each older fact against many candidates."""
+    """Each number of `text` (dates and street addresses left out) with the words near it;
+    those of the statement that answers a question (the first an observation joins) take
+    the question's words too ("4, we load them ourselves (in answer to: How many vans?)").
+    Read once per text: a night holds each older fact against many candidates."""
     # a day, a street's number or a phone's counts nothing
     undated = without_ways(_DAY_OF_MONTH.sub(" ", DATE.sub(" ", text)))
     asked = ANSWERED.search(undated)
@@ -453,6 +450,8 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
         return _CHILD  # "15 kids" and "22 children" count one thing
     if following[0].casefold() in _MEASURES:
         return _MEASURE  # "42 kg" measures: it counts no dog named near it
+    if following[0].casefold() in _TIME_UNITS:
+        return _stem(following[0])  # "10 min" is a while, whatever "min" is short for
     unit = next(_topic_words([following]), None)
     return None if unit in _NOT_TOPICS else unit
 

@@ -446,11 +446,12 @@ def _speaker_of(transcript: SessionTranscript, position: int) -> str:
 
 def _date_spoken_of(transcript: SessionTranscript, position: int, said_on: date) -> date | None:
     """The date the two messages before the one at ``position`` last wrote out, whoever
-    said them: the date a message that puts one right corrects."""
+    said them, else the first it writes itself: the date a message that puts one right
+    corrects ("Friday 18 June, I mean the 19th, sorry")."""
     for message in reversed(transcript.messages[max(0, position - _SPOKEN_OF) : position]):
         if found := list(dates_named(message.content, said_on)):
             return found[-1]
-    return None
+    return next(dates_named(transcript.messages[position].content, said_on), None)
 
 
 def _listener(transcript: SessionTranscript, speaker: str) -> str:

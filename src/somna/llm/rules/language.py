@@ -303,6 +303,9 @@ class Language:
     "le double"): group ``twice``, ``thrice`` or ``half``, and ``what`` where named."""
     puts_right: re.Pattern[str]
     """A mistake put right ("sorry, I gave you the wrong date", "je voulais dire")."""
+    as_usual: re.Pattern[str]
+    """What is said to stay as it was ("Wednesday at 3 as usual", "mercredi comme d'hab"):
+    a day named so is not moved."""
     monthly_day: re.Pattern[str]
     """A day of each month ("the 5th of each month", "le 10 du mois"): group ``n``."""
     departed: re.Pattern[str]
@@ -417,6 +420,12 @@ class Language:
     def rule_name(self, number: int) -> str:
         """How a fact records the rule at ``number`` in `rules`: ``en.preference.3``."""
         return f"{self.code}.{self.rules[number].category}.{number}"
+
+    def elided(self, text: str) -> str:
+        """`text` as the language writes it once retold: "dit que il" as "dit qu'il"."""
+        for elision, written in self.elisions:
+            text = elision.sub(written, text)
+        return text
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")

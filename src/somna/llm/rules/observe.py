@@ -164,10 +164,30 @@ def _informative(
         and len(words) < _REACTION_WORDS
         and reaction is not None
         and not _NAMED_NEXT.match(core, reaction.end())  # "C'est Anaïs qui signera"
+        and not answered  # "your fitters go to 12 Mill Lane" asked for: no remark on "you"
     ):
         return 0.0, start
     named = sum(1 for w in words[1:] if w[:1].isupper() or w.isdigit())
     return len(words) + 2.0 * personal + named, start
+
+
+def _says_yes(reply: str, language: Language) -> bool:
+    """Whether a reply only says yes, or yes and how the speaker feels about it ("ok
+    parfait, ça a l'air top", "great, sounds lovely"): no value, nothing else told."""
+    said = reply.strip().rstrip(" .!")
+    head, *after = [part.strip() for part in COMMA.split(said) if part.strip()] or [""]
+    return language.assent.match(said) is not None or (
+        language.assent.match(head) is not None
+        and all(
+            language.assent.match(part)
+            or (
+                _REACTION.match(part)
+                and not _FIRST.search(part)  # "yes, it's for my daughter" tells more
+                and not holds_a_value(part, names=False)
+            )
+            for part in after
+        )
+    )
 
 
 def _undecided(sentence: str, language: Language) -> bool:
@@ -197,17 +217,10 @@ def _named(text: str, speaker: str, language: Language, capital_said: bool = Fal
     return _joined(says, text[:1].lower() if common else text[:1], language) + text[1:]
 
 
-def _elided(text: str, language: Language) -> str:
-    """`text` as the language writes it once retold: "ne est" as "n'est"."""
-    for elision, written in language.elisions:
-        text = elision.sub(written, text)
-    return text
-
-
 def _joined(opening: str, first: str, language: Language) -> str:
     """An opening and the first letter of what it tells, as the language writes them:
     "dit que il" as "dit qu'il", "demande de envoyer" as "demande d'envoyer"."""
-    return _elided(f"{opening} {first}", language)
+    return language.elided(f"{opening} {first}")
 
 
 def _a_name_opens(said: str, start: int, told_from: int, names: Collection[str]) -> bool:
@@ -292,7 +305,7 @@ def observe(
     folded = fold(content)
     answering = bool(asked and asks_something(asked))
     proposed = frozenset(_PROPOSED.findall(asked or ""))
-    if asked and answering and language.assent.match(folded.strip()):
+    if asked and answering and _says_yes(folded, language):
         return _agreement(asked, len(folded.rstrip()), speaker, listener, language, said_on)
     kept: list[tuple[int, int, int, float, Request | None]] = []
     for start, end in slips_joined(folded, split_sentences(folded)):
@@ -326,7 +339,7 @@ def observe(
         said = without_slips(said)  # before its dates are read: "le 16, pardon le 18"
         said = _pronoun_named(said, folded[:told_from], {item[0] for item in kept})
         told = resolve_dates(
-            _elided(retell_speaker(said, speaker, listener, language), language),
+            language.elided(retell_speaker(said, speaker, listener, language)),
             said_on,
             about if language.puts_right.search(folded) else None,
             echoed,

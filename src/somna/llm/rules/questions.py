@@ -243,7 +243,9 @@ def offer_of(content: str, reply: str) -> str | None:
         for a, b in spans
         if any(language.offers_to_take.search(folded[a:b]) for language in LANGUAGES)
     ]
-    if offered and (_assents(reply) or _takes_up(reply, folded[offered[-1] :])):
+    if offered and (
+        _assents(reply) or _yes_then_why(reply) or _takes_up(reply, folded[offered[-1] :])
+    ):
         return _one_sentence(folded[offered[-1] :])  # with what it goes on to say
     last = folded[spans[-1][0] : spans[-1][1]].strip()
     words = {w.casefold() for w in _TOKEN.findall(last)}
@@ -263,10 +265,15 @@ def _said_yes_to(reply: str) -> set[str]:
     spans = split_sentences(folded)
     head = folded[: spans[min(1, len(spans) - 1)][1]] if spans else ""
     value = _VALUE.search(head)
-    words = head[: value.start()].split() if value else []
-    if any(_assents(" ".join(words[:count])) for count in range(1, min(len(words), 3) + 1)):
+    if value and _opens_with_yes(head[: value.start()]):
         return set(_VALUE.findall(head.casefold()))
     return set()
+
+
+def _opens_with_yes(reply: str) -> bool:
+    """Whether the first words of a reply say yes ("oui envoyez, si c'est ça je signe")."""
+    words = fold(reply).split()
+    return any(_assents(" ".join(words[:count])) for count in range(1, min(len(words), 3) + 1))
 
 
 def question_of(content: str, reply: str | None = None) -> str | None:
@@ -289,7 +296,8 @@ def question_of(content: str, reply: str | None = None) -> str | None:
     if last > 0 and any(language.refers_back.match(sentences[last]) for language in LANGUAGES):
         return _joined(sentences[last - 1], sentences[last])
     yes = reply is not None and _assents(reply)
-    if last > 0 and yes and any(lang.offers_to_do.match(sentences[last]) for lang in LANGUAGES):
+    offers_to_do = any(language.offers_to_do.match(sentences[last]) for language in LANGUAGES)
+    if last > 0 and offers_to_do and reply is not None and _opens_with_yes(reply):
         return _joined(sentences[last - 1], sentences[last])  # "…, shall I switch it?" "yes"
     offered = [
         i
@@ -320,6 +328,18 @@ def _content_words(text: str) -> set[str]:
 def _assents(reply: str) -> bool:
     """Whether a reply only says yes ("ok", "parfait merci")."""
     return any(language.assent.match(fold(reply).strip()) for language in LANGUAGES)
+
+
+def _yes_then_why(reply: str) -> bool:
+    """Whether a reply says yes first, then only why ("go on then, good shout, it's a long
+    road"): no value of its own after the yes, and nothing it denies."""
+    head, _, rest = fold(reply).partition(",")
+    words = set(rest.casefold().split())
+    return (
+        _assents(head)
+        and not holds_a_value(rest, names=False)
+        and not any(words & language.negators for language in LANGUAGES)
+    )
 
 
 def _one_sentence(text: str) -> str:

@@ -55,7 +55,7 @@ def rest_of(
     ]
     if not kept:
         return None
-    rest = finish_sentence(told[:start] + "; ".join(kept))
+    rest = finish_sentence(language.elided(told[:start] + "; ".join(kept)))
     if gone[0] and holds_a_value(question, names=False):
         return rest  # "Tuesday suits (to: We come on Tuesdays, ok?)": the day went with it
     return f"{rest[:-1]}{question}." if asked else rest

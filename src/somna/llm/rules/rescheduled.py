@@ -106,6 +106,8 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     if chosen and moved_in_words:
         return True
     both = _when(without_question(old)) & _when(without_question(new))
+    if both and all(kind == "day" for kind, _ in both) and language.as_usual.search(folded):
+        return False  # "finally two lessons: Wednesday as usual, and Saturday": it stays
     if both and (moved_in_words or any(kind == "date" for kind, _ in both)):
         # "Wednesday doesn't work any more, Saturday?", "the 23rd, not the 21st"; a date
         # put right names the date it puts right, not only a weekday the older one names

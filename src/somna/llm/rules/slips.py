@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from somna.llm.rules.languages import WEEKDAYS, every, is_name
+from somna.llm.rules.languages import LANGUAGES, WEEKDAYS, every, is_name
 
 __all__ = ["slips_joined", "without_slips"]
 
@@ -27,6 +27,8 @@ _LONGEST_RIGHT = 5
 _NAMED_REACH = 15
 """How far back a slip named after its correction ("41, not 14"), or a number put right
 alone ("… no sorry 16"), is looked for."""
+_STOPWORDS = frozenset().union(*(language.stopwords for language in LANGUAGES))
+"""Words that may stand before a number put right alone ("pardon le 19", "sorry, the 19th")."""
 _STOPS = ",;.!?:…"
 _HARD_STOPS = (":", ";", "!", "?")
 """What ends a clause for sure before the word that takes a slip back (a full stop may
@@ -97,9 +99,9 @@ def _put_right(text: str, found: re.Match[str]) -> str | None:
                 text, before, right[0][0], lambda said: said == slip, named.end()
             )
     size = _slip_size(before, [word for word, _ in right])
-    if size is None and len(right) == 1 and _has_digit(right[0][0]):
-        # "18 pins on the site that need a trim before we open... no sorry 16"
-        return _nearest_put_right(text, before, right[0][0], _shape_of(right[0][0]), right[0][1])
+    *lead, (number, end) = right  # "18 pins … no sorry 16", "18 juin, pardon le 19"
+    if size is None and _has_digit(number) and all(w.casefold() in _STOPWORDS for w, _ in lead):
+        return _nearest_put_right(text, before, number, _shape_of(number), end)
     if size is None:
         return None
     slip = before[-size:]

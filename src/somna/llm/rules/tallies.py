@@ -74,11 +74,15 @@ def with_the_count_made(
     "J'en amène un sac de plus (3 sacs en tout) que prévu."
     >>> with_the_count_made("4 reds and 2 whites.", "One more white, and one red fewer.")
     'One more white (3 whites in all), and one red fewer (3 reds in all).'
+    >>> with_the_count_made("It's 9 dining chairs.", "Two more chairs (10 chairs in all).")
+    'Two more chairs (10 chairs in all).'
     """
     found = _totals(old, new, languages)
     if not found:
         return None
     for total, written, end, language in sorted(found, key=lambda made: -made[2]):
+        if new.startswith(" (", end):
+            continue  # made already, against another older count the fact replaces
         made = f"{total} {written}" if written else str(total)
         new = f"{new[:end]} ({language.in_all.format(made)}){new[end:]}"
     return new
@@ -276,10 +280,16 @@ def _last_count(
         around = [*reversed(words[max(0, i - _BETWEEN - 1) : i])]
         for number in around + (words[i + 1 : i + 3] if after else []):
             value = _value(number[0], language)
+            if _PRICED.match(old, number.end()) or old[: number.start()].endswith(_CURRENCY):
+                continue  # "24 € par personne" is a price, no count of people
             if value is not None and (value > 1 or number[0].isdigit()):  # "one" may be "a"
                 found = value, number, word
                 break
     return found
+
+
+_CURRENCY = ("£", "€", "$")
+_PRICED = re.compile(r"\s?[£€$]")
 
 
 def _counts(older: str, stem: str) -> bool:

@@ -51,7 +51,12 @@ def maybe_one_of(alternatives: str) -> str:
 
 # One character for one character, so offsets in the folded text are offsets in the original.
 _FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00a0": " ", "\u202f": " "})
-_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u00bb)\]]*(?=\s|$)|\n+")
+_END = re.compile(
+    r"[.!?\u2026]+[\"'\u201d\u00bb)\]]*(?=\s|$)|\n+"
+    r"|[\u2600-\u27bf\U0001f300-\U0001faff]+\ufe0f?(?=\s+[A-Z\u00c0-\u00dd])"
+)
+"""Where a sentence ends: its mark, a line break, or an emoji before a capital ("a friend
+of the mayor's \U0001f604 Could you deliver there?")."""
 _BULLET = re.compile(r"[-*\u2022>]+\s+|\d+[.)]\s+")
 _ABBREVIATIONS = words(
     """mr mrs ms dr st jr sr vs etc e.g i.e prof mt no approx dept est mme mlle m cf p.ex"""
