@@ -181,6 +181,16 @@ def test_a_corrected_number_keeps_only_the_new_value(client: Memory, clock: Cloc
     assert "9 licences" in fact and "7" not in fact
 
 
+def test_the_last_digits_of_a_number_put_right_give_the_whole_number(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "Text me on 07700 900 417.", "Oops, typo, the end is 471 not 417.")
+    assert any("07700 900 417" in text for text in texts(client, FactStatus.SUPERSEDED))
+    block = block_facts(client, "Which number do I text the client on?")
+    assert "07700 900 471" in block
+    assert "07700 900 417" not in block
+
+
 def test_an_attachment_caption_is_no_part_of_the_fact(client: Memory, clock: Clock) -> None:
     talk(client, clock, "s1", "We adopted a grey kitten last weekend [image: a kitten on a rug]")
     [fact] = [t for t in texts(client, FactStatus.UNVERIFIED) if "kitten" in t]

@@ -121,7 +121,7 @@ def _cheap(candidate: Candidate, around: _Near) -> list[_Pair]:
         elif (ruled := around.related.verdict(candidate.fact, neighbor, said)) is not None:
             candidate.verdicts[neighbor.id] = ruled
             if ruled is Verdict.SUPERSEDES:
-                candidate.fact = with_the_value_made(candidate.fact, neighbor)
+                candidate.fact = with_the_value_made(candidate.fact, neighbor, said)
         elif candidate.fact.category not in ONE_OFF:
             asked.append((candidate, neighbor))
     return asked
@@ -141,7 +141,7 @@ def _within_session(candidates: list[Candidate]) -> None:
             ):
                 candidate.verdicts[earlier.fact.id] = Verdict.SUPERSEDES
                 candidate.neighbors.append(earlier.fact)  # what else it says stays
-                candidate.fact = with_the_value_made(candidate.fact, earlier.fact)
+                candidate.fact = with_the_value_made(candidate.fact, earlier.fact, said)
 
 
 def _ask(means: Means, pairs: list[_Pair], run: Run, job: Job, deadline: Deadline) -> None:

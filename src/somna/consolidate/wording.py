@@ -17,7 +17,7 @@ from somna.llm.rules.counts import counted_words, may_update_a_number
 from somna.llm.rules.departures import departed
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
 from somna.llm.rules.extract import LANGUAGES
-from somna.llm.rules.instead import may_name_instead
+from somna.llm.rules.instead import may_name_instead, with_the_number_put_right
 from somna.llm.rules.judge import may_change_a_value, value_changed
 from somna.llm.rules.replaced import gives_anew, replaces_part
 from somna.llm.rules.rescheduled import (
@@ -219,7 +219,13 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         or bool(departed(text))
         or may_name_instead(text)
         or (
-            said is not None and (may_drop(said) or may_rename_a_slot(said) or bool(departed(said)))
+            said is not None
+            and (
+                may_drop(said)
+                or may_rename_a_slot(said)
+                or bool(departed(said))
+                or may_name_instead(said)
+            )
         )
     )
 
@@ -329,15 +335,17 @@ def disputes_part(part: str, other: str, years: float) -> bool:
     )
 
 
-def with_the_value_made(fact: Fact, older: Fact) -> Fact:
+def with_the_value_made(fact: Fact, older: Fact, said: str | None = None) -> Fact:
     """`fact`, which supersedes `older`, with the value it makes of `older`'s when it gives
     it against that one: the date a stretch of time moves it to ("push the install back a
     week"), the time of day ("an hour later"), the count it adds to ("one more flue than I
-    said"). The prompt then says when or how many, not only that it changed."""
+    said"), the phone number whose last digits it puts right (`said` "582 not 852"). The
+    prompt then says when, how many or which number, not only that it changed."""
     text = (
         shifted_to(older.text, fact.text, older.valid_from.date())
         or time_shifted_to(older.text, fact.text)
         or with_the_count_made(older.text, fact.text)
+        or with_the_number_put_right(older.text, fact.text, said)
     )
     if text is None or not is_fact_text(text):
         return fact

@@ -161,6 +161,27 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "instead.",
             True,
         ),
+        # a question answered with a name, answered again with another who took over
+        (
+            "L'utilisateur dit qu'à l'attention de notre trésorier Corentin Labadie (en "
+            "réponse à « Et pour la facture ? »).",
+            "L'utilisateur dit que mettez la facture au nom de Maïwenn Gorse, c'est elle qui "
+            "a repris la trésorerie.",
+            True,
+        ),
+        (
+            "The user says that to our treasurer Corentin Labadie (in answer to: And the "
+            "invoice?).",
+            "The user says that please make the invoice out to Maiwenn Gorse, she's taken "
+            "over the accounts.",
+            True,
+        ),
+        (
+            "The user says that to our treasurer Corentin Labadie (in answer to: And the "
+            "invoice?).",
+            "The user says that Maiwenn Gorse loved the invoice layout, it reads well.",
+            False,
+        ),
         # a question asking what answers no name anew; a name asked about is no word of it
         (
             "The user says that 5 years already (in answer to: How long has Noa been married?).",

@@ -153,6 +153,12 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             Verdict.SUPERSEDES,
         ),
+        (
+            "L'utilisateur dit que des lettres découpées sur la façade, en vert sapin.",
+            "L'utilisateur dit que finalement on part sur du bleu canard pour les lettres.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # the wood of what is made
         (
             "L'utilisateur dit que du hêtre massif (en réponse à « Quelle essence de bois ? »).",

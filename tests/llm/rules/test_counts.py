@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from somna.llm.rules.counts import number_put_right, number_updated, numbers_given
+from somna.llm.rules.counts import (
+    corrects_the_question,
+    number_put_right,
+    number_updated,
+    numbers_given,
+)
+from somna.llm.rules.languages import FRENCH
 from somna.llm.rules.replaced import gives_anew
 
 
@@ -280,6 +286,12 @@ def test_how_often_one_thing_is_done_is_given_anew_wherever_it_is_named() -> Non
             "L'utilisateur dit que pardon, c'est 170 chaises, j'avais la liste de l'an dernier.",
             True,
         ),
+        # the mistaken figure named again, the right one said far from what it counts
+        (
+            "L'utilisateur dit que 140 m² à peu près, sur deux niveaux.",
+            "L'utilisateur a dit 140 m² mais avec la véranda on est plutot à 160.",
+            True,
+        ),
         # no mistake owned: another order, not a count put right
         (
             "The user says that 12 trestles, 180 chairs and plates for 200.",
@@ -291,3 +303,16 @@ def test_how_often_one_thing_is_done_is_given_anew_wherever_it_is_named() -> Non
 def test_a_count_put_right_replaces_the_mistaken_one(old: str, new: str, put_right: bool) -> None:
     assert number_put_right(old, new) is put_right
     assert gives_anew(old, new, same_session=True) is put_right
+
+
+def test_a_time_of_day_counts_its_minutes() -> None:
+    assert number_updated("Départ du club à 7h30.", "Finalement le départ du club sera à 7h15.")
+    assert corrects_the_question(
+        "Pardon je me suis trompée, c'est 7h15 le départ.", "Toujours départ 7h30 ?", FRENCH
+    )
+
+
+def test_a_sum_named_again_with_another_is_given_anew() -> None:
+    old = "The user says that anything under £150 just do it, above that check first."
+    assert number_updated(old, "The user says that that £150 limit is too low; make it £250.")
+    assert not number_updated(old, "The user says that the £150 job went well, thanks.")

@@ -72,6 +72,8 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "from Saturday 11th to Saturday 18th July",
         # a weight, not a day
         "deux sacs de 4 kg, le 12 kg c'est trop lourd",
+        # a thing by its count, not a day
+        "on part sur le 16 places, le 9 places ne suffit plus",
     ],
 )
 def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:
@@ -127,3 +129,8 @@ def test_a_bare_day_is_near_the_date_the_conversation_spoke_of_when_given_one() 
         "I meant the 18th (Friday 18 September 2026), the 8th (Tuesday 8 September 2026) "
         "was another slot."
     )
+
+
+def test_a_bare_day_after_a_date_written_with_its_month_is_in_that_month() -> None:
+    said = "ce serait le vendredi 18 juin, enfin le vendredi c'est le 19"
+    assert resolve_dates(said, date(2026, 4, 20)) == f"{said} (Friday 19 June 2026)"

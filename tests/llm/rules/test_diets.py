@@ -159,3 +159,36 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
 )
 def test_a_plan_that_holds_what_a_person_ruled_out(refusal: str, plan: str, broken: bool) -> None:
     assert breaks_diet(refusal, plan) is broken
+
+
+@pytest.mark.parametrize(
+    ("answer", "broken"),
+    [
+        ("The user says that go on then (in answer to: A vegetarian menu on Fridays?).", True),
+        ("L'utilisateur est d'accord (en réponse à « Un menu végétarien le vendredi ? »).", True),
+        # a diet a question offered is no one's until a yes takes it
+        (
+            "L'utilisateur dit que faut qu'il en parle à l'équipe (en réponse à « Un menu "
+            "végétarien le vendredi ? »).",
+            False,
+        ),
+        ("The user says that we'll see (in answer to: A vegetarian menu on Fridays?).", False),
+    ],
+)
+def test_a_diet_offered_by_a_question_is_stated_by_a_yes_alone(answer: str, broken: bool) -> None:
+    assert breaks_diet(answer, "The children loved the ham last week, more of it please.") is broken
+
+
+@pytest.mark.parametrize(
+    ("restriction", "plan", "broken"),
+    [
+        ("Chez nous c'est zéro porc pour tous les enfants.", "Remettez du jambon blanc.", True),
+        ("The user never eats pork.", "More of the ham sandwiches please.", True),
+        # what is made without pork breaks nothing
+        ("No pork for the children, please.", "Turkey ham sandwiches on Friday.", False),
+    ],
+)
+def test_pork_ruled_out_is_broken_by_what_is_made_of_it(
+    restriction: str, plan: str, broken: bool
+) -> None:
+    assert breaks_diet(restriction, plan) is broken

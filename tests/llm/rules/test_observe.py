@@ -61,6 +61,7 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         # "moi je" stresses the speaker, who is named once
         ("le mardi c'est Lubin qui ouvre, moi je rentre tard", "ouvre, Le client rentre tard"),
         ("Moi appelez-moi le matin avant 9h", "Appelez Le client le matin avant 9h"),
+        ("on sera une vingtaine. Moi c'est Léa Morvan au fait", "Le client est Léa Morvan"),
         # a request that names who or what is the speaker's decision, put to the listener
         ("Please invoice Bruno Varga, our treasurer, not me.", "asks Tariq to invoice Bruno"),
         ("Merci d'envoyer les factures à Lina, notre comptable.", "demande à Tariq d'envoyer"),
@@ -69,6 +70,8 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         ("je ne pourrai pas jeudi, on peut décaler à vendredi 14h ?", "demande de décaler à"),
         # a request that the listener's people do something, with where to
         ("can your fitters head to 12 Quarry Lane for the install?", "asks that Tariq's fitters"),
+        # the day a change replaces goes with the date it was given
+        ("le tournoi est décalé au dimanche 26 juillet au lieu du samedi", "26 juillet."),
         # an emoji before a capital ends a sentence: the question after it is a request
         (
             "on a eu la salle gratuitement 😄 Vous pourrez livrer au 4 allée des Tilleuls ?",
@@ -753,6 +756,12 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
             "Deux collègues viennent aussi, donc 15 finalement.",
             "L'utilisateur dit que deux collègues viennent aussi, donc 15 finalement.",
         ),
+        # a time put right, the mistaken one named again after it
+        (
+            "Toujours départ 8h30 du dépôt ?",
+            "Ah je me suis trompée, c'est 8h15 le départ, pas 8h30.",
+            "L'utilisateur s'est trompée, c'est 8h15 le départ.",
+        ),
     ],
 )
 def test_an_answer_that_gives_the_asked_number_anew_leaves_the_old_one_out(
@@ -810,6 +819,11 @@ def test_a_question_with_commas_is_no_statement() -> None:
         ("The user says that budget about 18,000 in total.", None),  # one statement
         ("The user says that Ines Varga here; the loft has 2 rooms.", None),  # none replaced
         ("The user says that budget 18,000; monthly billing.", None),  # all replaced
+        # an opening elided before the statement that went is written whole again
+        (
+            "L'utilisateur dit qu'à l'atelier, budget 18,000; pour le joindre c'est par mail.",
+            "L'utilisateur dit que pour le joindre c'est par mail.",
+        ),
     ],
 )
 def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
@@ -836,13 +850,14 @@ def test_the_rest_of_an_observation_is_what_a_newer_fact_leaves(
         ("The user says that the user can't have sesame, has been since May.", None),
         # a clause on a pronoun leans on the one before; one that only frames tells nothing
         ("The user says that for Friday's visit, mind the sesame jar, it sits by the door.", None),
-        # a pronoun and a verb of its own say something else of someone: they stay
+        # a clause that opens with the pronoun the one before opened with says more of its
+        # subject: it stays
         (
-            "L'utilisateur dit que son fils ne supporte pas le sésame, il adore les tartes.",
+            "L'utilisateur dit qu'il ne supporte pas le sésame, il adore les tartes.",
             "L'utilisateur dit qu'il adore les tartes.",
         ),
         (
-            "The user says that our son can't have sesame, he loves pear tarts.",
+            "The user says that he can't have sesame, he loves pear tarts.",
             "The user says that he loves pear tarts.",
         ),
         ("The user says that our son can't have sesame, he's very careful with it.", None),

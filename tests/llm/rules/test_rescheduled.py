@@ -331,6 +331,14 @@ from somna.llm.rules.rescheduled import (
             "11th (Friday 11 September 2026) was another slot; 21 September, 9:40am.",
             True,
         ),
+        # a month moved, "mai" written short as French writes it
+        (
+            "L'utilisateur dit que plutôt en septembre (en réponse à « Et la visite, à quelle "
+            "période ? »).",
+            "L'utilisateur dit que finalement mettez la visite en mai, en septembre on est "
+            "en montagne.",
+            True,
+        ),
         # a day named "as usual" beside a new one stays where it was
         (
             "L'utilisateur dit que le mercredi c'est son frère Lubin qui ouvre la porte.",

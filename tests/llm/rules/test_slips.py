@@ -48,6 +48,8 @@ from somna.llm.rules.slips import without_slips
         # a day put right alone, far from the date it puts right
         ("ce serait le mardi 16 juin à 18h30, pardon le 17", "ce serait le mardi 17 juin à 18h30"),
         ("So Tuesday 16th June at 6.30, no sorry, the 17th", "So Tuesday 17th June at 6.30"),
+        # a number puts right a number, not the weekday said before it
+        ("le lundi 9 mars... ah non pardon le 16", "le lundi 16 mars"),
         (
             "it's at 17 Coldharbour Lane by the old mill gate, no sorry, 71 Coldharbour Lane",
             "it's at 71 Coldharbour Lane by the old mill gate",

@@ -102,6 +102,8 @@ def test_a_count_given_against_an_older_one_replaces_it_with_the_total(
         ("L'utilisateur veut 12 panneaux.", "Mettez les deux panneaux en plus sur l'autre toit."),
         # taking away more than there were
         ("The user has 2 flues.", "Three fewer flues than I said."),
+        # "one more thing" adds to no "anything"
+        ("The user says that the code is 582; no chicken anything.", "One more thing, we're away."),
         # a price for each is no count of them
         ("L'utilisateur prend la formule à 24 € par personne.", "Rajoutez une personne."),
         ("The user pays £30 per bike.", "One more bike please."),

@@ -300,14 +300,20 @@ def _framed_anew(old: str, new: str, named: set[str], language: Language) -> boo
 
 def _answered_anew(old: str, new: str, language: Language) -> bool:
     """Whether `new` answers again, with a name `old` does not hold, the question asking
-    who or where that `old` answered: a content word of five letters or more of the
-    question, as written or inflected ("Qui sera votre accompagnateur ?" "Ma mère", then
-    "c'est mon père, Gérald, qui m'accompagnera finalement")."""
+    who or where that `old` answered, or answered with a name: a content word of five
+    letters or more of the question, as written or inflected ("Qui sera votre
+    accompagnateur ?" "Ma mère", then "c'est mon père, Gérald, qui m'accompagnera
+    finalement"; "Et la facture ?" "À Anselme", then "la facture à Lina, elle a repris")."""
     asked = ANSWERED.search(old)
-    if asked is None or not language.asks_who_or_where.search(fold(old[asked.end() :])):
+    if asked is None:
         return False
     told = without_question(new)
     question = old[asked.end() :]
+    if not (
+        language.asks_who_or_where.search(fold(question))
+        or names_in(old[: asked.start()]) - names_in(question)  # "Et pour la facture ?" "Anselme"
+    ):
+        return False
     asked_by_name = {n.casefold() for n in names_in(question)}  # "Who supports Noa?" asks no "noa"
     question_words = [
         w

@@ -19,9 +19,9 @@ from somna.llm.rules.refusals import conditional
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, regex
 
-__all__ = ["may_reach_elsewhere", "reached_elsewhere", "ways", "without_ways"]
+__all__ = ["PHONE", "may_reach_elsewhere", "reached_elsewhere", "ways", "without_ways"]
 
-_PHONE = re.compile(r"(?<![\w+])\+?\d(?:[ .-]?\d){8,13}(?!\w)")
+PHONE = re.compile(r"(?<![\w+])\+?\d(?:[ .-]?\d){8,13}(?!\w)")
 """Nine digits or more, spaced or not: a phone number, not a price or a date."""
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
@@ -79,7 +79,7 @@ def ways(text: str) -> dict[str, set[str]]:
     as plain as can compare."""
     table = _table()
     found = {
-        "phone": {re.sub(r"\D", "", m[0])[-9:] for m in _PHONE.finditer(text)},
+        "phone": {re.sub(r"\D", "", m[0])[-9:] for m in PHONE.finditer(text)},
         "email": {m[0].casefold() for m in _EMAIL.finditer(text)},
         "street": {_street(m, table.kinds) for m in table.street.finditer(text)},
     }
@@ -88,7 +88,7 @@ def ways(text: str) -> dict[str, set[str]]:
 
 def without_ways(text: str, kinds: Collection[str] = ("email", "phone", "street")) -> str:
     """`text` with its numbers and addresses of `kinds` blanked: what it says of them."""
-    patterns = {"email": _EMAIL, "phone": _PHONE, "street": _table().street}
+    patterns = {"email": _EMAIL, "phone": PHONE, "street": _table().street}
     for kind in kinds:
         text = patterns[kind].sub(" ", text)
     return text

@@ -12,6 +12,7 @@ import itertools
 import re
 from calendar import monthrange
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from datetime import date, timedelta
 
 from somna.llm.rules.languages import LANGUAGES
@@ -238,6 +239,37 @@ give the month that day is in."""
 _SENTENCE_END = re.compile(r"[.!?;]")
 
 _WRITTEN = re.compile(rf"(?P<day>\d{{1,2}}) (?P<month>{'|'.join(_MONTHS)}) (?P<year>\d{{4}})$")
+_MONTH_STARTS = sorted(
+    (
+        (start, number)
+        for language in LANGUAGES
+        for number, start in enumerate(language.months.split("|"), 1)
+    ),
+    key=lambda found: -len(found[0]),
+)
+_DAY_AND_MONTH = re.compile(
+    rf"\b(?P<day>\d{{1,2}})(?:er|st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"(?P<month>(?:{'|'.join(start for start, _ in _MONTH_STARTS)})[^\W\d_]*)",
+    re.IGNORECASE,
+)
+"""A date written with its month and no year ("14 avril", "the 3rd of May")."""
+
+
+def _written_dates(text: str, said_on: date) -> list[tuple[int, date]]:
+    """Where each date written with its month ends, and its date: in the year that puts it
+    no more than a month before ``said_on``. They date a bare day said after them ("le
+    lundi 14 avril ? ah non, le 13")."""
+    found = []
+    for match in _DAY_AND_MONTH.finditer(text):
+        month = match["month"].casefold()
+        number = next(n for start, n in _MONTH_STARTS if month.startswith(start))
+        for year in (said_on.year - 1, said_on.year, said_on.year + 1):
+            with suppress(ValueError):
+                written = date(year, number, int(match["day"]))
+                if written >= said_on - timedelta(days=31):
+                    found.append((match.end(), written))
+                    break
+    return found
 
 
 def _names_a_weekday(match: re.Match[str]) -> bool:
@@ -276,7 +308,10 @@ def resolve_dates(
     resolvers = {kind: resolve for kind, _, resolve in _RULES}
     told: list[tuple[int, str]] = []
     anchor: tuple[int, date] | None = None if near is None else (-1, near)
+    dated = _written_dates(text, said_on)
     for start, end, kind, match in sorted(found, key=lambda item: item[0]):
+        before = [at for at in dated if at[0] <= start and (anchor is None or at[0] > anchor[0])]
+        anchor = before[-1] if before and (anchor is None or anchor[0] >= 0) else anchor
         groups = _groups(match)
         close = anchor is not None and (
             anchor[0] < 0  # the date the conversation spoke of

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from somna.llm.rules.languages import ANSWERED, LANGUAGES
+from somna.llm.rules.frames import says_yes
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.llm.rules.refusals import refusals, refused_by_words
 from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
@@ -116,6 +117,8 @@ def restrictions(text: str) -> tuple[Restriction, ...]:
     >>> [d.name for d in restrictions("Noa never drinks alcohol, and we don't have pets.")]
     ['refuses alcohol', 'refuses pet']
     """
+    if not says_yes(text):  # the diet a question offered is no one's until a yes takes it
+        text = without_question(text)
     stated = tuple(diet for diet in diets() if diet.says.search(text))
     named = [d for d in _named_allergies(text) if not any(d.foods[0] in s.foods for s in stated)]
     return (*stated, *named, *refusals(text))

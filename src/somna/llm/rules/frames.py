@@ -19,7 +19,7 @@ from collections.abc import Collection
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, SAYS, without_question
 from somna.model import normalize_text
 
-__all__ = ["MAX_VALUE_WORDS", "agrees", "changed_value", "holds_a_value"]
+__all__ = ["MAX_VALUE_WORDS", "agrees", "changed_value", "holds_a_value", "says_yes"]
 
 MAX_VALUE_WORDS = 4
 """The longest stretch of words taken for a value: longer, and the texts say other things."""
@@ -117,6 +117,31 @@ def agrees(observation: str) -> bool:
         ANSWERED.search(observation) is not None
         and not holds_a_value(said, names=False)
         and not any(language.declines.match(reply) for language in LANGUAGES)  # "no thanks"
+    )
+
+
+def says_yes(observation: str) -> bool:
+    """Whether an observation opens with a yes to the question it answers ("The user
+    agrees", "go on then, …", "parfait, on part sur…"): it takes up what the question
+    proposed; "faut que j'en parle à l'équipe" to "a vegetarian menu?" takes up nothing.
+
+    >>> says_yes("The user says that go on then (in answer to: A vegan menu on Fridays?).")
+    True
+    >>> says_yes("The user says that we'll see (in answer to: A vegan menu on Fridays?).")
+    False
+    >>> says_yes("L'utilisateur est d'accord (en réponse à « Un menu vegan ? »).")
+    True
+    """
+    said = without_question(observation)
+    opening = SAYS.match(said)
+    words = said[opening.end() if opening else 0 :].split()
+    return any(
+        said.casefold().startswith(language.agreeing.format(language.plain_user).casefold())
+        or any(
+            language.assent.match(" ".join(words[:count]).rstrip(",.!"))
+            for count in range(1, min(len(words), 3) + 1)
+        )
+        for language in LANGUAGES
     )
 
 

@@ -15,10 +15,11 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 
+from somna.llm.rules.contacts import PHONE
 from somna.llm.rules.language import Language
-from somna.llm.rules.languages import LANGUAGES, is_name
+from somna.llm.rules.languages import LANGUAGES, is_name, without_question
 
-__all__ = ["may_name_instead", "named_instead"]
+__all__ = ["may_name_instead", "named_instead", "with_the_number_put_right"]
 
 _SHORTEST = 3
 """Fewer letters name no value a change starts from ("from a to b")."""
@@ -41,6 +42,33 @@ def named_instead(old: str, new: str, languages: Sequence[Language] = LANGUAGES)
         _says(old, match["then"], folded=True) and not _says(old, match["now"], folded=True)
         for match in _moves(new, languages)
     )
+
+
+def with_the_number_put_right(
+    old: str, new: str, said: str | None = None, languages: Sequence[Language] = LANGUAGES
+) -> str | None:
+    """`new` with `old` put right after the digits `new` (or the words it was `said` in)
+    names instead of some of a phone number's in `old`: "the end is 582 not 852" after
+    "WhatsApp me on 07700 341 852" tells the whole number, "the end is 582 (WhatsApp the
+    user on 07700 341 582)"; None where no phone number is put right so.
+
+    >>> with_the_number_put_right("Call the user on 07700 900 417.", "Sorry, 471 not 417.")
+    'Sorry, 471 (Call the user on 07700 900 471) not 417.'
+    """
+    for text in (new, said or ""):
+        for match in _contrast(tuple(languages)).finditer(text):
+            now, then = match["now"], match["then"]
+            if not (now.isdigit() and then.isdigit()) or _says(old, now):
+                continue
+            told = without_question(old).rstrip(" .")
+            for phone in PHONE.finditer(told):
+                if _says(phone[0], then) and not phone[0].endswith(f" {now}"):
+                    righted = re.sub(rf"(?<!\d){then}(?!\d)", now, phone[0])
+                    whole = told[: phone.start()] + righted + told[phone.end() :]
+                    at = re.search(rf"(?<![\w-]){now}(?![\w-])", new)
+                    if at is not None:
+                        return f"{new[: at.end()]} ({whole}){new[at.end() :]}"
+    return None
 
 
 def may_name_instead(text: str, languages: Sequence[Language] = LANGUAGES) -> bool:

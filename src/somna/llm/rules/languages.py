@@ -34,12 +34,15 @@ ANSWERED = re.compile(
 appends it): what comes before is what was said, what comes after was asked."""
 
 
-SAYS = re.compile(
-    "^(?:"
-    + "|".join(re.escape(language.says).replace(r"\{\}", r"[^;]{1,80}?") for language in LANGUAGES)
-    + ") "
-)
-"""How `observe` opens a statement that does not name its speaker ("The user says that")."""
+def _opening(says: str) -> str:
+    """An opening as a pattern, any speaker named; "que" elided before a vowel too."""
+    pattern = re.escape(says).replace(r"\{\}", r"[^;]{1,80}?")
+    return f"{pattern} " + (f"|{pattern[:-1]}'" if says.endswith("que") else "")
+
+
+SAYS = re.compile("^(?:" + "|".join(_opening(language.says) for language in LANGUAGES) + ")")
+"""How `observe` opens a statement that does not name its speaker ("The user says that",
+"L'utilisateur dit qu'")."""
 
 
 def without_question(observation: str) -> str:

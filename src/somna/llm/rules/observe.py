@@ -91,18 +91,20 @@ _I = re.IGNORECASE
 _OLD_NUMBER = re.compile(
     r"(?<=\d)(?P<unit>(?:\s*[^\W\d_]+){0,3})\s*,?\s+"
     rf"(?:{every(lambda language: language.instead)})"
-    r"\s+[£€$]?\d[\d,.\u202f\u00a0]*\s*[kK€£$]?(?=[\s.,;!)]|$)",
+    r"\s+[£€$]?\d[\d,.\u202f\u00a0]*(?:[h:]\d\d)?\s*(?:[kK€£$]|[ap]m\b)?(?=[\s.,;!)]|$)",
     _I,
 )
 """The number a correction replaces ("14 desks not 11", "36, pas 30"): the old value is
 history, not what the fact says now."""
 _OLD_CHOICE = re.compile(
     rf",?\s+(?:{every(lambda language: language.replaced)})"
-    r"\s*[^,;.!?()]{1,40}?(?=\s*(?:[,;.!?()]|$))",
+    r"\s*[^,;.!?()]{1,40}?(?:\s*\((?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}\))?"
+    r"(?=\s*(?:[,;.!?()]|$))",
     _I,
 )
 """The value a choice replaces ("monthly instead of per session", "le matin plutôt que par
-email"), likewise history."""
+email", "dimanche 26 au lieu du samedi (Saturday 18 April 2026)" with its date), likewise
+history."""
 _CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
 """What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
 of what the speaker said."""

@@ -55,7 +55,10 @@ def rest_of(
     ]
     if not kept:
         return None
-    rest = finish_sentence(language.elided(told[:start] + "; ".join(kept)))
+    says = told[:start]
+    if says.endswith("'"):  # "dit qu'" elided before the statement that went
+        says = f"{says[:-1]}e "
+    rest = finish_sentence(language.elided(says + "; ".join(kept)))
     if gone[0] and holds_a_value(question, names=False):
         return rest  # "Tuesday suits (to: We come on Tuesdays, ok?)": the day went with it
     return f"{rest[:-1]}{question}." if asked else rest
@@ -68,15 +71,19 @@ def _clauses_left(
     themselves, when some are; None otherwise (the statement goes whole). A clause is
     what a comma parts, or a short phrase that counts at its end ("… in Exeter with 6
     riders"). A clause that leans on one that goes ("coeliac, it's a real allergy")
-    goes with it, and the first clause left loses its "and". A street address given anew
+    goes with it, unless both open with the same pronoun ("il a eu 8, il bloque sur …"),
+    and the first clause left loses its "and". A street address given anew
     takes the statement whole ("unit 4, Mill Yard, 31 Rope Rd, G3"), but for who the
     speaker is, named before it ("The user is Ines Varga, buyer at Folio, 4 Mill Rd")."""
     pieces = _CLAUSE_OR_COUNT.split(statement)
     clauses, breaks = pieces[::2], ["", *pieces[1::2]]
     kept: list[tuple[str, str]] = []
     going = False
+    previous = ""
     for clause, before in zip(clauses, breaks, strict=True):
-        going = recounted(clause) or (going and language.leaning.match(clause) is not None)
+        leans = language.leaning.match(clause) is not None and not _one_subject(previous, clause)
+        going = recounted(clause) or (going and leans)
+        previous = clause
         if going and "street" in ways(clause):
             if kept and _introduces(statement, language):
                 break  # the address goes with what follows it, who the speaker is stays
@@ -93,6 +100,16 @@ def _clauses_left(
         first = first[lead.start("when") if lead["when"] else lead.end() :]
     told = first + "".join(before + clause for before, clause in kept[1:])
     return told if first else None
+
+
+def _one_subject(before: str, clause: str) -> bool:
+    """Whether two clauses open with the same word, a pronoun for one subject ("il a eu 8,
+    il bloque sur les fractions"): the second says more of it, and leans on no value."""
+    first, second = _FIRST_WORD.match(before), _FIRST_WORD.match(clause)
+    return first is not None and second is not None and first[0].casefold() == second[0].casefold()
+
+
+_FIRST_WORD = re.compile(r"\w+")
 
 
 def _introduces(statement: str, language: Language) -> bool:

@@ -49,7 +49,7 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
         or someone_left(old, new)
         or (said is not None and someone_left(old, said))  # "perpetua's gone" retold
         or named_instead(old, new)
-        or (said is not None and dropped(old, said))
+        or (said is not None and (dropped(old, said) or named_instead(old, said)))
     )
 
 

@@ -19,11 +19,11 @@ from functools import lru_cache
 
 from somna.llm.rules.agreed import stretch_asked, with_the_time
 from somna.llm.rules.asked import names_in
-from somna.llm.rules.counts import DATE
 from somna.llm.rules.dates import WEEK_OF, day_written, moved
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, WEEKDAYS, without_question
+from somna.llm.rules.numbers import DATE
 from somna.llm.rules.text import clock_moved, clock_times, fold
 from somna.model import shared_words
 
@@ -429,12 +429,10 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 def _a_month(word: str) -> bool:
     """Whether `word` names a month alone: in full, and with a capital where the language
-    writes one ("May" and "march" may be no month; "juillet" is one)."""
+    writes one ("may" and "march" may be no month; "juillet" and "mai" are one)."""
     folded = word.casefold()
-    return (
-        len(folded) > 3
-        and folded in _MONTH_NAMES
-        and (word[:1].isupper() or folded in _LOWER_CASE_MONTHS)
+    return folded in _MONTH_NAMES and (
+        folded in _LOWER_CASE_MONTHS or (len(folded) > 3 and word[:1].isupper())
     )
 
 

@@ -193,7 +193,10 @@ def _said_again(slip: list[re.Match[str]], right: list[str], opens_clause: bool)
     first, said_right = pairs[0]
     if opens_clause and pairs[0] in changed and _is_name(first) and _is_name(said_right):
         return False
-    return all(_alike(a, b) for a, b in changed) or (len(pairs) >= 2 and len(changed) == 1)
+    if len(pairs) >= 2 and len(changed) == 1:  # "the blue van" / "the grey van"
+        slipped, put = changed[0]
+        return _has_digit(slipped) == _has_digit(put)  # not "le lundi" for "le 16"
+    return all(_alike(a, b) for a, b in changed)
 
 
 def _alike(slip: str, right: str) -> bool:

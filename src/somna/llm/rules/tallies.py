@@ -21,9 +21,9 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from somna.llm.rules.counts import DATE
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES, without_question
+from somna.llm.rules.numbers import DATE
 from somna.llm.rules.text import fold
 
 __all__ = ["count_added", "may_add_to_a_count", "with_the_count_made"]
@@ -275,8 +275,8 @@ def _last_count(
     words = list(_TOKEN.finditer(old))
     found = None
     for i, word in enumerate(words):
-        if not _counts(_stem(word[0]), stem):
-            continue
+        if not _counts(_stem(word[0]), stem) or language.vague.fullmatch(word[0]):
+            continue  # "no chicken anything" counts no thing
         around = [*reversed(words[max(0, i - _BETWEEN - 1) : i])]
         for number in around + (words[i + 1 : i + 3] if after else []):
             value = _value(number[0], language)
