@@ -27,6 +27,16 @@ from somna.llm.rules.replaced import gives_anew
             "The user says that the spare keys are with our neighbour Wilf Garrow.",
             "The user says that poor Wilf's gone into a care home, bless him.",
         ),
+        # a long leave
+        (
+            "The user says that Maelys, our head nurse, hands over the bags.",
+            "The user says that Maelys is going on maternity leave in May; Quill hands them over.",
+        ),
+        (
+            "L'utilisateur dit que c'est Lucienne qui réceptionne les livraisons.",
+            "L'utilisateur dit que Lucienne part en congé maternité, c'est Odilon qui prend "
+            "le relais.",
+        ),
         (
             "The user says that our bursar, Edric Vane, signs off anything over £500.",
             "The user says that Edric retired on Friday, so Mrs Ottoline Brisk signs off now.",

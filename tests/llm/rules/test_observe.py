@@ -70,6 +70,11 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         ("je ne pourrai pas jeudi, on peut décaler à vendredi 14h ?", "demande de décaler à"),
         # a request that the listener's people do something, with where to
         ("can your fitters head to 12 Quarry Lane for the install?", "asks that Tariq's fitters"),
+        # a day of the month a correction replaces goes, with the date it was given
+        (
+            "finalement la fête ce sera le samedi 5 décembre, pas le 12, la salle était prise",
+            "le samedi 5 décembre, la salle était prise.",
+        ),
         # the day a change replaces goes with the date it was given
         ("le tournoi est décalé au dimanche 26 juillet au lieu du samedi", "26 juillet."),
         # an emoji before a capital ends a sentence: the question after it is a request
@@ -80,6 +85,8 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         # a request after "par contre" is still one
         ("Par contre vous pourriez m'envoyer des photos après chaque passage ?", "demande à Tariq"),
         ("I can't make it Thursday, can we move it to Friday at 2pm?", "asks to move it to"),
+        ("Noa has a do on the Saturday so could we do Friday the 5th?", "asks to do Friday"),
+        ("Noa a un repas samedi donc on pourrait faire vendredi 5 ?", "demande de faire vendredi"),
         # "que" joined to a vowel is written as one
         ("il est dyslexique, donc pas de dictées", "Le client dit qu'il est dyslexique"),
         ("on a rendez-vous à la banque mardi", "Le client dit qu'on a rendez-vous"),
@@ -771,6 +778,15 @@ def test_an_answer_that_gives_the_asked_number_anew_leaves_the_old_one_out(
     keep it in memory beside the new one."""
     digest = _extract(("assistant", None, asked), ("user", None, said))
     assert _observations(digest) == [told]
+
+
+def test_another_time_than_the_slot_a_question_proposed_keeps_the_question() -> None:
+    asked = "On lance la valse d'ouverture vers 21h ?"
+    digest = _extract(("assistant", None, asked), ("user", None, "plutôt 21h30, après le dessert"))
+    assert _observations(digest) == [
+        "L'utilisateur dit que plutôt 21h30, après le dessert (en réponse à « On lance la "
+        "valse d'ouverture vers 21h ? »)."
+    ]
 
 
 def test_an_answer_that_confirms_the_asked_value_keeps_the_question() -> None:

@@ -201,18 +201,23 @@ def _same_thing(a: Number, b: Number) -> bool:
 
 def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
     """Whether an answer gives anew a number its question held ("Still 30?", "Finally
-    36."): the question then holds the old value, and memory keeps the answer alone.
+    36."): the question then holds the old value, and memory keeps the answer alone. A
+    time of day a question proposes is a slot, not the client's, unless the answer owns a
+    mistake ("Still leaving at 7:30?" "Sorry, I got it wrong, 7:15").
 
     >>> from somna.llm.rules.languages import ENGLISH
     >>> corrects_the_question("36 in the end, my cousins come too.", "Still 30?", ENGLISH)
     True
     >>> corrects_the_question("From now on, yes.", "Is 18 Mill Lane the address now?", ENGLISH)
     False
+    >>> corrects_the_question("Rather 9:30, after dessert.", "The waltz at 9pm?", ENGLISH)
+    False
     """
-    given = {n.value for n in numbers_in(answer) if not n.corrected}  # "7h15, pas 7h30"
+    clocks = _puts_right(answer, language)
+    given = {n.value for n in numbers_in(answer) if not n.corrected and (clocks or not n.clock)}
     return (
         bool(given)
-        and bool({n.value for n in numbers_in(asked)} - given)
+        and bool({n.value for n in numbers_in(asked) if clocks or not n.clock} - given)
         and language.change.search(fold(answer)) is not None
     )
 

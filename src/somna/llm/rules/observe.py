@@ -28,6 +28,7 @@ from somna.llm.rules.languages import LANGUAGES, every, is_name
 from somna.llm.rules.questions import (
     COMMA,
     PROPOSAL,
+    TAGGED,
     Request,
     asks_something,
     lowered_opening,
@@ -90,12 +91,13 @@ _I = re.IGNORECASE
 
 _OLD_NUMBER = re.compile(
     r"(?<=\d)(?P<unit>(?:\s*[^\W\d_]+){0,3})\s*,?\s+"
-    rf"(?:{every(lambda language: language.instead)})"
-    r"\s+[£€$]?\d[\d,.\u202f\u00a0]*(?:[h:]\d\d)?\s*(?:[kK€£$]|[ap]m\b)?(?=[\s.,;!)]|$)",
+    rf"(?:{every(lambda language: language.instead)})\s+(?:(?:the|le|la|les|l')\s+)?"
+    r"[£€$]?\d[\d,.\u202f\u00a0]*(?:[h:]\d\d|st|nd|rd|th)?\s*(?:[kK€£$]|[ap]m\b)?"
+    r"(?:\s*\((?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}\))?(?=[\s.,;!)]|$)",
     _I,
 )
-"""The number a correction replaces ("14 desks not 11", "36, pas 30"): the old value is
-history, not what the fact says now."""
+"""The number a correction replaces ("14 desks not 11", "36, pas 30", "le 5, pas le 12"):
+the old value is history, not what the fact says now."""
 _OLD_CHOICE = re.compile(
     rf",?\s+(?:{every(lambda language: language.replaced)})"
     r"\s*[^,;.!?()]{1,40}?(?:\s*\((?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}\))?"
@@ -318,7 +320,7 @@ def observe(
         if score > 0:
             kept.append((start, start + offset, stated, score, None))
         # A request alone, or tagged on a statement ("I hate email, can you call me?").
-        tagged = COMMA.match(folded, stated)
+        tagged = TAGGED.match(folded, stated)
         for asks_from in ([start] if score == 0 else []) + ([tagged.end()] if tagged else []):
             request = request_in(folded[asks_from:end], language)
             stop = end

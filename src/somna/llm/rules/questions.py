@@ -15,6 +15,7 @@ from somna.llm.rules.text import fold, split_sentences
 __all__ = [
     "COMMA",
     "PROPOSAL",
+    "TAGGED",
     "Request",
     "asks_something",
     "confirms",
@@ -28,6 +29,9 @@ __all__ = [
 
 COMMA = re.compile(r"\s*[,;]\s+|\s+-\s+")
 """Where one clause of a sentence ends and the next starts."""
+TAGGED = re.compile(rf"{COMMA.pattern}|(?<!:)\s+(?=(?:so|donc|du\s+coup)\s+\w)", re.IGNORECASE)
+"""Where a question tagged on a statement may start: after a comma, or at a "so" ("Ines
+has a do on the Saturday so could we do Friday?")."""
 _TAG_WORDS = 5
 """At most this many words after a statement's last comma ask by their tone alone."""
 _LABEL = re.compile(r"(?:[^\W\d_]+[ ,!]*){1,3}\s?:\s*")
@@ -166,8 +170,7 @@ def statement_before_question(sentence: str, language: Language) -> int:
     sentence otherwise."""
     if "?" not in sentence:
         return len(sentence)
-    commas = list(COMMA.finditer(sentence))
-    for comma in commas:
+    for comma in TAGGED.finditer(sentence):
         asked = sentence[comma.end() :]
         lead = language.lead.match(asked)  # "…until the 13th, so can we push it back?"
         asked = asked[lead.end() :] if lead else asked
@@ -177,6 +180,7 @@ def statement_before_question(sentence: str, language: Language) -> int:
             return comma.start()
     # A short tag that asks by its tone alone ("…quarterly invoices from now on, ok for you?",
     # "…at 6pm, right?") after a statement that asks nothing itself.
+    commas = list(COMMA.finditer(sentence))
     if (
         commas
         and len(sentence[commas[-1].end() :].split()) <= _TAG_WORDS
