@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import regex
 
-__all__ = ["PHRASE_KINDS", "WEEK_OF", "day_written", "moved", "resolve_dates"]
+__all__ = ["PHRASE_KINDS", "WEEK_OF", "day_written", "month_number", "moved", "resolve_dates"]
 
 _MONTHS = (
     "January",
@@ -247,6 +247,7 @@ _MONTH_STARTS = sorted(
     ),
     key=lambda found: -len(found[0]),
 )
+"""How each month's name starts, by its number, longest first ("juil" before "jui")."""
 _DAY_AND_MONTH = re.compile(
     rf"\b(?P<day>\d{{1,2}})(?:er|st|nd|rd|th)?\s+(?:of\s+)?"
     rf"(?P<month>(?:{'|'.join(start for start, _ in _MONTH_STARTS)})[^\W\d_]*)",
@@ -255,16 +256,23 @@ _DAY_AND_MONTH = re.compile(
 """A date written with its month and no year ("14 avril", "the 3rd of May")."""
 
 
+def month_number(name: str) -> int | None:
+    """The number of the month a word names, in any language ("juil" is 7), or None."""
+    folded = name.casefold()
+    return next((number for start, number in _MONTH_STARTS if folded.startswith(start)), None)
+
+
 def _written_dates(text: str, said_on: date) -> list[tuple[int, date]]:
     """Where each date written with its month ends, and its date: in the year that puts it
     no more than a month before ``said_on``. They date a bare day said after them ("le
     lundi 14 avril ? ah non, le 13")."""
     found = []
     for match in _DAY_AND_MONTH.finditer(text):
-        month = match["month"].casefold()
-        number = next(n for start, n in _MONTH_STARTS if month.startswith(start))
+        number = month_number(match["month"])
+        if number is None:
+            continue
         for year in (said_on.year - 1, said_on.year, said_on.year + 1):
-            with suppress(ValueError):
+            with suppress(ValueError):  # "31 avril" is no date
                 written = date(year, number, int(match["day"]))
                 if written >= said_on - timedelta(days=31):
                     found.append((match.end(), written))

@@ -110,12 +110,10 @@ def agrees(observation: str) -> bool:
     >>> agrees("The user says that no thanks, we're fine (in answer to: A dessert at £2?).")
     False
     """
-    said = without_question(observation)
-    opening = SAYS.match(said)
-    reply = said[opening.end() :] if opening else said
+    reply = _reply(observation)
     return (
         ANSWERED.search(observation) is not None
-        and not holds_a_value(said, names=False)
+        and not holds_a_value(without_question(observation), names=False)
         and not any(language.declines.match(reply) for language in LANGUAGES)  # "no thanks"
     )
 
@@ -132,17 +130,22 @@ def says_yes(observation: str) -> bool:
     >>> says_yes("L'utilisateur est d'accord (en réponse à « Un menu vegan ? »).")
     True
     """
-    said = without_question(observation)
-    opening = SAYS.match(said)
-    words = said[opening.end() if opening else 0 :].split()
+    said, words = without_question(observation).casefold(), _reply(observation).split()
     return any(
-        said.casefold().startswith(language.agreeing.format(language.plain_user).casefold())
+        said.startswith(language.agreeing.format(language.plain_user).casefold())
         or any(
             language.assent.match(" ".join(words[:count]).rstrip(",.!"))
             for count in range(1, min(len(words), 3) + 1)
         )
         for language in LANGUAGES
     )
+
+
+def _reply(observation: str) -> str:
+    """What the speaker of an observation said, without its opening and its question."""
+    said = without_question(observation)
+    opening = SAYS.match(said)
+    return said[opening.end() :] if opening else said
 
 
 def _valued(words: list[str], text: str) -> bool:

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from somna.llm.rules.agreed import stretch_asked, with_the_time
 from somna.llm.rules.asked import names_in
-from somna.llm.rules.dates import WEEK_OF, day_written, moved
+from somna.llm.rules.dates import WEEK_OF, day_written, month_number, moved
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, WEEKDAYS, without_question
@@ -367,7 +367,7 @@ def dates_named(text: str, said_on: date) -> Iterator[date]:
     `said_on` (a date said without its year is seldom long past)."""
     for written in DATE.finditer(text):
         day_month = _DAY_MONTH.search(written[0])
-        month = _month(day_month["month"].casefold()) if day_month else None
+        month = month_number(day_month["month"].casefold()) if day_month else None
         if day_month is not None and month is not None:
             dated = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
             if dated is not None:
@@ -395,7 +395,7 @@ def _date(written: str) -> str:
     found = _DAY_MONTH.search(written)
     if found:  # by the month's number: "16 mai" and "16 May" are one date
         month = found["month"].casefold()
-        return f"{found['day']} {_month(month) or month}"
+        return f"{found['day']} {month_number(month) or month}"
     return " ".join(written.casefold().strip("() .").split())
 
 
@@ -411,15 +411,6 @@ def dates_replaced(old: str, new: str, *, agreed: bool = False) -> bool:
     return any(kind != "week" and (kind == "time") in clocks for kind, _ in after - before)
 
 
-_MONTH_STARTS = sorted(
-    (
-        (start, number)
-        for language in LANGUAGES
-        for number, start in enumerate(language.months.split("|"), start=1)
-    ),
-    key=lambda found: -len(found[0]),
-)
-"""How each month's name starts, by its number, longest first ("juil" before "jui")."""
 _MONTH_NAMES = frozenset().union(*(language.month_names for language in LANGUAGES))
 _LOWER_CASE_MONTHS = frozenset().union(
     *(language.month_names for language in LANGUAGES if not language.capitalises_months)
@@ -457,7 +448,7 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
     }
     words = fold(text).casefold().replace("'s", " ").split()
     days = {WEEKDAYS.get(w.strip(".,;:!?()"), WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
-    months = {_month(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
+    months = {month_number(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
     times |= {
         ("time", str(_NAMED_TIMES[w])) for w in _WORD.findall(text.casefold()) if w in _NAMED_TIMES
@@ -474,10 +465,6 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
         | {("day", str(day)) for day in days if day is not None}
         | {("month", str(month)) for month in months if month is not None}
     )
-
-
-def _month(name: str) -> int | None:
-    return next((number for start, number in _MONTH_STARTS if name.startswith(start)), None)
 
 
 def _words(text: str, language: Language) -> set[str]:
