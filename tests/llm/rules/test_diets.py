@@ -149,6 +149,12 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             "L'utilisateur ouvre un compte.",
             False,
         ),
+        # a feeling denied is no thing a plan holds
+        (
+            "The user says that it's hard to run a shop when you don't have faith in yourself.",
+            "The user says that your faith in the user is priceless.",
+            False,
+        ),
         # what one does not eat, on a plan
         (
             "The user says that we don't eat mushrooms.",

@@ -68,6 +68,7 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         ("Please don't post any photos of Noa online.", "asks Tariq not to post any photos"),
         # a statement, then a request of the listener tagged on after a comma: both told
         ("je ne pourrai pas jeudi, on peut décaler à vendredi 14h ?", "demande de décaler à"),
+        ("can the driver ring the buzzer at the back from now on?", "asks that the driver ring"),
         # a request that the listener's people do something, with where to
         ("can your fitters head to 12 Quarry Lane for the install?", "asks that Tariq's fitters"),
         # a day of the month a correction replaces goes, with the date it was given
@@ -81,6 +82,11 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         (
             "on a eu la salle gratuitement 😄 Vous pourrez livrer au 4 allée des Tilleuls ?",
             "demande à Tariq de livrer au 4 allée des Tilleuls",
+        ),
+        # a request whose number is put right after its question mark
+        (
+            "the crates fly out, can we go up to 16 a week? sorry, 15, no room for 16",
+            "asks to go up to 15 a week, no room",
         ),
         # a request after "par contre" is still one
         ("Par contre vous pourriez m'envoyer des photos après chaque passage ?", "demande à Tariq"),

@@ -331,6 +331,14 @@ from somna.llm.rules.rescheduled import (
             "11th (Friday 11 September 2026) was another slot; 21 September, 9:40am.",
             True,
         ),
+        # a day of its own for something else, which shares only a word of time
+        (
+            "L'utilisateur dit qu'il faudrait une livraison tous les jours, dimanche (Sunday "
+            "15 March 2026) compris (en réponse à « Votre saison commence quand ? »).",
+            "L'utilisateur dit que pour le 14 juillet (Tuesday 14 July 2026) on fait un petit "
+            "déj; l'utilisateur demande de rajouter 10 brioches ce jour-là.",
+            False,
+        ),
         # a month moved, "mai" written short as French writes it
         (
             "L'utilisateur dit que plutôt en septembre (en réponse à « Et la visite, à quelle "

@@ -48,6 +48,12 @@ from somna.llm.rules.slips import without_slips
         # a day put right alone, far from the date it puts right
         ("ce serait le mardi 16 juin à 18h30, pardon le 17", "ce serait le mardi 17 juin à 18h30"),
         ("So Tuesday 16th June at 6.30, no sorry, the 17th", "So Tuesday 17th June at 6.30"),
+        # put right after the question that named it, no stop left before what follows
+        (
+            "can we go up to 16 crates a week? sorry, 15, no room for 16",
+            "can we go up to 15 crates a week, no room for 16",
+        ),
+        ("5, un par poste. Ah non 6, j'oubliais Lubin", "6, un par poste, j'oubliais Lubin"),
         # a number puts right a number, not the weekday said before it
         ("le lundi 9 mars... ah non pardon le 16", "le lundi 16 mars"),
         (

@@ -331,6 +331,7 @@ def observe(
             if request is None:
                 continue
             asked_for = folded[asks_from + request.start : stop].rstrip(" ?!.")
+            asked_for = asked_for.partition("?")[0]  # "… 16 bags? sorry, 15": put right after
             tells, _ = _informative(asked_for, language, answering=True)  # "call me", "décaler"
             if tells > 0:
                 kept.append((asks_from, asks_from + request.start, stop, tells, request))

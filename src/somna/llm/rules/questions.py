@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS
+from somna.llm.rules.slips import takes_back
 from somna.llm.rules.text import fold, split_sentences
 
 __all__ = [
@@ -129,9 +130,11 @@ def request_in(sentence: str, language: Language) -> Request | None:
     if opener is None:
         return None
     start += opener.end()
-    asked = sentence[start:].rstrip(" ?!.")
-    if "?" in asked or not (holds_a_value(asked) or _changes_how_things_go(asked, language)):
-        return None
+    asked, _, after = sentence[start:].rstrip(" ?!.").partition("?")
+    if (after and not takes_back(after)) or not (
+        holds_a_value(asked) or _changes_how_things_go(asked, language)
+    ):
+        return None  # two questions; but "… 16 bags? sorry, 15" is one put right
     groups = opener.groupdict()
     return Request(
         start,

@@ -477,5 +477,6 @@ def _words(text: str, language: Language) -> set[str]:
         and word not in language.not_topics
         and word not in language.floating
         and word not in language.month_names
+        and word not in language.time_units  # "tous les jours" dates nothing "ce jour-là" does
         and word.removesuffix("s") not in language.dates.weekdays
     }

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS, every, is_name
 
-__all__ = ["slips_joined", "without_slips"]
+__all__ = ["slips_joined", "takes_back", "without_slips"]
 
 _LONGEST_SLIP = 8
 """The most words a slip taken back may hold ("14 Mill Way on the Park side", put right
@@ -49,6 +49,11 @@ def without_slips(text: str) -> str:
         else:
             return text
     return text
+
+
+def takes_back(text: str) -> bool:
+    """Whether `text` opens by taking back what was just said ("sorry, 15", "non pardon")."""
+    return _MARKER.match(text) is not None
 
 
 def slips_joined(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -127,6 +132,8 @@ def _nearest_put_right(
             return None  # "About the Ashby order: …" names no slip of what follows
         if slip(said):
             tail = text[word.start() + len(said) : before[-1].end()]
+            if text.startswith(",", end):  # "… 16 bags? sorry, 15, I …": no "?," left
+                tail = tail.rstrip(".?!")
             return text[: word.start()] + right + tail + text[end:]
     return None
 
