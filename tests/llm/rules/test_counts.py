@@ -233,13 +233,6 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user says that 1934, the user has just lifted the lid and it's stamped inside.",
             "The user says that £380 is a bit steep right now, just sort the sticky key.",
         ),
-        # "par jour" and "le jour d'arrivée" count the same nothing
-        (
-            "L'utilisateur dit que 40 baguettes et 60 croissants par jour (en réponse à "
-            "« Quelles quantités ? »).",
-            "L'utilisateur est d'accord (en réponse à « On pourrait en ajouter 20 le samedi, "
-            "c'est le jour d'arrivée des campeurs, ça vous dit ? »).",
-        ),
         # a while is no count of anything else, whatever name both hold
         (
             "L'utilisateur dit que Lubin a bien accroché avec Mael; Mael a attendu 40 min.",
