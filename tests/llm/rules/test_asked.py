@@ -182,6 +182,13 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says that Maiwenn Gorse loved the invoice layout, it reads well.",
             False,
         ),
+        # the speaker's own name, asked for, is no slot another name takes
+        (
+            "The user says that Corentin Labadie, manager at Quillon Joinery (in answer to: "
+            "May the assistant have the user's name, to pull up the user's account?).",
+            "The user says that the new hire starts monday; set up her account; Maiwenn Gorse.",
+            False,
+        ),
         # a question asking what answers no name anew; a name asked about is no word of it
         (
             "The user says that 5 years already (in answer to: How long has Noa been married?).",

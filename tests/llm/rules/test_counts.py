@@ -233,6 +233,11 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user says that 1934, the user has just lifted the lid and it's stamped inside.",
             "The user says that £380 is a bit steep right now, just sort the sticky key.",
         ),
+        # a thing named by its number ("reception 2") counts nothing its name is near
+        (
+            "The user says that never restart reception while we're open, 8.30 to 5.30.",
+            "The user says that reception 2, the new one (in answer to: Which PC will she use?).",
+        ),
         # a while is no count of anything else, whatever name both hold
         (
             "L'utilisateur dit que Lubin a bien accroché avec Mael; Mael a attendu 40 min.",

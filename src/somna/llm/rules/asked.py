@@ -311,7 +311,10 @@ def _answered_anew(old: str, new: str, language: Language) -> bool:
     question = old[asked.end() :]
     if not (
         language.asks_who_or_where.search(fold(question))
-        or names_in(old[: asked.start()]) - names_in(question)  # "Et pour la facture ?" "Anselme"
+        or (  # "Et pour la facture ?" "À Anselme"; not the speaker's own name, asked for
+            names_in(old[: asked.start()]) - names_in(question)
+            and not language.asks_name.search(question)
+        )
     ):
         return False
     asked_by_name = {n.casefold() for n in names_in(question)}  # "Who supports Noa?" asks no "noa"

@@ -191,7 +191,7 @@ def _same_thing(a: Number, b: Number) -> bool:
         return False  # "80 € for two dogs" counts no dogs, "59 € a month" no months
     if any(one.names is not None and one.names == other.unit for one, other in ((a, b), (b, a))):
         return False  # "bike 9" is one of the "14 bikes", not a count of them
-    shared = a.near & b.near - NOT_TOPICS
+    shared = a.near & b.near - NOT_TOPICS - {a.names, b.names}  # "reception 2" counts no desk
     if a.unit is not None and a.unit == b.unit and a.unit in TIME_UNIT_STEMS:
         # "every 8 weeks" for the house is not "every two weeks" for the shop: the stretch
         # and how often say nothing of what is done that often
