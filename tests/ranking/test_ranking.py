@@ -14,6 +14,7 @@ from somna.ranking import (
     blend,
     count_tokens,
     fact_line,
+    filler_words,
     keywords,
     question_words,
     recency,
@@ -145,3 +146,9 @@ def test_a_question_asks_for_a_kind_of_value_a_fact_holds_or_not(
 def test_a_question_for_no_count_or_time_asks_for_no_kind_of_value() -> None:
     assert asked_value("Where does she live?") is None
     assert asked_value("Who signs for the deliveries?") is None
+
+
+def test_a_question_asking_which_day_looks_for_a_habit_said_in_the_plural() -> None:
+    """ "Switch the collections to Wednesdays" names a weekday as much as "on Wednesday"."""
+    asked = filler_words("What day does the van come?")
+    assert {"wednesday", "wednesdays", "mercredi", "mercredis"} <= set(asked)

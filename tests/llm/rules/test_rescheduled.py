@@ -567,12 +567,13 @@ def test_a_date_put_right_keeps_no_clause_that_names_only_the_mistake(
     assert without_the_mistake(old, new) == kept
 
 
-def test_a_date_given_anew_without_putting_one_right_is_left_whole() -> None:
+def test_a_date_moved_in_so_many_words_leaves_the_old_date_out() -> None:
     old = "The user has booked the user's exam for 11 September."
-    assert (
-        without_the_mistake(old, "The user moved the exam to 21 September, not 11 September.")
-        is None
-    )
+    moved = "The user moved the exam to 21 September, not 11 September."
+    assert without_the_mistake(old, moved) == "The user moved the exam to 21 September."
+    # with no word that moves or puts right, both dates are what the client said now
+    said = "The user says the exam is on 21 September, the 11 September one is the mock."
+    assert without_the_mistake(old, said) is None
 
 
 def test_the_dates_a_message_writes_out_are_read_in_order_in_their_nearest_year() -> None:
@@ -581,3 +582,14 @@ def test_the_dates_a_message_writes_out_are_read_in_order_in_their_nearest_year(
     assert list(dates_named("Booked for 8 September.", date(2026, 6, 8))) == [date(2026, 9, 8)]
     assert list(dates_named("Sent on 2 June.", date(2026, 6, 8))) == [date(2026, 6, 2)]
     assert list(dates_named("No date here.", date(2026, 6, 8))) == []
+
+
+def test_a_day_said_to_stay_is_kept_when_another_is_moved() -> None:
+    old = "The user says that a pickup twice a week, Mondays and Thursdays."
+    new = (
+        "The user says that nothing is ready on a Thursday; the user asks to do Fridays "
+        "instead; Mondays stay as they are."
+    )
+    assert without_the_mistake(old, new) == (
+        "The user says that the user asks to do Fridays instead; Mondays stay as they are."
+    )

@@ -45,6 +45,12 @@ SAYS = re.compile("^(?:" + "|".join(_opening(language.says) for language in LANG
 "L'utilisateur dit qu'")."""
 
 
+def opening_whole(opening: str) -> str:
+    """An opening `SAYS` read, written whole again once what it was elided before has gone
+    ("L'utilisateur dit qu'" is "L'utilisateur dit que ")."""
+    return f"{opening[:-1]}e " if opening.endswith("'") else opening
+
+
 def without_question(observation: str) -> str:
     """What an observation says, without the question it answers (`ANSWERED`)."""
     asked = ANSWERED.search(observation)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from somna.llm.rules.contacts import ways
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES, SAYS
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, SAYS, opening_whole
 from somna.llm.rules.text import finish_sentence, trim_clause
 
 __all__ = ["rest_of"]
@@ -55,10 +55,7 @@ def rest_of(
     ]
     if not kept:
         return None
-    says = told[:start]
-    if says.endswith("'"):  # "dit qu'" elided before the statement that went
-        says = f"{says[:-1]}e "
-    rest = finish_sentence(language.elided(says + "; ".join(kept)))
+    rest = finish_sentence(language.elided(opening_whole(told[:start]) + "; ".join(kept)))
     if gone[0] and holds_a_value(question, names=False):
         return rest  # "Tuesday suits (to: We come on Tuesdays, ok?)": the day went with it
     return f"{rest[:-1]}{question}." if asked else rest

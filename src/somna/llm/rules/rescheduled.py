@@ -22,7 +22,14 @@ from somna.llm.rules.asked import names_in
 from somna.llm.rules.dates import WEEK_OF, day_written, month_number, moved
 from somna.llm.rules.frames import agrees
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import ANSWERED, LANGUAGES, WEEKDAYS, without_question
+from somna.llm.rules.languages import (
+    ANSWERED,
+    LANGUAGES,
+    SAYS,
+    WEEKDAYS,
+    opening_whole,
+    without_question,
+)
 from somna.llm.rules.numbers import DATE
 from somna.llm.rules.text import clock_moved, clock_times, fold
 from somna.model import shared_words
@@ -326,28 +333,39 @@ def time_shifted_to(old: str, new: str) -> str | None:
 
 
 def without_the_mistake(old: str, new: str) -> str | None:
-    """`new`, which puts right the date `old` gave ("sorry, I meant the 18th, the 8th was
-    the other slot"), without its clauses that name only the dates or days it puts right:
-    the memory says the date now, its history the mistake. None where it puts nothing
-    right, or keeps no date of its own.
+    """`new`, which puts right or moves the date `old` gave ("sorry, I meant the 18th, the
+    8th was the other slot", "switch us to Wednesdays; Tuesday is our busy day"), without
+    its clauses naming only the dates it replaces (memory says the date now, history the
+    old one); None where it neither puts right nor moves, or keeps no date of its own.
 
     >>> without_the_mistake("Booked for 8 September.",
     ...     "Sorry, I meant the 18th (18 September 2026), the 8th (8 September 2026) was free.")
     'Sorry, I meant the 18th (18 September 2026).'
+    >>> without_the_mistake("Collections on Tuesdays.",
+    ...     "Please switch us to Wednesdays; Tuesday is our busy day.")
+    'Please switch us to Wednesdays.'
     """
     told = without_question(new)
     language = detect_language(told, LANGUAGES, LANGUAGES[0])
-    if language.puts_right.search(fold(told)) is None:
+    folded = fold(told)
+    if language.puts_right.search(folded) is None and language.reschedule.search(folded) is None:
         return None
     said = _when(without_question(old)) | _when(_ANNOTATION.sub("", without_question(old)))
+    opening = SAYS.match(told)
+    says, told = (told[: opening.end()], told[opening.end() :]) if opening else ("", told)
     parts = _CLAUSE.split(told)  # a clause, the stop after it, the next clause…
     stops = [*parts[1::2], ""]
     clauses = [(p, stop, _named_when(p)) for p, stop in zip(parts[::2], stops, strict=True)]
-    kept = [(clause, stop) for clause, stop, when in clauses if not when or not when <= said]
+    kept = [
+        (clause, stop)
+        for clause, stop, when in clauses
+        if not when or not when <= said or language.as_usual.search(fold(clause))
+    ]  # "Tuesdays stay as they are" names an old day that stays
     if len(kept) == len(clauses) or not any(when - said for _, _, when in clauses):
         return None
     rest = "".join(clause + stop for clause, stop in kept).rstrip(" ,;.")
-    return rest + (new[len(told) :] or ".")
+    ending = new[len(says) + len(told) :] or "."
+    return language.elided(opening_whole(says) + rest) + ending
 
 
 _CLAUSE = re.compile(r"(,\s+|;\s+)")
