@@ -76,6 +76,8 @@ def test_a_french_observation_is_retold_and_dated() -> None:
             "finalement la fête ce sera le samedi 5 décembre, pas le 12, la salle était prise",
             "le samedi 5 décembre, la salle était prise.",
         ),
+        # a day put right is in the month of the date the message itself names as wrong
+        ("oops, I meant the 18th, not 8 September, sorry", "18th (Friday 18 September 2026)"),
         # the day a change replaces goes with the date it was given
         ("le tournoi est décalé au dimanche 26 juillet au lieu du samedi", "26 juillet."),
         # an emoji before a capital ends a sentence: the question after it is a request

@@ -356,8 +356,8 @@ from somna.llm.rules.rescheduled import (
         ),
         (
             "The user says that on Wednesdays the user's brother Lubin opens the door.",
-            "The user says that finally two sessions a week: Wednesday (Wednesday 14 October "
-            "2026) at 5pm as usual and Saturday (Saturday 10 October 2026) at 9.",
+            "The user says that from now on two sessions a week: Wednesday (Wednesday 14 "
+            "October 2026) at 5pm as usual and Saturday (Saturday 10 October 2026) at 9.",
             False,
         ),
         (

@@ -17,9 +17,17 @@ import re
 from collections.abc import Collection
 
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, SAYS, without_question
+from somna.llm.rules.text import fold
 from somna.model import normalize_text
 
-__all__ = ["MAX_VALUE_WORDS", "agrees", "changed_value", "holds_a_value", "says_yes"]
+__all__ = [
+    "MAX_VALUE_WORDS",
+    "agrees",
+    "changed_value",
+    "holds_a_value",
+    "opens_with_yes",
+    "says_yes",
+]
 
 MAX_VALUE_WORDS = 4
 """The longest stretch of words taken for a value: longer, and the texts say other things."""
@@ -130,13 +138,19 @@ def says_yes(observation: str) -> bool:
     >>> says_yes("L'utilisateur est d'accord (en réponse à « Un menu vegan ? »).")
     True
     """
-    said, words = without_question(observation).casefold(), _reply(observation).split()
-    return any(
+    said = without_question(observation).casefold()
+    return opens_with_yes(_reply(observation)) or any(
         said.startswith(language.agreeing.format(language.plain_user).casefold())
-        or any(
-            language.assent.match(" ".join(words[:count]).rstrip(",.!"))
-            for count in range(1, min(len(words), 3) + 1)
-        )
+        for language in LANGUAGES
+    )
+
+
+def opens_with_yes(reply: str) -> bool:
+    """Whether the first words of a reply say yes ("oui envoyez, si c'est ça je signe")."""
+    words = fold(reply).split()
+    return any(
+        language.assent.match(" ".join(words[:count]).rstrip(",.!"))
+        for count in range(1, min(len(words), 3) + 1)
         for language in LANGUAGES
     )
 

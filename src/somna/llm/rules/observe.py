@@ -89,18 +89,21 @@ class Observation:
 _I = re.IGNORECASE
 
 
+_WRITTEN_DATE = r"(?:\s*\((?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}\))?"
+"""The date the retelling wrote after a day it resolved ("(Saturday 18 April 2026)"): it
+goes with the old value it dates."""
 _OLD_NUMBER = re.compile(
     r"(?<=\d)(?P<unit>(?:\s*[^\W\d_]+){0,3})\s*,?\s+"
     rf"(?:{every(lambda language: language.instead)})\s+(?:(?:the|le|la|les|l')\s+)?"
     r"[£€$]?\d[\d,.\u202f\u00a0]*(?:[h:]\d\d|st|nd|rd|th)?\s*(?:[kK€£$]|[ap]m\b)?"
-    r"(?:\s*\((?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}\))?(?=[\s.,;!)]|$)",
+    rf"{_WRITTEN_DATE}(?=[\s.,;!)]|$)",
     _I,
 )
 """The number a correction replaces ("14 desks not 11", "36, pas 30", "le 5, pas le 12"):
 the old value is history, not what the fact says now."""
 _OLD_CHOICE = re.compile(
     rf",?\s+(?:{every(lambda language: language.replaced)})"
-    r"\s*[^,;.!?()]{1,40}?(?:\s*\((?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}\))?"
+    rf"\s*[^,;.!?()]{{1,40}}?{_WRITTEN_DATE}"
     r"(?=\s*(?:[,;.!?()]|$))",
     _I,
 )

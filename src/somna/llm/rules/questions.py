@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from somna.llm.rules.frames import holds_a_value
+from somna.llm.rules.frames import holds_a_value, opens_with_yes
 from somna.llm.rules.language import Language
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS
 from somna.llm.rules.slips import takes_back
@@ -272,15 +272,9 @@ def _said_yes_to(reply: str) -> set[str]:
     spans = split_sentences(folded)
     head = folded[: spans[min(1, len(spans) - 1)][1]] if spans else ""
     value = _VALUE.search(head)
-    if value and _opens_with_yes(head[: value.start()]):
+    if value and opens_with_yes(head[: value.start()]):
         return set(_VALUE.findall(head.casefold()))
     return set()
-
-
-def _opens_with_yes(reply: str) -> bool:
-    """Whether the first words of a reply say yes ("oui envoyez, si c'est ça je signe")."""
-    words = fold(reply).split()
-    return any(_assents(" ".join(words[:count])) for count in range(1, min(len(words), 3) + 1))
 
 
 def question_of(content: str, reply: str | None = None) -> str | None:
@@ -304,7 +298,7 @@ def question_of(content: str, reply: str | None = None) -> str | None:
         return _joined(sentences[last - 1], sentences[last])
     yes = reply is not None and _assents(reply)
     offers_to_do = any(language.offers_to_do.match(sentences[last]) for language in LANGUAGES)
-    if last > 0 and offers_to_do and reply is not None and _opens_with_yes(reply):
+    if last > 0 and offers_to_do and reply is not None and opens_with_yes(reply):
         return _joined(sentences[last - 1], sentences[last])  # "…, shall I switch it?" "yes"
     offered = [
         i

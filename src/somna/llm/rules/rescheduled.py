@@ -385,7 +385,7 @@ def dates_named(text: str, said_on: date) -> Iterator[date]:
     `said_on` (a date said without its year is seldom long past)."""
     for written in DATE.finditer(text):
         day_month = _DAY_MONTH.search(written[0])
-        month = month_number(day_month["month"].casefold()) if day_month else None
+        month = month_number(day_month["month"]) if day_month else None
         if day_month is not None and month is not None:
             dated = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
             if dated is not None:
@@ -466,7 +466,7 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
     }
     words = fold(text).casefold().replace("'s", " ").split()
     days = {WEEKDAYS.get(w.strip(".,;:!?()"), WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
-    months = {month_number(w.casefold()) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
+    months = {month_number(w) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
     times |= {
         ("time", str(_NAMED_TIMES[w])) for w in _WORD.findall(text.casefold()) if w in _NAMED_TIMES
