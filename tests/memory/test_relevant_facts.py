@@ -105,3 +105,32 @@ def test_a_question_pointing_at_someone_no_fact_bears_on_brings_the_closest() ->
         _recalled("Lives in Bath.", cosine_gap=0.01),
     ]
     assert _texts(recalled, about_someone=True) == ["Wants a three-piece suit.", "Lives in Bath."]
+
+
+def _across(recalled: list[Recalled], question: str | None) -> list[str]:
+    settings = Settings(context_floor=0.2, context_floor_across=0.14)
+    return [f.text for f in relevant_facts(recalled, settings, across=question)]
+
+
+def test_a_fact_in_the_other_language_bears_on_a_question_from_a_lower_floor() -> None:
+    """No word of a French question can vouch for an English fact, and cosines across
+    languages run lower: with an embedder that crosses them, the English fact needs to
+    stand only `context_floor_across` above the background."""
+    recalled = [_recalled("The user keeps two hives on the roof.", cosine_gap=0.16)]
+    assert _across(recalled, "Combien de ruches sur le toit ?") == [
+        "The user keeps two hives on the roof."
+    ]
+    assert _across(recalled, None) == []  # an embedder that does not cross languages
+
+
+def test_a_fact_in_the_language_of_the_question_keeps_the_usual_floor() -> None:
+    recalled = [_recalled("L'utilisateur a deux ruches sur le toit.", cosine_gap=0.16)]
+    assert _across(recalled, "Combien de ruches sur le toit ?") == []
+    assert _across(recalled, "How many hives on the roof?") == [
+        "L'utilisateur a deux ruches sur le toit."
+    ]
+
+
+def test_an_unrelated_question_stays_empty_across_languages() -> None:
+    recalled = [_recalled("The user keeps two hives on the roof.", cosine_gap=0.09)]
+    assert _across(recalled, "Quelle est la capitale du Pérou ?") == []

@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Embedder", "EmbedderWrapper", "Vectors", "l2_normalize"]
+__all__ = ["Embedder", "EmbedderWrapper", "Vectors", "crosses_languages", "l2_normalize"]
 
 #: A block of embeddings: shape (n, dim), float32, one L2-normalized row per text.
 Vectors = npt.NDArray[np.float32]
@@ -55,6 +55,17 @@ class EmbedderWrapper:
     @property
     def dim(self) -> int:
         return self.inner.dim
+
+    @property
+    def across_languages(self) -> bool:
+        return crosses_languages(self.inner)
+
+
+def crosses_languages(embedder: Embedder) -> bool:
+    """Whether `embedder` puts a sentence near its translation: an optional attribute
+    ``across_languages``, False where an embedder lacks it. An English model matches two
+    languages by the subwords they share, which is no sign of meaning."""
+    return bool(getattr(embedder, "across_languages", False))
 
 
 def l2_normalize(rows: npt.NDArray[np.floating]) -> Vectors:

@@ -59,6 +59,9 @@ class MultilingualEmbedder:
     ``model_path`` replaces the packaged weights, which must still match the pin.
     """
 
+    across_languages = True
+    """A French question lands near its English answer, and the reverse."""
+
     def __init__(self, *, model_path: Path | None = None, threads: int | None = None) -> None:
         if importlib.util.find_spec(MODEL_PACKAGE) is None:
             raise EmbeddingError(

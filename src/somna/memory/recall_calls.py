@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from somna.embed import crosses_languages
 from somna.errors import InvalidInputError
 from somna.memory.conversation_calls import ConversationCalls
 from somna.memory.fact_calls import FactCalls
@@ -84,7 +85,8 @@ class RecallCalls(ConversationCalls, FactCalls):
         Standing instructions always come first (those an agent proposed only once a
         person approved them); then at most `k` facts (default `context_facts`), each
         bearing on the question (`relevant_facts`: a topic it asks about, or closeness
-        above the question's background) and not faded (`context_strength_floor`): an
+        above the question's background, a lower one for a fact in another language
+        with an embedder that crosses languages) and not faded (`context_strength_floor`): an
         unrelated question brings the portrait and the instructions alone. Then both sides
         of the open contradictions the question touches, marked as disputed, so the agent
         asks instead of picking one (`unsettled`). Only the facts in the block are
@@ -108,9 +110,10 @@ class RecallCalls(ConversationCalls, FactCalls):
         portrait, rules = standing(self.store, profile, self.now())
         disputed = unsettled(self.conflicts(profile), query)
         about = bool(disputed) or points_at_someone(query)  # a dispute of theirs, or "his"
+        across = query if crosses_languages(self.embedder) else None
         chosen = [
             f
-            for f in relevant_facts(found, self.settings, about_someone=about)
+            for f in relevant_facts(found, self.settings, about_someone=about, across=across)
             if f.type is not FactType.INSTRUCTION
         ]
         # Only what reaches the prompt is reinforced: a fact left out, say for fading,

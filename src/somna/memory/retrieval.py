@@ -9,7 +9,7 @@ confidence and strength (`somna.ranking.weights`). Never calls a model.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
@@ -19,6 +19,7 @@ import numpy as np
 from somna.config import Settings
 from somna.embed import Embedder
 from somna.errors import EmbeddingError
+from somna.llm.rules.languages import language_of
 from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
@@ -396,7 +397,11 @@ _FILL_FLOOR = 0.5
 
 
 def relevant_facts(
-    recalled: Sequence[Recalled], settings: Settings, *, about_someone: bool = False
+    recalled: Sequence[Recalled],
+    settings: Settings,
+    *,
+    about_someone: bool = False,
+    across: str | None = None,
 ) -> list[Fact]:
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
@@ -409,7 +414,10 @@ def relevant_facts(
     finds every sentence of a language close to every other lifts the background with
     the facts, and an unrelated question, close to nothing in particular, brings no fact.
     With the embedder down, a shared word is enough. A fact whose strength fell under
-    `context_strength_floor` stays searchable but leaves the prompt.
+    `context_strength_floor` stays searchable but leaves the prompt. `across` is the
+    question when the embedder matches meaning across languages: a fact written in
+    another language than the question then needs to stand only `context_floor_across`
+    above the background, since no word of the question can vouch for it.
 
     A question one fact bears on is about this client, and so is one that points at
     someone (`about_someone`: "What are we making for him?"): its block is filled up to
@@ -423,7 +431,8 @@ def relevant_facts(
         for r in recalled
         if r.fact is not None and r.fact.strength >= settings.context_strength_floor
     ]
-    kept = {id(r) for r in fresh if _bears_on_question(r.signals, settings)}
+    floor = _floor(settings, across)
+    kept = {id(r) for r in fresh if _bears_on_question(r, floor, settings)}
     if (kept or about_someone) and len(kept) < _FILLED:  # about this client: worth reading
         near = settings.context_floor * _FILL_FLOOR
         rest = [r for r in fresh if id(r) not in kept]
@@ -434,13 +443,33 @@ def relevant_facts(
     return [r.fact for r in fresh if id(r) in kept and r.fact is not None]
 
 
-def _bears_on_question(signals: dict[str, float], settings: Settings) -> bool:
+def _bears_on_question(
+    recalled: Recalled, floor: Callable[[Recalled], float], settings: Settings
+) -> bool:
+    signals = recalled.signals
     if "topic_rank" in signals or "succession_rank" in signals:
         return True  # a topic asked about, or what replaced a value worded as the question
     gap = signals.get("cosine_gap")
     if "text_rank" in signals:
         return gap is None or gap >= settings.context_text_floor
-    return gap is not None and gap >= settings.context_floor
+    return gap is not None and gap >= floor(recalled)
+
+
+def _floor(settings: Settings, across: str | None) -> Callable[[Recalled], float]:
+    """How far above the background a recalled fact must stand to bear on the question on
+    closeness alone: `context_floor`, or `context_floor_across` for a fact in another
+    language than the question `across` (given only with an embedder that crosses them)."""
+    if across is None:
+        return lambda _recalled: settings.context_floor
+    asked_in = language_of(across)
+
+    def floor(recalled: Recalled) -> float:
+        fact = recalled.fact
+        if fact is not None and language_of(fact.text) != asked_in:
+            return settings.context_floor_across
+        return settings.context_floor
+
+    return floor
 
 
 def standing(store: Store, profile: str, now: datetime) -> tuple[str | None, list[Fact]]:

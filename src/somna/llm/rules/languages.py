@@ -9,15 +9,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from types import MappingProxyType
 
 from somna.llm.rules.english import ENGLISH
 from somna.llm.rules.french import FRENCH
-from somna.llm.rules.language import Language
+from somna.llm.rules.language import Language, detect_language
 
-__all__ = ["ANSWERED", "LANGUAGES", "SAYS", "WEEKDAYS", "every", "is_name", "without_question"]
+__all__ = [
+    "ANSWERED",
+    "LANGUAGES",
+    "SAYS",
+    "WEEKDAYS",
+    "every",
+    "is_name",
+    "language_of",
+    "without_question",
+]
 
 LANGUAGES: tuple[Language, ...] = (ENGLISH, FRENCH)
+
+
+@lru_cache(maxsize=65_536)
+def language_of(text: str) -> str:
+    """The code of the language `text` is written in, the default where it is unclear.
+
+    >>> language_of("Quelle est son adresse ?"), language_of("Where does she live?")
+    ('fr', 'en')
+    """
+    return detect_language(text, LANGUAGES, LANGUAGES[0]).code
 
 
 def every(alternatives: Callable[[Language], str]) -> str:
