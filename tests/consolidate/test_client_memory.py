@@ -807,3 +807,15 @@ def test_someone_said_to_have_left_in_the_message_retold_lowered_leaves_what_the
     talk(client, clock, "s1", "Our caretaker Wilf Garrow keeps the spare keys at the lodge.")
     talk(client, clock, "s2", "Wilf's gone into a care home, bless him.")
     assert any("Wilf Garrow" in text for text in texts(client, FactStatus.SUPERSEDED))
+
+
+def test_a_part_handed_on_leaves_the_departed_person_out_of_the_prompt(
+    client: Memory, clock: Clock
+) -> None:
+    """The fact that hands the part on keeps who holds it now; who held it, and that
+    they left, is the history of the older fact."""
+    talk(client, clock, "s1", "Odran Kell, our caretaker, has the key to the yard gate.")
+    talk(client, clock, "s2", "Odran retired last month, so Ilse Marrow has the gate key now.")
+    assert_replaced(client, "Odran", "Who has the key to the gate?", "Ilse Marrow")
+    assert "odran" not in block_facts(client, "Who has the key to the gate?").casefold()
+    assert not any("odran" in text.casefold() for text in texts(client, FactStatus.UNVERIFIED))

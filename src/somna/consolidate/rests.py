@@ -15,7 +15,9 @@ contradiction waits for a person, and the rest stays.
 
 The newer fact has its rest too: a date put right ("sorry, I meant the 18th, the 8th was
 another slot") keeps only the clauses that say the date now, once the rests are known
-(they need the mistake named to tell which statement it replaces).
+(they need the mistake named to tell which statement it replaces), and a part handed on
+("Corvin retired, so Ottoline has the roof keys now") only the clauses that name who
+holds it now.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from somna.llm.rules.asked import dropped
 from somna.llm.rules.choices import names_another_value
 from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.counts import number_put_right, number_updated
+from somna.llm.rules.departures import without_the_departed
 from somna.llm.rules.diets import restrictions
 from somna.llm.rules.extract import CLIENT_INFO, OBSERVATION
 from somna.llm.rules.frames import holds_a_value
@@ -63,17 +66,20 @@ def keep_the_rest(
 ) -> None:
     """Give each candidate the rest of every observation it supersedes or disputes in
     part, its own among them; then take out of a date put right the clauses that name
-    only the mistake ("the 8th was another slot"), which told what it replaces."""
+    only the mistake ("the 8th was another slot"), and out of a part handed on the
+    clauses of the departure ("Corvin retired"), which told what it replaces."""
     _rests_kept(means, profile, candidates, now)
     for candidate in candidates:
-        _without_the_mistake(candidate)
+        _without_what_it_replaces(candidate)
 
 
-def _without_the_mistake(candidate: Candidate) -> None:
+def _without_what_it_replaces(candidate: Candidate) -> None:
     for neighbor in candidate.neighbors:
         if candidate.verdicts.get(neighbor.id) is not Verdict.SUPERSEDES:
             continue
-        text = without_the_mistake(neighbor.text, candidate.fact.text)
+        text = without_the_mistake(neighbor.text, candidate.fact.text) or without_the_departed(
+            neighbor.text, candidate.fact.text
+        )
         if text is not None and is_fact_text(text):
             candidate.fact = candidate.fact.model_copy(update={"text": text})
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from somna.llm.rules.departures import departed, someone_left
+from somna.llm.rules.departures import departed, someone_left, without_the_departed
 from somna.llm.rules.replaced import gives_anew
 
 
@@ -87,3 +87,44 @@ def test_a_name_the_retelling_lowered_is_read_in_the_message_itself() -> None:
     new = "The user says that wilf's gone on leave, Ottoline has the keys till spring."
     assert not someone_left(old, new)
     assert gives_anew(old, new, said="Wilf's gone on leave, Ottoline has the keys till spring.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept"),
+    [
+        (
+            "The user says that Odran Kell has the key to the yard gate.",
+            "The user says that Odran retired last month, so Ilse Marrow has the gate key now.",
+            "The user says that Ilse Marrow has the gate key now.",
+        ),
+        (
+            "L'utilisateur dit que Maëlys Brun ouvre la réserve le matin.",
+            "L'utilisateur dit que Maëlys part à la retraite en juin; pour la réserve voyez "
+            "avec Ninon Tardieu.",
+            "L'utilisateur dit que pour la réserve voyez avec Ninon Tardieu.",
+        ),
+    ],
+)
+def test_a_part_handed_on_keeps_who_holds_it_now_without_the_departure(
+    old: str, new: str, kept: str
+) -> None:
+    """Memory says who holds the part now; the history of the older fact, who held it."""
+    assert without_the_departed(old, new) == kept
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        # no successor for the part: the departure is all the fact says
+        "The user says that Odran has left us; he runs a farm in Wales now.",
+        # someone else left
+        "The user says that Tamsin retired, so Ilse Marrow has the gate key now.",
+        # nobody left
+        "The user says that Ilse Marrow has the gate key now.",
+    ],
+)
+def test_the_departure_stays_where_it_hands_nothing_on(new: str) -> None:
+    assert (
+        without_the_departed("The user says that Odran Kell has the key to the yard gate.", new)
+        is None
+    )

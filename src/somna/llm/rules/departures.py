@@ -3,7 +3,9 @@
 
 What an older statement says of that person (who signs, who pays, whom to write to) is
 no longer so, though the new statement names no value of the same kind: it is replaced,
-and a successor named there stands alone.
+and a successor named there stands alone. Where the successor takes the same part, the
+newer fact keeps it without the clause of the departure (`without_the_departed`): memory
+says who holds the keys now, history who held them.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from somna.llm.rules.language import Language
-from somna.llm.rules.languages import LANGUAGES, is_name
+from somna.llm.rules.language import Language, detect_language
+from somna.llm.rules.languages import LANGUAGES, SAYS, is_name, opening_whole, without_question
 
-__all__ = ["departed", "someone_left"]
+__all__ = ["departed", "someone_left", "without_the_departed"]
 
 _ELIDED = re.compile(r"^[a-z]{1,3}'")
 """An elided word before a name ("qu'Anselme", "d'Honorine")."""
@@ -48,3 +50,78 @@ def someone_left(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     """
     gone = departed(new, languages) - departed(old, languages)
     return any(re.search(rf"\b{re.escape(name)}\b", old) for name in gone)
+
+
+def without_the_departed(old: str, new: str) -> str | None:
+    """`new`, which says that someone `old` names has left, without the clauses saying so,
+    when what is left gives their part to someone else in words of `old` ("for the gate
+    ask…" after "he has the key to the quay gate"); None otherwise, a departure with no
+    successor for the part among them.
+
+    >>> without_the_departed("Odran Kell has the key to the yard gate.",
+    ...     "The user says that Odran retired in May; for the gate ask Ilse Marrow now.")
+    'The user says that for the gate ask Ilse Marrow now.'
+    >>> without_the_departed("Odran Kell has the key to the yard gate.",
+    ...     "The user says that Odran has left us; he runs a farm in Wales now.") is None
+    True
+    """
+    told = without_question(new)
+    opening = SAYS.match(told)
+    says, told = (told[: opening.end()], told[opening.end() :]) if opening else ("", told)
+    language = detect_language(told, LANGUAGES, LANGUAGES[0])
+    gone = {name.casefold() for name in _gone(told, old, language)}
+    if not gone:
+        return None
+    parts = _CLAUSE.split(told.rstrip(" ."))  # a clause, the stop after it, the next clause…
+    stops = [*parts[1::2], ""]
+    kept = [
+        (clause, stop)
+        for clause, stop in zip(parts[::2], stops, strict=True)
+        if not _departure(clause, language) and not _only_markers(clause, language)
+    ]
+    rest = "".join(clause + stop for clause, stop in kept).rstrip(" ,;")
+    lead = language.lead.match(rest)  # "so", "donc": what tied it to the departure
+    if lead and not lead["when"]:
+        rest = rest[lead.end() :]
+    first = rest.split(" ", 1)[0]
+    if first.casefold() in language.stopwords:  # "; Pour la trappe…" goes on the opening
+        rest = first.casefold() + rest[len(first) :]
+    if (
+        not kept
+        or len(kept) == len(parts[::2])
+        or not _words(rest, language) & (_words(old, language) - gone)
+    ):
+        return None
+    ending = new[len(says) + len(without_question(new)) :] or "."
+    return language.elided(opening_whole(says) + rest) + ending
+
+
+def _departure(clause: str, language: Language) -> bool:
+    """Whether `clause` opens with a departure ("Caspian has left us"; not "she runs
+    rehearsals now that Baptiste has gone", which says more than that)."""
+    found = language.departed.search(clause)
+    return found is not None and _only_markers(clause[: found.start()], language)
+
+
+def _only_markers(words: str, language: Language) -> bool:
+    """Whether `words` are no more than discourse markers ("sadly", "btw") or nothing."""
+    lead = language.lead.match(words)
+    return lead is not None and not lead["when"] and not words[lead.end() :].strip(" ,;:")
+
+
+def _gone(told: str, old: str, language: Language) -> list[str]:
+    """The names `told` says have left that `old` names, whatever their case ("corvin")."""
+    return [
+        match["name"]
+        for match in language.departed.finditer(told)
+        if re.search(rf"\b{re.escape(_ELIDED.sub('', match['name']))}\b", old, re.IGNORECASE)
+    ]
+
+
+def _words(text: str, language: Language) -> set[str]:
+    """The content words of what `text` says, folded: a part and its place."""
+    said = SAYS.sub("", without_question(text))
+    return {w for w in re.findall(r"[^\W\d_]{4,}", said.casefold()) if w not in language.stopwords}
+
+
+_CLAUSE = re.compile(r"(,\s+|;\s+|\s*:\s+)")
