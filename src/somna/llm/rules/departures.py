@@ -73,6 +73,8 @@ def without_the_departed(old: str, new: str) -> str | None:
     if not gone:
         return None
     parts = _CLAUSE.split(told.rstrip(" ."))  # a clause, the stop after it, the next clause…
+    if not any(_departure(clause, language) for clause in parts[::2]):
+        return None  # "she runs rehearsals now that Baptiste has gone" stays whole
     stops = [*parts[1::2], ""]
     kept = [
         (clause, stop)
@@ -86,11 +88,7 @@ def without_the_departed(old: str, new: str) -> str | None:
     first = rest.split(" ", 1)[0]
     if first.casefold() in language.stopwords:  # "; Pour la trappe…" goes on the opening
         rest = first.casefold() + rest[len(first) :]
-    if (
-        not kept
-        or len(kept) == len(parts[::2])
-        or not _words(rest, language) & (_words(old, language) - gone)
-    ):
+    if not kept or not _words(rest, language) & (_words(old, language) - gone):
         return None
     ending = new[len(says) + len(without_question(new)) :] or "."
     return language.elided(opening_whole(says) + rest) + ending
