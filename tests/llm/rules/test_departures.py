@@ -81,6 +81,12 @@ def test_the_names_said_to_have_left_are_capitalised_and_not_pronouns() -> None:
     assert departed("Elle est partie, mais Honorine est partie aussi.") == {"Honorine"}
 
 
+def test_retiring_is_leaving_in_french_too() -> None:
+    assert departed("Au fait, Anatole part à la retraite fin mai.") == {"Anatole"}
+    assert departed("Mme Roussel prend sa retraite en juin, voyez avec Ninon.") == {"Roussel"}
+    assert departed("Il part à la retraite bientôt.") == frozenset()
+
+
 def test_a_name_the_retelling_lowered_is_read_in_the_message_itself() -> None:
     # "Wilf's gone…" opens the message; the retelling writes "that wilf's gone"
     old = "The user says that Wilf Garrow, our caretaker, has the keys."
