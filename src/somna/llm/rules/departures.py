@@ -65,9 +65,9 @@ def without_the_departed(old: str, new: str) -> str | None:
     ...     "The user says that Odran has left us; he runs a farm in Wales now.") is None
     True
     """
-    told = without_question(new)
-    opening = SAYS.match(told)
-    says, told = (told[: opening.end()], told[opening.end() :]) if opening else ("", told)
+    said = without_question(new)
+    opening = SAYS.match(said)
+    says, told = (said[: opening.end()], said[opening.end() :]) if opening else ("", said)
     language = detect_language(told, LANGUAGES, LANGUAGES[0])
     gone = {name.casefold() for name in _gone(told, old, language)}
     if not gone:
@@ -90,7 +90,7 @@ def without_the_departed(old: str, new: str) -> str | None:
         rest = first.casefold() + rest[len(first) :]
     if not kept or not _words(rest, language) & (_words(old, language) - gone):
         return None
-    ending = new[len(says) + len(without_question(new)) :] or "."
+    ending = new[len(said) :] or "."
     return language.elided(opening_whole(says) + rest) + ending
 
 
