@@ -819,3 +819,45 @@ def test_a_part_handed_on_leaves_the_departed_person_out_of_the_prompt(
     assert_replaced(client, "Odran", "Who has the key to the gate?", "Ilse Marrow")
     assert "odran" not in block_facts(client, "Who has the key to the gate?").casefold()
     assert not any("odran" in text.casefold() for text in texts(client, FactStatus.UNVERIFIED))
+
+
+def test_a_figure_given_anew_replaces_the_statement_that_counts_the_same_thing(
+    client: Memory, clock: Clock
+) -> None:
+    order = "Our standing order every week: 3 kg of lettuce and 6 bunches of chives."
+    talk(client, clock, "s1", order)
+    talk(client, clock, "s2", "Just this week, add 2 kg of leeks, we have a party on Saturday.")
+    talk(client, clock, "s3", "The terrace is busy so we go to 5 kg of lettuce a week now.")
+    [gone] = texts(client, FactStatus.SUPERSEDED)
+    assert "3 kg of lettuce" in gone
+    # a one-off of another thing stays, whatever week it shares
+    assert any("2 kg of leeks" in text for text in texts(client, FactStatus.UNVERIFIED))
+    block = block_facts(client, "How much lettuce do they take each week?")
+    assert "5 kg of lettuce" in block and "3 kg of lettuce" not in block
+
+
+def test_a_date_put_right_replaces_the_date_and_not_who_the_client_is(
+    client: Memory, clock: Clock
+) -> None:
+    session(
+        client,
+        clock,
+        "s1",
+        (
+            "user",
+            "Hi, I'm Perpetua Quillon, secretary of the Elvet Oars, a small rowing club in "
+            "Durham, about 30 members. Could we book a club fitting day?",
+        ),
+        ("assistant", "Hello Perpetua! How many rowers would need a fit, and a date in mind?"),
+        ("user", "Nine rowers so far. We were thinking Saturday 13 June."),
+        ("assistant", "Saturday 13 June, nine rowers. Where should the van park?"),
+        (
+            "user",
+            "Sorry, I meant the 20th, the 13th is our regatta. So Saturday 20 June, at our "
+            "boathouse, 3 Quayside Steps in Durham.",
+        ),
+        ("assistant", "Got it."),
+    )
+    [gone] = texts(client, FactStatus.SUPERSEDED)
+    assert "Saturday 13 June" in gone
+    assert any("Perpetua Quillon" in text for text in texts(client, FactStatus.UNVERIFIED))

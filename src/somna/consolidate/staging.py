@@ -35,6 +35,7 @@ from somna.model import (
     lifecycle,
 )
 from somna.model.lifecycle import Change
+from somna.ranking import keywords
 from somna.store import Writer, active_of, latest_gone
 
 __all__ = ["StagedWrite", "reconcile"]
@@ -161,7 +162,9 @@ def _replaced_at_most(candidate: Candidate) -> int:
 
 def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, list[Fact]]:
     """The strongest verdict on neighbors still active now (or disputed), and the neighbors
-    it applies to: the first, or for a supersession one per figure the new fact gives."""
+    it applies to: the first, or for a supersession one per figure the new fact gives,
+    those that share the most words with it first ("sorry, I meant Saturday the 14th"
+    replaces "we were thinking Saturday 7 March", not who the client is)."""
     for wanted in _VERDICT_ORDER:
         taken = [
             neighbor
@@ -170,8 +173,10 @@ def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, list[Fact]
             and (neighbor := tx.get_fact(neighbor_id)) is not None
             and may_take(verdict, neighbor)
         ]
+        if taken and wanted is Verdict.SUPERSEDES:
+            said = set(keywords(candidate.fact.text))
+            taken.sort(key=lambda older: len(said.intersection(keywords(older.text))), reverse=True)
+            return wanted, taken[: _replaced_at_most(candidate)]
         if taken:
-            return wanted, taken[
-                : _replaced_at_most(candidate) if wanted is Verdict.SUPERSEDES else 1
-            ]
+            return wanted, taken[:1]
     return Verdict.DISTINCT, []

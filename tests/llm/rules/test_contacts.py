@@ -68,6 +68,24 @@ from somna.llm.rules.contacts import reached_elsewhere
             "L'utilisateur dit que livrez au 8 rue Vaneau.",
             "L'utilisateur dit que livrez plutôt au 21 faubourg des Tanneurs.",
         ),
+        # a document sent to someone else, said without a verb
+        (
+            "The user says that accounts@corbelrow.example (in answer to: Where should the "
+            "invoices go?).",
+            "The user says that Wenna Polkinghorne is our bookkeeper now, so bills to her please, "
+            "wenna@corbelrow.example.",
+        ),
+        (
+            "L'utilisateur dit que compta@lanterne.example (en réponse à « On envoie les "
+            "factures où ? »).",
+            "L'utilisateur dit que c'est Maëlys qui gère maintenant, factures à "
+            "maelys@lanterne.example.",
+        ),
+        # another place to collect from
+        (
+            "The user says that the mowers are kept at 4 Tanyard Lane.",
+            "The user says that please collect the mowers from 9 Ropewalk Street from now on.",
+        ),
     ],
 )
 def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str) -> None:

@@ -11,6 +11,7 @@ from somna.llm.rules.counts import (
     numbers_given,
 )
 from somna.llm.rules.languages import FRENCH
+from somna.llm.rules.numbers import numbers_in
 from somna.llm.rules.replaced import gives_anew
 
 
@@ -114,6 +115,25 @@ from somna.llm.rules.replaced import gives_anew
         (
             "Il nous faut trois fourgons pour octobre.",
             "On a un gros client, passez la commande à cinq fourgons.",
+        ),
+        # numbers over ten written in words
+        (
+            "The user says that there are 9 kayaks in the club's fleet.",
+            "The user says that the council gave us three more, so we're at twelve kayaks now, "
+            "not nine.",
+        ),
+        (
+            "L'utilisateur dit qu'on sera 8 coureurs au relais.",
+            "L'utilisateur dit que finalement on sera douze coureurs au relais.",
+        ),
+        # a sum stretched to, a ceiling raised
+        (
+            "The user says that we have about £1,400 for both frames all in.",
+            "The user says that we talked it over and we can stretch to 1,900 total now.",
+        ),
+        (
+            "L'utilisateur dit qu'on a environ 1 200 € en tout.",
+            "L'utilisateur dit que finalement on peut pousser à 1 500.",
         ),
     ],
 )
@@ -321,3 +341,10 @@ def test_a_sum_named_again_with_another_is_given_anew() -> None:
     old = "The user says that anything under £150 just do it, above that check first."
     assert number_updated(old, "The user says that that £150 limit is too low; make it £250.")
     assert not number_updated(old, "The user says that the £150 job went well, thanks.")
+
+
+def test_a_count_told_before_an_elided_word_measures_nothing() -> None:
+    """ "ils sont 4 l'utilisateur avait oublié…" counts four of something, not four litres."""
+    [four] = numbers_in("En fait ils sont 4 l'utilisateur avait oublié la stagiaire.")
+    [litres] = numbers_in("Il faut 4 l de lait.")
+    assert four.unit != litres.unit

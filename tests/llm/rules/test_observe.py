@@ -610,6 +610,17 @@ def test_a_bare_day_of_the_month_is_the_date_the_reply_writes_out() -> None:
     ]
 
 
+def test_a_bare_day_answering_a_question_is_the_date_the_question_writes_out() -> None:
+    # said in May: "the 14th" answers for the 14th of September the question names
+    digest = _extract(
+        ("assistant", None, "We could fit the new boiler on Monday 14 September, does that suit?"),
+        ("user", None, "The 14th works for us, the side gate will be open."),
+        ("assistant", None, "Great, see you then."),
+    )
+    [answer] = _observations(digest)
+    assert "(Monday 14 September 2026)" in answer
+
+
 def test_someone_put_forward_by_name_is_no_introduction() -> None:
     said = "C'est Oriane Valbuisson à l'accueil qui signera les bons."
     digest = _extract(("user", None, said), ("assistant", None, "Noté."))

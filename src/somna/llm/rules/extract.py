@@ -347,7 +347,7 @@ def typed_facts(
                 names=named_within,
                 about=_date_spoken_of(transcript, position, said_on),
                 confirmed=_confirmed(transcript, position, speaker_of_next=listener),
-                echoed=_dates_replied(transcript, position, said_on),
+                echoed=_dates_echoed(transcript, position, said_on, asked),
             )
         )
     _describe(transcript, typed, who_said, descriptions)
@@ -432,10 +432,15 @@ def _confirmed(transcript: SessionTranscript, position: int, speaker_of_next: st
     return _speaker_of(transcript, position + 1) == speaker_of_next and confirms(reply, said)
 
 
-def _dates_replied(transcript: SessionTranscript, position: int, said_on: date) -> list[date]:
-    """The dates the reply to the message at ``position`` writes out (`_reply_to`)."""
+def _dates_echoed(
+    transcript: SessionTranscript, position: int, said_on: date, asked: str | None
+) -> list[date]:
+    """The dates the reply to the message at ``position`` writes out (`_reply_to`), then
+    those of the question ``asked`` it answers: "the 13th suits" to "Monday 13 April?"
+    is in April, whatever month it is said in."""
     reply = _reply_to(transcript, position)
-    return [] if reply is None else list(dates_named(reply, said_on))
+    texts = [text for text in (reply, asked) if text is not None]
+    return [day for text in texts for day in dates_named(text, said_on)]
 
 
 def _speaker_of(transcript: SessionTranscript, position: int) -> str:

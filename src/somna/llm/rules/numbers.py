@@ -244,7 +244,8 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
         following = tokens[j + 1]
     if _stem(following[0]) in _CHILDREN:
         return CHILD  # "15 kids" and "22 children" count one thing
-    if following[0].casefold() in _MEASURES:
+    elided = text.startswith(_APOSTROPHES, following.end())  # "ils sont 4 l'utilisateur…"
+    if following[0].casefold() in _MEASURES and not elided:
         return _MEASURE  # "42 kg" measures: it counts no dog named near it
     if following[0].casefold() in _TIME_UNITS:
         return _stem(following[0])  # "10 min" is a while, whatever "min" is short for
@@ -257,6 +258,7 @@ TIME_UNIT_STEMS = frozenset(_stem(unit) for unit in _TIME_UNITS)
 RECURRING = re.compile("|".join(language.recurring.pattern for language in LANGUAGES), re.I)
 _MEASURES = frozenset().union(*(language.measures for language in LANGUAGES))
 _MEASURE = "<measure>"
+_APOSTROPHES = ("'", "\u2019")
 
 
 def _of_time(tokens: Sequence[re.Match[str]], i: int) -> bool:
