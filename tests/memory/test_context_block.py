@@ -267,8 +267,14 @@ def test_a_question_asking_which_day_of_nothing_of_the_client_brings_no_fact(
     assert _facts(client.context("ines", "What day is the winter solstice this year?")) == []
 
 
-def test_a_french_question_about_contact_brings_the_contact_preference(client: Memory) -> None:
-    facts = _facts(client.context("ines", "Comment la joindre ?"))
+@pytest.mark.parametrize(
+    "question",
+    ["Comment la joindre ?", "On a du retard, comment je la préviens ?", "Je la rappelle quand ?"],
+)
+def test_a_french_question_about_contact_brings_the_contact_preference(
+    client: Memory, question: str
+) -> None:
+    facts = _facts(client.context("ines", question))
     assert any("email" in line for line in facts)
 
 

@@ -29,6 +29,12 @@ from somna.model import Verdict
             {"channel": {"phone"}},
         ),
         ("Finalement écrivez-lui sur WhatsApp plutôt.", {"channel": {"whatsapp"}}),
+        # the question asked how to reach, in a conjugated form
+        (
+            "L'utilisateur dit que par SMS au 06 12 34 56 78; pas d'appel le midi (en réponse "
+            "à « Comment on vous joint le plus facilement ? »).",
+            {"channel": {"text"}},
+        ),
         # nothing says what is chosen
         ("The user sends a monthly report to the board.", {}),
     ],

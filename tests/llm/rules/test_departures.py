@@ -81,6 +81,12 @@ def test_the_names_said_to_have_left_are_capitalised_and_not_pronouns() -> None:
     assert departed("Elle est partie, mais Honorine est partie aussi.") == {"Honorine"}
 
 
+def test_a_sick_leave_is_leaving_for_a_while() -> None:
+    assert departed("Tamsin is off on long term sick leave; Quill covers for her.") == {"Tamsin"}
+    assert departed("Aurélien est en arrêt maladie, voyez avec Lise.") == {"Aurélien"}
+    assert departed("Aurélien est en congé maladie jusqu'en mai.") == {"Aurélien"}
+
+
 def test_retiring_is_leaving_in_french_too() -> None:
     assert departed("Au fait, Anatole part à la retraite fin mai.") == {"Anatole"}
     assert departed("Mme Tresvaux prend sa retraite en juin, voyez avec Ninon.") == {"Tresvaux"}
