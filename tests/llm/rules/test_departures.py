@@ -115,6 +115,18 @@ def test_a_name_the_retelling_lowered_is_read_in_the_message_itself() -> None:
             "avec Ninon Tardieu.",
             "L'utilisateur dit que pour la réserve voyez avec Ninon Tardieu.",
         ),
+        # handed on after "so", with no comma before it, and after a clause of its own
+        (
+            "The user says that Odran Kell has the key to the yard gate.",
+            "The user says that for the van, Odran's gone to Leeds so Ilse Marrow has the "
+            "gate key, she's at the lodge.",
+            "The user says that for the van, Ilse Marrow has the gate key, she's at the lodge.",
+        ),
+        (
+            "L'utilisateur dit que Maëlys Brun ouvre la réserve le matin.",
+            "L'utilisateur dit que Maëlys est partie donc Ninon Tardieu ouvre la réserve.",
+            "L'utilisateur dit que Ninon Tardieu ouvre la réserve.",
+        ),
     ],
 )
 def test_a_part_handed_on_keeps_who_holds_it_now_without_the_departure(

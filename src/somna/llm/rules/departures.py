@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES, SAYS, is_name, opening_whole, without_question
+from somna.llm.rules.text import clauses, without_clauses
 
 __all__ = ["departed", "someone_left", "without_the_departed"]
 
@@ -72,23 +73,18 @@ def without_the_departed(old: str, new: str) -> str | None:
     gone = {name.casefold() for name in _gone(told, old, language)}
     if not gone:
         return None
-    parts = _CLAUSE.split(told.rstrip(" ."))  # a clause, the stop after it, the next clause…
-    if not any(_departure(clause, language) for clause in parts[::2]):
+    told = told.rstrip(" .")
+    if not any(_departure(clause, language) for clause in clauses(told)):
         return None  # "she runs rehearsals now that Baptiste has gone" stays whole
-    stops = [*parts[1::2], ""]
-    kept = [
-        (clause, stop)
-        for clause, stop in zip(parts[::2], stops, strict=True)
-        if not _departure(clause, language) and not _only_markers(clause, language)
-    ]
-    rest = "".join(clause + stop for clause, stop in kept).rstrip(" ,;")
-    lead = language.lead.match(rest)  # "so", "donc": what tied it to the departure
-    if lead and not lead["when"]:
-        rest = rest[lead.end() :]
+    rest = without_clauses(
+        told,
+        lambda clause: _departure(clause, language) or _only_markers(clause, language),
+        language.lead,
+    ).rstrip(" ,;")
     first = rest.split(" ", 1)[0]
     if first.casefold() in language.stopwords:  # "; Pour la trappe…" goes on the opening
         rest = first.casefold() + rest[len(first) :]
-    if not kept or not _words(rest, language) & (_words(old, language) - gone):
+    if not rest or not _words(rest, language) & (_words(old, language) - gone):
         return None
     ending = new[len(said) :] or "."
     return language.elided(opening_whole(says) + rest) + ending
@@ -120,6 +116,3 @@ def _words(text: str, language: Language) -> set[str]:
     """The content words of what `text` says, folded: a part and its place."""
     said = SAYS.sub("", without_question(text))
     return {w for w in re.findall(r"[^\W\d_]{4,}", said.casefold()) if w not in language.stopwords}
-
-
-_CLAUSE = re.compile(r"(,\s+|;\s+|\s*:\s+)")

@@ -31,7 +31,7 @@ from somna.llm.rules.languages import (
     without_question,
 )
 from somna.llm.rules.numbers import DATE
-from somna.llm.rules.text import clock_moved, clock_times, fold
+from somna.llm.rules.text import clauses, clock_moved, clock_times, fold, without_clauses
 from somna.model import shared_words
 
 __all__ = [
@@ -353,22 +353,21 @@ def without_the_mistake(old: str, new: str) -> str | None:
     said = _when(without_question(old)) | _when(_ANNOTATION.sub("", without_question(old)))
     opening = SAYS.match(told)
     says, told = (told[: opening.end()], told[opening.end() :]) if opening else ("", told)
-    parts = _CLAUSE.split(told)  # a clause, the stop after it, the next clause…
-    stops = [*parts[1::2], ""]
-    clauses = [(p, stop, _named_when(p)) for p, stop in zip(parts[::2], stops, strict=True)]
-    kept = [
-        (clause, stop)
-        for clause, stop, when in clauses
-        if not when or not when <= said or language.as_usual.search(fold(clause))
-    ]  # "Tuesdays stay as they are" names an old day that stays
-    if len(kept) == len(clauses) or not any(when - said for _, _, when in clauses):
+
+    def only_the_old(clause: str) -> bool:  # "Tuesdays stay as they are" names one that stays
+        when = _named_when(clause)
+        return bool(when) and when <= said and not language.as_usual.search(fold(clause))
+
+    named = [_named_when(clause) for clause in clauses(told)]
+    if not any(only_the_old(clause) for clause in clauses(told)) or not any(
+        when - said for when in named
+    ):
         return None
-    rest = "".join(clause + stop for clause, stop in kept).rstrip(" ,;.")
+    rest = without_clauses(told, only_the_old, language.lead).rstrip(" ,;.")
     ending = new[len(says) + len(told) :] or "."
     return language.elided(opening_whole(says) + rest) + ending
 
 
-_CLAUSE = re.compile(r"(,\s+|;\s+)")
 _ANNOTATION = re.compile(r"\s*\([^()]*\)")
 
 

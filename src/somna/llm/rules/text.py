@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = [
+    "clauses",
     "clock_moved",
     "clock_times",
     "finish_sentence",
@@ -15,6 +16,7 @@ __all__ = [
     "regex",
     "split_sentences",
     "trim_clause",
+    "without_clauses",
     "words",
 ]
 
@@ -182,3 +184,36 @@ def _minutes(match: re.Match[str]) -> int | None:
             return None
         hour = hour % 12 + (12 if match["half"].casefold() == "p" else 0)
     return hour * 60 + int(match["minute"] or match["dotted"] or 0)
+
+
+_CLAUSE_STOP = re.compile(r"(,\s+|;\s+|\s*:\s+|\s+(?=(?:so|donc|alors)\s))")
+"""Where a clause ends: its stop, or before what ties the next one to it ("Algernon's
+gone so Benedikta has the keys")."""
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of `text`, cut at their stops (`_CLAUSE_STOP`)."""
+    return _CLAUSE_STOP.split(text)[::2]
+
+
+def without_clauses(text: str, drop: Callable[[str], bool], lead: re.Pattern[str]) -> str:
+    """`text` without the clauses `drop` picks; a clause after one left out loses what tied
+    it to that one ("so", "donc": a match of `lead` that names no time).
+
+    >>> lead = re.compile("^(?:so )*(?P<when>)")
+    >>> without_clauses("Ann has left so Bo has the keys, ring him", lambda c: "left" in c, lead)
+    'Bo has the keys, ring him'
+    """
+    parts = _CLAUSE_STOP.split(text)
+    kept = []
+    after_one_left_out = False
+    for clause, stop in zip(parts[::2], [*parts[1::2], ""], strict=True):
+        if drop(clause):
+            after_one_left_out = True
+            continue
+        tie = lead.match(clause) if after_one_left_out else None
+        if tie and not tie["when"]:
+            clause = clause[tie.end() :]
+        kept.append(clause + stop)
+        after_one_left_out = False
+    return "".join(kept)
