@@ -358,11 +358,9 @@ def without_the_mistake(old: str, new: str) -> str | None:
         when = _named_when(clause)
         return bool(when) and when <= said and not language.as_usual.search(fold(clause))
 
-    named = [_named_when(clause) for clause in clauses(told)]
-    if not any(only_the_old(clause) for clause in clauses(told)) or not any(
-        when - said for when in named
-    ):
-        return None
+    parts = clauses(told)
+    if not any(map(only_the_old, parts)) or not any(_named_when(p) - said for p in parts):
+        return None  # nothing to leave out, or no date of its own
     rest = without_clauses(told, only_the_old, language.lead).rstrip(" ,;.")
     ending = new[len(says) + len(told) :] or "."
     return language.elided(opening_whole(says) + rest) + ending
