@@ -81,6 +81,10 @@ from somna.llm.rules.contacts import reached_elsewhere
             "L'utilisateur dit que c'est Maëlys qui gère maintenant, factures à "
             "maelys@lanterne.example.",
         ),
+        (
+            "The user says that quotes go to buying@halyard.example.",
+            "The user says that Oswin runs purchasing now, quotes to oswin@halyard.example.",
+        ),
         # another place to collect from
         (
             "The user says that the mowers are kept at 4 Tanyard Lane.",

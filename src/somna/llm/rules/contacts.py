@@ -47,8 +47,10 @@ def _table() -> _Table:
     table = read_toml("contacts")
     kinds = frozenset(table["streets"])
     names = "|".join(sorted((re.escape(w) for w in kinds), key=len, reverse=True))
+    documents = [word for words in table["documents"].values() for word in words]
+    sent = rf"{any_word(documents, whole=False).pattern}\w*\s+{_pattern(table['sent_to'])}"
     return _Table(
-        any_word(table["use"], whole=False),
+        regex(f"{any_word(table['use'], whole=False).pattern}|{sent}"),  # "bills to …"
         any_word(table["adds"], whole=True),
         regex(rf"{_pattern(table['apps'])}\W+{_pattern(table['adds'])}"),
         any_word(table["others"], whole=True),
