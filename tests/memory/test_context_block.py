@@ -280,7 +280,11 @@ def test_a_french_question_about_contact_brings_the_contact_preference(
 
 @pytest.mark.parametrize(
     "question",
-    ["How many legs does a spider have?", "What is the boiling point of water at altitude?"],
+    [
+        "How many legs does a spider have?",
+        "What is the boiling point of water at altitude?",
+        "Comment s'appelle la femelle du renard ?",  # a name asked, no call
+    ],
 )
 def test_unrelated_questions_bring_no_fact_from_a_small_profile(
     client: Memory, question: str

@@ -20,6 +20,7 @@ from somna.ranking import (
     recency,
     render_context,
     rrf,
+    topic_words,
 )
 
 MAY_3 = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
@@ -51,6 +52,24 @@ def test_keywords_drop_the_words_any_question_is_asked_with() -> None:
     assert keywords("What's the best way to clean linen?") == ["clean", "linen"]
     assert keywords("Any good bread in town, please?") == ["bread", "town"]
     assert keywords("Quelle est la meilleure recette d'une bonne soupe ?") == ["recette", "soupe"]
+
+
+def test_keywords_drop_the_french_words_that_only_tie_a_sentence() -> None:
+    """ "entre", "sans", "si": a question about the world shares them with any client."""
+    assert keywords("Quelle différence entre un saule et un bouleau ?") == [
+        "différence",
+        "saule",
+        "bouleau",
+    ]
+    assert keywords("Une pâte sans oeufs, si possible ?") == ["pâte", "oeufs", "possible"]
+    assert keywords("On passe chez eux quand ?") == ["passe", "chez"]
+
+
+def test_a_name_asked_is_no_call_whatever_the_apostrophe() -> None:
+    assert topic_words("Comment s'appelle la femelle du renard ?") == []
+    assert topic_words("Comment s\u2019appelle son chat ?") == []
+    assert "email" in topic_words("Je l'appelle quand ?")
+    assert "email" in topic_words("On vous appelle à quelle heure ?")
 
 
 def test_question_words_drop_the_words_observations_are_told_in() -> None:

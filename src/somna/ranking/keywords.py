@@ -30,6 +30,7 @@ quels quelles qui sa se ses son sur ta te tes toi ton tu un une vos votre vous e
 être avoir a ont fait comment quoi faire faut peut peuvent puis dois doit va vais vont
 c'est ça cela ceci quand combien pourquoi aussi très bien plus moins tout tous toute toutes
 bon bonne bons bonnes meilleur meilleure meilleurs meilleures mieux
+entre si comme donc alors sans sous dont
 """
 
 STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())

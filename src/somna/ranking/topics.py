@@ -27,6 +27,15 @@ class Topic:
     """Words a fact that bears on the topic holds, to search in full text."""
     fills: bool = False
     """Whether the topic only fills the block of a question another fact bears on."""
+    unless: re.Pattern[str] | None = None
+    """Phrases that hold an asking word and mean something else ("Comment s'appelle la
+    salle ?" asks a name, not how to call anyone): the question is read without them."""
+
+    def asked_in(self, question: str) -> bool:
+        """Whether `question` asks about this topic."""
+        if self.unless is not None:
+            question = self.unless.sub(" ", question.replace("\u2019", "'"))
+        return self.asks.search(question) is not None
 
 
 @cache
@@ -40,6 +49,7 @@ def topics() -> tuple[Topic, ...]:
             asking(entry["asks"]),
             tuple(dict.fromkeys(entry["says"])),
             entry.get("fills", False),
+            asking(entry["unless"]) if "unless" in entry else None,
         )
         for name, entry in table.items()
     )
@@ -74,6 +84,6 @@ def filler_words(question: str) -> list[str]:
 def _words(question: str, *, fills: bool) -> list[str]:
     words: dict[str, None] = {}
     for topic in topics():
-        if topic.fills is fills and topic.asks.search(question):
+        if topic.fills is fills and topic.asked_in(question):
             words.update(dict.fromkeys(topic.says))
     return list(words)

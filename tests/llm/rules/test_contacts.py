@@ -85,6 +85,17 @@ from somna.llm.rules.contacts import reached_elsewhere
             "The user says that quotes go to buying@halyard.example.",
             "The user says that Oswin runs purchasing now, quotes to oswin@halyard.example.",
         ),
+        # the answer to where a document goes: what it names is where to send it
+        (
+            "The user says that bills go to accounts@brindleworth.example, we pay on 30 days.",
+            "The user says that Odile Marchbank, odile@brindleworth.example - she handles our "
+            "books (in answer to: Who should we send that bill to?).",
+        ),
+        (
+            "L'utilisateur dit que les factures à compta@ferronnerie.example svp.",
+            "L'utilisateur dit que Maëlys Vantorre, maelys@ferronnerie.example (en réponse à "
+            "« À qui j'envoie la facture ? »).",
+        ),
         # another place to collect from
         (
             "The user says that the mowers are kept at 4 Tanyard Lane.",
@@ -132,6 +143,18 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
         (
             "Ring the user on 07700 900100.",
             "The user says the office moved to 4 Mill Road.",
+        ),
+        # a number given for someone a question asked about, no document named
+        (
+            "Ring the user on 07700 900100.",
+            "The user says that yes, 07700 900300 (in answer to: Is there a number for the site "
+            "manager?).",
+        ),
+        # where a document goes that the older way was not for
+        (
+            "The user says that email the proofs to kit@brindleworth.example.",
+            "The user says that odile@brindleworth.example (in answer to: Where should we send "
+            "the invoice?).",
         ),
         # someone else's way, told as theirs
         (

@@ -101,13 +101,14 @@ def may_reach_elsewhere(new: str) -> bool:
     in words that say to use it, neither added to the first nor given for another person
     a question asked about ("Is there someone else to call on the day?") nor only told
     as theirs ("Ottilie approves now; her email is …", where "she'll be your contact;
-    her email is …" says to use it)."""
+    her email is …" says to use it). An answer to a question that asks where to send a
+    document ("Who should we send the invoice to?") says to use the way it gives for it."""
     told = without_question(new)
     table = _table()
     asked = new[len(told) :]  # "(in answer to: Is there another person to call?)"
     return (
         bool(ways(told))
-        and table.use.search(table.theirs.sub(" ", told)) is not None
+        and (table.use.search(table.theirs.sub(" ", told)) is not None or bool(_sent(asked)))
         and table.adds.search(table.others.sub(" ", table.app_too.sub(" ", told))) is None
         and table.adds.search(asked) is None
         and not conditional(told)
@@ -135,10 +136,16 @@ def reached_elsewhere(old: str, new: str) -> bool:
     if not may_reach_elsewhere(new):
         return False
     told = without_question(new)
-    if not _documents(told) <= _documents(old):
+    if not _documents(told) | _sent(new[len(told) :]) <= _documents(old):
         return False  # the invoice to accounts, the proofs to the client
     before, after = ways(old), ways(told)
     return any(kind in before and not given & before[kind] for kind, given in after.items())
+
+
+def _sent(question: str) -> set[str]:
+    """The kinds of document `question` asks where to send, if it asks that ("À qui
+    j'envoie la facture ?")."""
+    return _documents(question) if _table().use.search(question) else set()
 
 
 def _documents(text: str) -> set[str]:
