@@ -278,6 +278,44 @@ def test_a_french_question_about_contact_brings_the_contact_preference(
     assert any("email" in line for line in facts)
 
 
+CELLAR = [
+    "The user is Ysmay Corrigall, she runs the Tollgate Cellar wine bar.",
+    "The user says that the invoices go to accounts@tollgatecellar.example.",
+    "The user says that deliveries go to the side gate on Pellow Street, never the front.",
+    "The user says that the bar is closed on Mondays.",
+    "The user would like six cases of the house red every fortnight.",
+    "The user's budget is 900 pounds a month.",
+    "The user says that the cellar stairs are steep, so no kegs over 30 litres.",
+    "The user's head chef is allergic to shellfish.",
+    "The user wants the quiz night posters printed in A3.",
+    "The user says that the jukebox broke again last week.",
+    "The user plans a tasting evening for 40 guests in the spring.",
+    "The user's sommelier prefers dry whites from the Loire.",
+    "The user says that parking outside is free after 6pm.",
+    "The user says that the terrace heaters run on propane.",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Elle veut combien de caisses de rouge ?", "six cases"),
+        ("Les escaliers de la cave sont comment ?", "stairs are steep"),
+        ("Les affiches, on les imprime en quel format ?", "posters"),
+        ("Le stationnement devant, c'est gratuit ?", "parking"),
+    ],
+)
+def test_a_french_question_finds_an_english_fact_by_its_words_in_english(
+    memory: Memory, question: str, answer: str
+) -> None:
+    """The bundled embedder matches no French to English, and no word is shared: the
+    question's words, read in English (`glossary.toml`), find the fact."""
+    memory.create_profile("ysmay")
+    for text in CELLAR:
+        memory.add_fact("ysmay", text)
+    assert any(answer in line for line in _facts(memory.context("ysmay", question)))
+
+
 @pytest.mark.parametrize(
     "question",
     [

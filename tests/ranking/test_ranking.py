@@ -21,6 +21,7 @@ from somna.ranking import (
     render_context,
     rrf,
     topic_words,
+    translated_words,
 )
 
 MAY_3 = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
@@ -70,6 +71,18 @@ def test_a_name_asked_is_no_call_whatever_the_apostrophe() -> None:
     assert topic_words("Comment s\u2019appelle son chat ?") == []
     assert "email" in topic_words("Je l'appelle quand ?")
     assert "email" in topic_words("On vous appelle à quelle heure ?")
+
+
+def test_a_question_word_is_read_in_the_other_language_from_its_own() -> None:
+    assert "invoice" in translated_words(["facture"], "fr")
+    assert "facture" in translated_words(["invoices"], "en")
+    # a false friend is read in the question's language only: "pain" asked in English
+    assert "bread" in translated_words(["pain"], "fr")
+    assert "bread" not in translated_words(["pain"], "en")
+    # accents as the client types them or not, and nothing for a word of both languages
+    assert "invoice" in translated_words(["Facturé"], "fr")
+    assert "client" not in translated_words(["client"], "en")
+    assert translated_words(["facture"], "de") == []
 
 
 def test_question_words_drop_the_words_observations_are_told_in() -> None:

@@ -33,6 +33,7 @@ from somna.ranking import (
     recency,
     rrf,
     topic_words,
+    translated_words,
 )
 from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
 from somna.store.succession import replaced_by_words, successors
@@ -222,6 +223,11 @@ class Retrieval:
         if vector is not None:
             lists["vector:cosine"] = [
                 (f"f:{i}", s) for i, s in tx.vector_search(vector, eligible, CANDIDATES)
+            ]
+        crossed = translated_words(words.split(), language_of(query))
+        if crossed:  # "livraison" finds "deliveries go to the back gate"
+            lists["translation:translation_bm25"] = [
+                (f"f:{i}", s) for i, s in tx.text_search(" ".join(crossed), eligible, CANDIDATES)
             ]
         topical = topic_words(query)
         filling = filler_words(query)
@@ -450,7 +456,7 @@ def _bears_on_question(
     if "topic_rank" in signals or "succession_rank" in signals:
         return True  # a topic asked about, or what replaced a value worded as the question
     gap = signals.get("cosine_gap")
-    if "text_rank" in signals:
+    if "text_rank" in signals or "translation_rank" in signals:
         return gap is None or gap >= settings.context_text_floor
     return gap is not None and gap >= floor(recalled)
 

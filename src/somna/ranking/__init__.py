@@ -6,6 +6,7 @@ calls these to rank them and to write the prompt block.
 
 from somna.ranking.block import HEADER, fact_line, render_context
 from somna.ranking.fusion import RRF_K, rrf
+from somna.ranking.glossary import translated_words
 from somna.ranking.keywords import STOP_WORDS, keywords, question_words
 from somna.ranking.tokens import count_tokens
 from somna.ranking.topics import filler_words, topic_words
@@ -28,4 +29,5 @@ __all__ = [
     "render_context",
     "rrf",
     "topic_words",
+    "translated_words",
 ]
