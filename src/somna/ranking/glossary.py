@@ -31,8 +31,10 @@ def _other_words() -> Mapping[str, Mapping[str, tuple[str, ...]]]:
     other: dict[str, dict[str, dict[str, None]]] = {code: {} for code in _LANGUAGES}
     for entry in table["word"]:
         for code, theirs in (("en", entry["fr"]), ("fr", entry["en"])):
+            # a phrase would be searched word by word: "sans contact" is no "contact"
+            single = [word for word in theirs if " " not in word]
             for word in entry[code]:
-                other[code].setdefault(fold(word), {}).update(dict.fromkeys(theirs))
+                other[code].setdefault(fold(word), {}).update(dict.fromkeys(single))
     return MappingProxyType(
         {
             code: MappingProxyType({word: tuple(found) for word, found in words.items()})
