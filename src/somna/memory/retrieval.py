@@ -216,18 +216,17 @@ class Retrieval:
     def _facts(
         self, tx: Reader, query: str, vector: np.ndarray | None, eligible: Eligibility
     ) -> _Signals:
-        words = " ".join(question_words(query))
+        asked = question_words(query)
+        words = " ".join(asked)
+        # the question's words, and the same read in the other language: "livraison"
+        # finds "deliveries go to the back gate" too
+        searched = " ".join([*asked, *translated_words(asked, language_of(query))])
         lists = {
-            "text:bm25": [(f"f:{i}", s) for i, s in tx.text_search(words, eligible, CANDIDATES)]
+            "text:bm25": [(f"f:{i}", s) for i, s in tx.text_search(searched, eligible, CANDIDATES)]
         }
         if vector is not None:
             lists["vector:cosine"] = [
                 (f"f:{i}", s) for i, s in tx.vector_search(vector, eligible, CANDIDATES)
-            ]
-        crossed = translated_words(words.split(), language_of(query))
-        if crossed:  # "livraison" finds "deliveries go to the back gate"
-            lists["translation:translation_bm25"] = [
-                (f"f:{i}", s) for i, s in tx.text_search(" ".join(crossed), eligible, CANDIDATES)
             ]
         topical = topic_words(query)
         filling = filler_words(query)
@@ -456,7 +455,7 @@ def _bears_on_question(
     if "topic_rank" in signals or "succession_rank" in signals:
         return True  # a topic asked about, or what replaced a value worded as the question
     gap = signals.get("cosine_gap")
-    if "text_rank" in signals or "translation_rank" in signals:
+    if "text_rank" in signals:
         return gap is None or gap >= settings.context_text_floor
     return gap is not None and gap >= floor(recalled)
 
