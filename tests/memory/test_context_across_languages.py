@@ -30,11 +30,13 @@ def multilingual() -> MultilingualEmbedder:
     return MultilingualEmbedder()
 
 
-def _memory(embedder: MultilingualEmbedder, floor_across: float) -> Memory:
+def _memory(
+    embedder: MultilingualEmbedder, floor_across: float, facts: list[str] = FACTS
+) -> Memory:
     settings = Settings(db=":memory:", embedder="multilingual", context_floor_across=floor_across)
     memory = Memory(embedder=embedder, settings=settings)
     memory.create_profile("roofs")
-    for fact in FACTS:
+    for fact in facts:
         memory.add_fact("roofs", fact)
     return memory
 
@@ -49,11 +51,21 @@ def test_a_french_question_brings_the_english_fact_that_answers_it(memory: Memor
     assert "Odilon Verhaeren, holds the roof key" in memory.context("roofs", KEY)
 
 
-def test_the_lower_floor_is_what_lets_it_through(multilingual: MultilingualEmbedder) -> None:
-    """At the floor a question in the fact's own language needs, the same English fact is
-    too far from the French question: nothing bears on it and the block stays empty."""
-    with _memory(multilingual, Settings().context_floor) as memory:
-        assert "roof key" not in memory.context("roofs", KEY)
+UP_TOP = "The user's caretaker, Odilon Verhaeren, lets visitors up onto the rooftop."
+"""A fact that shares no word with "Qui nous ouvre le toit ?", in either language."""
+
+
+@pytest.mark.parametrize(
+    ("floor", "found"), [(Settings().context_floor_across, True), (Settings().context_floor, False)]
+)
+def test_the_lower_floor_is_what_lets_a_fact_through_by_meaning_alone(
+    multilingual: MultilingualEmbedder, floor: float, found: bool
+) -> None:
+    """At the floor a question in the fact's own language needs, an English fact that no
+    word of the French question finds, even read in English, is too far from it."""
+    facts = [UP_TOP if "roof key" in fact else fact for fact in FACTS]
+    with _memory(multilingual, floor, facts) as memory:
+        assert ("rooftop" in memory.context("roofs", "Qui nous ouvre le toit ?")) is found
 
 
 def test_an_unrelated_question_in_the_other_language_brings_no_fact(memory: Memory) -> None:
