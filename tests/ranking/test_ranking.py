@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 from datetime import UTC, datetime, timedelta
+from importlib import resources
 
 import pytest
 
@@ -83,6 +85,17 @@ def test_a_question_word_is_read_in_the_other_language_from_its_own() -> None:
     assert "invoice" in translated_words(["Facturé"], "fr")
     assert "client" not in translated_words(["client"], "en")
     assert translated_words(["facture"], "de") == []
+
+
+def test_the_glossary_holds_single_words_each_with_its_translation() -> None:
+    """A question is searched word by word: a phrase of the table would find each of its
+    words alone ("sans contact" would find "contact")."""
+    table = tomllib.loads(
+        resources.files("somna.ranking").joinpath("glossary.toml").read_text("utf-8")
+    )
+    for entry in table["word"]:
+        assert entry["en"] and entry["fr"], entry
+        assert all(w == w.casefold() and " " not in w for w in entry["en"] + entry["fr"]), entry
 
 
 def test_question_words_drop_the_words_observations_are_told_in() -> None:

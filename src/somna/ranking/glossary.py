@@ -31,10 +31,8 @@ def _other_words() -> Mapping[str, Mapping[str, tuple[str, ...]]]:
     other: dict[str, dict[str, dict[str, None]]] = {code: {} for code in _LANGUAGES}
     for entry in table["word"]:
         for code, theirs in (("en", entry["fr"]), ("fr", entry["en"])):
-            # a phrase would be searched word by word: "sans contact" is no "contact"
-            single = [word for word in theirs if " " not in word]
             for word in entry[code]:
-                other[code].setdefault(fold(word), {}).update(dict.fromkeys(single))
+                other[code].setdefault(fold(word), {}).update(dict.fromkeys(theirs))
     return MappingProxyType(
         {
             code: MappingProxyType({word: tuple(found) for word, found in words.items()})
@@ -53,7 +51,7 @@ def translated_words(words: Iterable[str], language: str) -> list[str]:
     ['douleur', 'douleurs']
     """
     table = _other_words().get(language, {})
-    asked = [fold(word.casefold()) for word in words]
+    asked = dict.fromkeys(fold(word.casefold()) for word in words)
     found: dict[str, None] = {}
     for word in asked:
         for other in table.get(word, ()):
