@@ -467,6 +467,19 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
             "avant 9h",
             "7h30",
         ),
+        # one of two things ruled out alike, on a later plan
+        (
+            "Important: no candles or open flames in the barn, our insurer is strict.",
+            "For the dinner we'd love real candles on every table.",
+            "no candles",
+            "real candles",
+        ),
+        (
+            "Surtout pas de micro ni d'ampli pour Perpetua, elle porte un appareil auditif.",
+            "La salle est grande. Prévoyez une petite sono avec un micro svp.",
+            "pas de micro",
+            "sono avec un micro",
+        ),
     ],
 )
 def test_a_plan_that_breaks_a_stated_restriction_is_put_to_a_person(
@@ -861,3 +874,14 @@ def test_a_date_put_right_replaces_the_date_and_not_who_the_client_is(
     [gone] = texts(client, FactStatus.SUPERSEDED)
     assert "Saturday 13 June" in gone
     assert any("Perpetua Quillon" in text for text in texts(client, FactStatus.UNVERIFIED))
+
+
+def test_a_value_given_anew_that_breaks_what_was_ruled_out_does_both(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "We'll be 40 guests at the barn.", "No candles or flames please.")
+    talk(client, clock, "s2", "We'll be 45 guests now, and we'd love real candles on the tables.")
+    assert any("40 guests" in t for t in texts(client, FactStatus.SUPERSEDED))
+    [pair] = client.conflicts("alice")
+    sides = f"{pair.fact_a.text} {pair.fact_b.text}"
+    assert "no candles" in sides and "real candles" in sides

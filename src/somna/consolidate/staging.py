@@ -117,14 +117,17 @@ def reconcile(tx: StagedWrite, candidate: Candidate, now: datetime, tally: Run) 
             tally.facts_superseded += 1
             if older.id in candidate.rests:
                 rests.append(candidate.rests[older.id])
-    elif verdict is Verdict.CONTRADICTS and neighbor is not None:
+    disputed = neighbor if verdict is Verdict.CONTRADICTS else None
+    if verdict is Verdict.SUPERSEDES:  # a value given anew may break what another rules out
+        disputed = next(iter(_taken(tx, candidate, Verdict.CONTRADICTS)), None)
+    if disputed is not None:
         change = change.merge(
-            lifecycle.dispute(change.fact(fact.id), neighbor, at=now, actor=ACTOR)
+            lifecycle.dispute(change.fact(fact.id), disputed, at=now, actor=ACTOR)
         )
-        tally.facts_disputed += 2 if neighbor.status is not FactStatus.DISPUTED else 1
+        tally.facts_disputed += 2 if disputed.status is not FactStatus.DISPUTED else 1
         for kept in (candidate.rests, candidate.own_rests):
-            if neighbor.id in kept:
-                rests.append(kept[neighbor.id])
+            if disputed.id in kept:
+                rests.append(kept[disputed.id])
     tx.stage(change)
     if restored:  # said again after it was let go: counted reinforced
         tally.facts_reinforced += 1
@@ -166,13 +169,7 @@ def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, list[Fact]
     those that share the most words with it first ("sorry, I meant Saturday the 14th"
     replaces "we were thinking Saturday 7 March", not who the client is)."""
     for wanted in _VERDICT_ORDER:
-        taken = [
-            neighbor
-            for neighbor_id, verdict in candidate.verdicts.items()
-            if verdict is wanted
-            and (neighbor := tx.get_fact(neighbor_id)) is not None
-            and may_take(verdict, neighbor)
-        ]
+        taken = _taken(tx, candidate, wanted)
         if taken and wanted is Verdict.SUPERSEDES:
             said = set(keywords(candidate.fact.text))
             taken.sort(key=lambda older: len(said.intersection(keywords(older.text))), reverse=True)
@@ -180,3 +177,14 @@ def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, list[Fact]
         if taken:
             return wanted, taken[:1]
     return Verdict.DISTINCT, []
+
+
+def _taken(tx: StagedWrite, candidate: Candidate, wanted: Verdict) -> list[Fact]:
+    """The neighbors given the verdict `wanted` that it may still apply to."""
+    return [
+        neighbor
+        for neighbor_id, verdict in candidate.verdicts.items()
+        if verdict is wanted
+        and (neighbor := tx.get_fact(neighbor_id)) is not None
+        and may_take(verdict, neighbor)
+    ]

@@ -161,6 +161,59 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             "The user asks to add the mushroom soup to every order.",
             True,
         ),
+        # each of two things refused alike, and what qualifies them ("under the marquee")
+        (
+            "The user says no candles or open flames under the marquee, the insurer insists.",
+            "The user asks for real candles on every table.",
+            True,
+        ),
+        (
+            "L'utilisateur dit pas de sucre ni de miel dans le thé de Perpetua.",
+            "L'utilisateur demande du miel pour Perpetua.",
+            True,
+        ),
+        # a refusal written in one form, a plan in another ("bougies" and "bougie")
+        (
+            "The user says the ring stays plain inside, nothing engraved.",
+            "The user asks to engrave their initials inside the ring.",
+            True,
+        ),
+        (
+            "L'utilisateur dit pas de bougies dans la salle.",
+            "L'utilisateur veut une bougie sur le gâteau.",
+            True,
+        ),
+        # a word shouted is no name, a possessive is the name's own, and a French verb
+        # asked of someone opens a clause: none names another than the one refused for
+        (
+            "The user says NO oats ever for Ottoline, vet's orders.",
+            "The user says Ottoline's tired, could the stable give her some oats at night.",
+            True,
+        ),
+        (
+            "L'utilisateur dit pas de ballons pour Ysaline, elle en a peur.",
+            "L'utilisateur dit pour la fête: Prévoyez des ballons à l'entrée.",
+            True,
+        ),
+        (
+            "L'utilisateur dit pas de ballons pour Ysaline, elle en a peur.",
+            "L'utilisateur dit que Gaspardine voudrait des ballons.",
+            False,
+        ),
+        # an allergy told again holds nothing; a short word's ending is part of it; what
+        # says no room, or that one never picks up the phone, rules out no thing
+        (
+            "The user says nothing with sesame please, Ottoline reacts badly.",
+            "The user says that's fine, she's only allergic to sesame.",
+            False,
+        ),
+        ("The user says the flue was never lined.", "The user asks for a new liner.", False),
+        ("The user says we've no room for a sofa.", "The user books the function room.", False),
+        (
+            "The user never picks up in the day, email only.",
+            "The user asks to pick up the keys on Friday.",
+            False,
+        ),
     ],
 )
 def test_a_plan_that_holds_what_a_person_ruled_out(refusal: str, plan: str, broken: bool) -> None:

@@ -42,6 +42,8 @@ class _Table:
     after: re.Pattern[str]
     qualifier: re.Pattern[str]
     """Where what is refused ends and what qualifies it starts."""
+    alternative: re.Pattern[str]
+    """Between two things refused alike ("no candles or flames"), each a refusal."""
     condition: re.Pattern[str]
     """A word that makes what follows in its clause a condition ("if nobody answers")."""
     standing_for: dict[str, frozenset[str]]
@@ -73,7 +75,8 @@ def _table() -> _Table:
         frozenset(stem(w) for w in table["empty"]),
         _bound(table["before"]),
         _bound(table["after"]),
-        re.compile(r"\s(?:" + "|".join(table["qualifiers"]) + r")\s", re.IGNORECASE),
+        _between(table["qualifiers"]),
+        _between(table["alternatives"]),
         _opens(table["conditions"]),
         {word: frozenset(words) for word, words in standing_for.items()},
         {word: frozenset(words) for word, words in naming.items()},
@@ -85,6 +88,11 @@ def _opens(patterns: list[str]) -> re.Pattern[str]:
     ended = [p if p.endswith("'") else rf"{p}(?!\w)" for p in patterns]
     alternatives = "|".join(sorted(ended, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternatives})", re.IGNORECASE)
+
+
+def _between(words: Iterable[str]) -> re.Pattern[str]:
+    """Any of `words` standing alone between two others."""
+    return re.compile(r"\s(?:" + "|".join(words) + r")\s", re.IGNORECASE)
 
 
 def _bound(words: Iterable[str]) -> re.Pattern[str]:
@@ -117,30 +125,32 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
         refused = table.qualifier.split(refused, maxsplit=1)[0]
-        written = [_ELIDED.sub("", w.removesuffix("'s")) for w in _WORD.findall(refused)]
-        kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
-        kept = [w for w in kept if w not in table.skipped]
-        if not kept or any(w in table.empty for w in kept):
-            continue
-        if denied and all(stem(w) not in kept or is_name(w) for w in written):
-            continue  # a person denied: "we don't invite Theo" (but "no Windows" is a thing)
-        together = tuple(tuple(sorted({word, *table.standing_for.get(word, ())})) for word in kept)
-        foods = tuple(sorted({w for group in together for w in group}))
-        found.append(
-            Restriction(
-                _named(kept, earlier, later),
-                NOTHING,
-                _inflected(foods),
-                NOTHING,
-                (),
-                foods,
-                together=together,
-                holders=names_in(said),
-                earlier_than=earlier,
-                later_than=later,
+        for one in table.alternative.split(refused):  # "no drilling or fixings": each
+            written = [_ELIDED.sub("", w.removesuffix("'s")) for w in _WORD.findall(one)]
+            kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
+            kept = [w for w in kept if w not in table.skipped]
+            if not kept or any(w in table.empty for w in kept):
+                continue
+            if denied and all(stem(w) not in kept or is_name(w) for w in written):
+                continue  # a person denied: "we don't invite Theo" ("no Windows" is a thing)
+            alike = [{word, *table.standing_for.get(word, ())} for word in kept]
+            foods = tuple(sorted(set().union(*alike)))
+            together = tuple(tuple(sorted({_base(w) for w in group})) for group in alike)
+            found.append(
+                Restriction(
+                    _named(kept, earlier, later),
+                    NOTHING,
+                    _inflected(foods),
+                    NOTHING,
+                    (),
+                    foods,
+                    together=together,
+                    holders=names_in(said),
+                    earlier_than=earlier,
+                    later_than=later,
+                )
             )
-        )
-    return tuple(found)
+    return tuple({r.name: r for r in found}.values())
 
 
 _ENDINGS = "s|es|ing|ed|er|ers|ez|é|ée|és|ées|x"
@@ -150,13 +160,31 @@ word no more: "quit" is no part of "quite"."""
 
 def _inflected(words: Iterable[str]) -> re.Pattern[str]:
     """Any of `words` as a whole word, or inflected (`_ENDINGS`; an "e" too after five
-    letters: "grande")."""
+    letters: "grande"); a word refused as it was inflected is found in any of its forms
+    ("nothing engraved": "engrave"; "no drilling": "drilled"; "bougies", kept as
+    "bougy": "bougie").
+
+    >>> bool(_inflected(["engraved"]).search("Please engrave it")), bool(
+    ...     _inflected(["bougy"]).search("des bougies"))
+    (True, True)
+    """
     alternatives = "|".join(
-        re.escape(w).replace(r"\ ", r"\s+")
+        re.escape(_base(w)).replace(r"\ ", r"\s+")
+        + ("(?:y|ie)" if w.endswith("y") and _base(w) != w else "")
         + (f"(?:{_ENDINGS}|e)?" if len(w) > 4 else f"(?:{_ENDINGS})?")
         for w in sorted(words, key=len, reverse=True)
     )
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+
+_INFLECTION = re.compile(r"(?<=\w{4})(?:ing|ed|é|y)$")
+"""An ending after four letters at least: "lined" is no "liner"."""
+
+
+def _base(word: str) -> str:
+    """`word` without the ending it was refused in, which another form may not have: a
+    verb's "ing", "ed" or "é", a "y" that was "ie" before a plural's "s" ("bougies")."""
+    return word if " " in word else _INFLECTION.sub("", word)
 
 
 _BEFORE = re.compile(r"([\w'-]+)\s*$")

@@ -22,13 +22,16 @@ NOTHING = re.compile(r"(?!)")
 """Matches nowhere: no phrase excuses what breaks a restriction."""
 
 _NEGATED = re.compile(
-    r"(?:n't|(?<!\w)(?:no|not|never|without|nor|pas|sans|aucune?|jamais|ni|plus))(?!\w)"
+    r"(?:n't|(?<!\w)(?:no|not|never|without|nor|pas|sans|aucune?|jamais|ni|plus"
+    r"|allerg(?:ic|y|ies)\s+to|allergi(?:que|e|es)\s+(?:à|aux?)))(?!\w)"
     r"[^.;!?]{0,24}$",
     re.IGNORECASE,
 )
-"""A negation just before a food: "no pork please", "pas de porc", "sans noisettes"."""
+"""A negation just before a food: "no pork please", "pas de porc", "sans noisettes"; or
+an allergy to it, which no plan holds ("he's only allergic to peanuts")."""
 
 _CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][\w'-]+")
+_CLAUSE_OPENS = re.compile(r"(?:^|[.;:!?(«\"]\s*)$")
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,8 @@ class Restriction:
     """A person younger than this, by the ages a plan gives, breaks it too."""
     together: tuple[tuple[str, ...], ...] = ()
     """When given, only a plan that holds a word of each group breaks it ("latex" and
-    "gloves"; "call" or "phone", and a time)."""
+    "gloves"; "call" or "phone", and a time): a word that starts as one of the group's
+    does ("engrav" for "engrave")."""
     holders: frozenset[str] = frozenset()
     """Who the restriction is told of, by name: a plan that names only others breaks
     nothing ("Noa is allergic to latex", "gloves of latex for Theo")."""
@@ -85,8 +89,20 @@ class Restriction:
 
 
 def names_in(text: str) -> frozenset[str]:
-    """The people's names `text` writes."""
-    return frozenset(word for word in _CAPITALISED.findall(text) if is_name(word))
+    """The people's names `text` writes, without a possessive's "'s"; a word shouted in
+    capitals ("NO haylage") is none, nor a French verb asked of someone that opens a
+    clause ("Prévoyez un micro").
+
+    >>> sorted(names_in("NO nuts for Theo, Theo's sister Noa is fine; Gardez les noix."))
+    ['Noa', 'Theo']
+    """
+    return frozenset(
+        word.removesuffix("'s").removesuffix("\u2019s")
+        for match in _CAPITALISED.finditer(text)
+        if is_name(word := match[0])
+        and not (len(word) > 1 and word.isupper())
+        and not (word.endswith("ez") and _CLAUSE_OPENS.search(text, 0, match.start()))
+    )
 
 
 def stem(word: str) -> str:
