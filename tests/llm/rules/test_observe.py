@@ -1219,6 +1219,25 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "L'utilisateur est d'accord (en réponse à « On peut passer à 4 tontes par mois, le "
             "contrat passerait à 980 € HT, ça vous va ? »).",
         ),
+        # a new figure told back, then a question that only asks to write it down
+        (
+            "D'accord, ça fait donc 7 fenêtres en tout, à 12 euros chacune. Je modifie ?",
+            "oui",
+            "L'utilisateur est d'accord (en réponse à « D'accord, ça fait donc 7 fenêtres en "
+            "tout, à 12 euros chacune, je modifie ? »).",
+        ),
+        (
+            "Right, that makes 7 windows in all at £12 each. Shall I update the booking?",
+            "yes",
+            "The user agrees (in answer to: Right, that makes 7 windows in all at £12 each, "
+            "shall the assistant update the booking?).",
+        ),
+        (
+            "On peut passer au grand modèle, 15 x 20 m, pour 140 personnes. On part là-dessus ?",
+            "oui",
+            "L'utilisateur est d'accord (en réponse à « On peut passer au grand modèle, 15 x 20 "
+            "m, pour 140 personnes, on part là-dessus ? »).",
+        ),
         (
             "On pourrait passer tous les quinze jours, le jeudi.",
             "ok parfait",

@@ -32,6 +32,7 @@ __all__ = [
     "number_put_right",
     "number_updated",
     "numbers_given",
+    "with_what_it_counts",
 ]
 
 _SAME_SCALE = 2.0
@@ -220,6 +221,30 @@ def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
         and bool({n.value for n in numbers_in(asked) if clocks or not n.clock} - given)
         and language.change.search(fold(answer)) is not None
     )
+
+
+def with_what_it_counts(old: str, new: str) -> str | None:
+    """`new` with the word `old` counts people in written after its one bare head count
+    ("on sera 150" replacing "120 personnes environ": "on sera 150 personnes"), so that
+    the prompt says 150 of what; None where `new` names what it counts, or `old` does not.
+
+    >>> with_what_it_counts("Around 40 guests at the barn.", "We'll be 45 now.")
+    "We'll be 45 guests now."
+    >>> with_what_it_counts("Around 40 guests at the barn.", "We'll be 45 guests now.")
+    """
+    bare = [n for n in numbers_in(_told(new)) if n.counts_people and not (n.unit or n.clock)]
+    counted = [n for n in numbers_in(old) if n.counts_people and n.unit]
+    if len(bare) != 1 or len({n.unit for n in counted}) != 1:
+        return None
+    word = re.search(rf"(?<![\w.,]){_digits(counted[0].value)}\s+([^\W\d_]+)", old)
+    number = re.search(rf"(?<![\w.,]){_digits(bare[0].value)}(?![\w.,]\w)", _told(new))
+    if word is None or number is None:
+        return None
+    return f"{new[: number.end()]} {word[1]}{new[number.end() :]}"
+
+
+def _digits(value: float) -> str:
+    return str(int(value)) if value == int(value) else re.escape(str(value))
 
 
 def _told(observation: str) -> str:
