@@ -885,3 +885,9 @@ def test_a_value_given_anew_that_breaks_what_was_ruled_out_does_both(
     [pair] = client.conflicts("alice")
     sides = f"{pair.fact_a.text} {pair.fact_b.text}"
     assert "no candles" in sides and "real candles" in sides
+
+
+def test_someone_who_does_what_another_did_takes_it_over(client: Memory, clock: Clock) -> None:
+    talk(client, clock, "s1", "Our caretaker Ambrose Quilling has the keys, he's in from 7.")
+    talk(client, clock, "s2", "Seraphine Dallow has the keys, ring her when you arrive.")
+    assert_replaced(client, "Ambrose Quilling", "Who has the keys to the hall?", "Seraphine")

@@ -333,6 +333,40 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says that the tuning made a world of difference, she practises now.",
             False,
         ),
+        # someone else does what another did, in the same words, said to change or not
+        (
+            "The user says that our caretaker Ambrose Quilling has the keys.",
+            "The user says that Seraphine Dallow has the keys, ring her on arrival.",
+            True,
+        ),
+        (
+            "The user says that our stage manager Bruno will sign for the kit.",
+            "The user says that Lina will sign for the kit on Saturday.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que Anatole Vicq, notre gardien, va vous ouvrir, il a les clés.",
+            "L'utilisateur dit que c'est Bérénice Oudart qui vous ouvrira le 13.",
+            True,
+        ),
+        # a value held for now is the one its clause gives, not another statement's
+        (
+            "The user says that the alarms are touchy, leave that for now; no strobe please, "
+            "one of our cast has epilepsy.",
+            "The user says that there's no lift, everything goes up 9 steps, tell our crew.",
+            False,
+        ),
+        # both named, or another deed: nothing taken over
+        (
+            "The user says that our caretaker Ambrose Quilling has the keys.",
+            "The user says that Ambrose Quilling and Seraphine Dallow have the keys.",
+            False,
+        ),
+        (
+            "The user says that our caretaker Ambrose Quilling has the keys.",
+            "The user says that Seraphine Dallow has the van on Fridays.",
+            False,
+        ),
     ],
 )
 def test_a_name_given_anew_in_its_slot(old: str, new: str, renamed: bool) -> None:

@@ -61,6 +61,17 @@ _OPENING = re.compile(
 """Where a statement opens, alone or retold ("… says that"): a capital there may be any
 word ("Weekends like that…", "Honestly, …")."""
 _WORD = re.compile(r"[^\W_]+")
+_CLAUSE = re.compile(r"[^,;:.!?()]*")
+_DEED = re.compile(
+    r"(?P<name>[A-ZÀ-Ý][\w-]+)(?:\s+[A-ZÀ-Ý][\w-]+)*(?:'s)?(?:,\s[^,;.()]{1,40},)?"
+    r"(?:\s+(?:qui|il|elle|he|she))?"
+    r"(?:\s+(?:will|is|are|can|would|going|to|be|va|sera|pourra|peut))*"
+    r"\s+(?!(?:in|on|at|for|with|to|from|of|and|or|à|au|aux|de|du|des|en|dans|pour|avec"
+    r"|chez|sur|et|ou)\b)"  # a deed, not where the person stands ("Bruno in copy")
+    r"(?P<deed>[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){1,2})"
+)
+"""A person's name (and surname, or who they are between commas), then the two or three
+words of what they do ("Tobiah Quennell has the keys", "Sorrel will sign for the kit")."""
 
 
 def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -73,6 +84,7 @@ def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bo
         language.change.search(folded) is not None
         or language.chooses.search(folded) is not None
         or may_drop(new, [language])
+        or bool(_deeds(new, language))
     )
 
 
@@ -158,6 +170,8 @@ def slot_renamed(
         language.chooses.search(fold(text)) for text in (new, said or "")
     ):
         return True  # "Tringle ou rail ?" "une tringle", then "va pour le rail alors"
+    if _taken_over(old, new, language):
+        return True
     if not any(language.change.search(fold(text)) for text in (new, said or "")):
         return False
     if (
@@ -183,6 +197,57 @@ def slot_renamed(
         if any(is_name(n["name"]) and n["name"] not in named for n in given.finditer(new)):
             return True
     return False
+
+
+def _taken_over(old: str, new: str, language: Language) -> bool:
+    """Whether someone `new` names does what someone else did in `old`, in the same words
+    after the name ("our driver Tobiah has the keys", then "Jory Penberthy has the keys";
+    "Rosaire, notre boulanger, va vous ouvrir", then "c'est Philomène qui vous ouvrira"),
+    and `new` does not name them both: the newer one took it over, said so or not.
+
+    >>> from somna.llm.rules.languages import LANGUAGES
+    >>> english = LANGUAGES[0]
+    >>> _taken_over("Says our driver Tobiah has the keys.", "Says Jory Penberthy has the keys.",
+    ...             english)
+    True
+    >>> _taken_over("Says Tobiah has the keys.", "Says Tobiah and Jory have the keys.", english)
+    False
+    """
+    done = _deeds(without_question(old), language)
+    told = without_question(new)
+    named = names_in(told)
+    return any(
+        name not in doers and not doers & named and _same_deed(deed, other, language)
+        for deed, doers in done.items()
+        for other, names in _deeds(told, language).items()
+        for name in names
+    )
+
+
+def _same_deed(a: tuple[str, ...], b: tuple[str, ...], language: Language) -> bool:
+    """Whether two deeds open with the same two or three words (each by its first five
+    letters: "ouvrira", "ouvrir"), one of four letters or more saying something."""
+    k = min(len(a), len(b))
+    return all(x[:5] == y[:5] for x, y in zip(a[:k], b[:k], strict=True)) and any(
+        len(w) > 3 and _content(w, language) for w in a[:k]
+    )
+
+
+def _deeds(text: str, language: Language) -> dict[tuple[str, ...], set[str]]:
+    """What the people `text` names do, as the two or three words after their name (and
+    what stands beside it: a surname, ", notre boulanger,", "qui", "will"), and who does
+    it. A capital opening a statement names someone only with a surname or a "will" after
+    it ("Lina will sign for the kit"; not "Weekends like that make…")."""
+    named, within = names_in(text), names_in(text, within=True)
+    found: dict[tuple[str, ...], set[str]] = {}
+    for name in _NAME.finditer(text):
+        match = _DEED.match(text, name.start())
+        if match is None or match["name"] not in named:
+            continue
+        if match["name"] not in within and match.end("name") == match.start("deed") - 1:
+            continue
+        found.setdefault(tuple(match["deed"].casefold().split()), set()).add(match["name"])
+    return found
 
 
 def _address_given_anew(old: str, new: str, language: Language) -> bool:
@@ -264,10 +329,12 @@ def _held_for_now(old: str, new: str, language: Language) -> bool:
     """Whether `old` says a value for now ("hot desk for now", "poste nomade pour
     l'instant") and `new` names the same thing with another word beside it ("a fixed
     desk", "un poste fixe"): two content words side by side, one the same, in its place."""
-    said = without_question(old)
-    if not language.provisional.search(fold(said)):
+    said = fold(without_question(old))
+    provisional = language.provisional.search(said)
+    if provisional is None:
         return False
-    before, after = _pairs(said, language), _pairs(new, language)
+    clause = next(c[0] for c in _CLAUSE.finditer(said) if c.end() >= provisional.end())
+    before, after = _pairs(clause, language), _pairs(new, language)  # "hot desk for now"
     return any((a == c) != (b == d) for a, b in after for c, d in before if a == c or b == d)
 
 
