@@ -208,6 +208,19 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             False,
         ),
         ("The user says the flue was never lined.", "The user asks for a new liner.", False),
+        # what only the question an answer retells names is on its plan if it says yes
+        (
+            "L'utilisateur dit pas de photo de l'utilisateur sur le site svp.",
+            "L'utilisateur dit que son associée gère la com (en réponse à « Qui nous envoie "
+            "les textes et les photos ? »).",
+            False,
+        ),
+        (
+            "L'utilisateur dit pas de photo de l'utilisateur sur le site svp.",
+            "L'utilisateur est d'accord (en réponse à « On met une photo de vous en page "
+            "d'accueil ? »).",
+            True,
+        ),
         ("The user says we've no room for a sofa.", "The user books the function room.", False),
         (
             "The user never picks up in the day, email only.",

@@ -71,7 +71,7 @@ _DEED = re.compile(
     r"(?P<deed>[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){1,2})"
 )
 """A person's name (and surname, or who they are between commas), then the two or three
-words of what they do ("Tobiah Quennell has the keys", "Sorrel will sign for the kit")."""
+words of what they do ("Ambrose Quilling has the keys", "Lina will sign for the kit")."""
 
 
 def may_rename_a_slot(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -201,16 +201,18 @@ def slot_renamed(
 
 def _taken_over(old: str, new: str, language: Language) -> bool:
     """Whether someone `new` names does what someone else did in `old`, in the same words
-    after the name ("our driver Tobiah has the keys", then "Jory Penberthy has the keys";
-    "Rosaire, notre boulanger, va vous ouvrir", then "c'est Philomène qui vous ouvrira"),
-    and `new` does not name them both: the newer one took it over, said so or not.
+    after the name ("our caretaker Ambrose has the keys", then "Seraphine Dallow has the
+    keys"; "Anatole, notre gardien, va vous ouvrir", then "c'est Bérénice qui vous
+    ouvrira"), and `new` does not name them both: the newer one took it over, said so or
+    not.
 
     >>> from somna.llm.rules.languages import LANGUAGES
     >>> english = LANGUAGES[0]
-    >>> _taken_over("Says our driver Tobiah has the keys.", "Says Jory Penberthy has the keys.",
-    ...             english)
+    >>> _taken_over("Says our caretaker Ambrose has the keys.",
+    ...             "Says Seraphine Dallow has the keys.", english)
     True
-    >>> _taken_over("Says Tobiah has the keys.", "Says Tobiah and Jory have the keys.", english)
+    >>> _taken_over("Says Ambrose has the keys.",
+    ...             "Says Ambrose and Seraphine have the keys.", english)
     False
     """
     done = _deeds(without_question(old), language)

@@ -130,14 +130,18 @@ def breaks_diet(restriction: str, plan: str) -> bool:
     >>> breaks_diet("Is vegan.", "Has three eggs and a whey shake for breakfast.")
     True
 
-    A food the diet allows breaks nothing, nor does a food the plan itself refuses:
+    A food the diet allows breaks nothing, nor does a food the plan itself refuses, nor
+    one only the question it answers names, unless it says yes to it:
 
     >>> breaks_diet("Is vegan.", "Loves peanut butter on toast.")
     False
     >>> breaks_diet("Is vegetarian.", "No pork please, several guests never eat it.")
     False
+    >>> breaks_diet("Is vegan.", "Says Noa brings it (in answer to: Who brings the eggs?).")
+    False
     """
-    plan = ANSWERED.sub(" (", plan)  # the question a plan answers, not the words retelling it
+    # the question a plan said yes to is part of it, not the words retelling it
+    plan = ANSWERED.sub(" (", plan) if says_yes(plan) else without_question(plan)
     for diet in restrictions(restriction):
         if diet.says.search(plan):
             continue  # the plan states the restriction itself, or another person's
