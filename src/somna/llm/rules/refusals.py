@@ -125,32 +125,46 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
         refused = table.qualifier.split(refused, maxsplit=1)[0]
+        holders = names_in(said)
         for one in table.alternative.split(refused):  # "no drilling or fixings": each
-            written = [_ELIDED.sub("", w.removesuffix("'s")) for w in _WORD.findall(one)]
-            kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
-            kept = [w for w in kept if w not in table.skipped]
-            if not kept or any(w in table.empty for w in kept):
-                continue
-            if denied and all(stem(w) not in kept or is_name(w) for w in written):
-                continue  # a person denied: "we don't invite Theo" ("no Windows" is a thing)
-            alike = [{word, *table.standing_for.get(word, ())} for word in kept]
-            foods = tuple(sorted(set().union(*alike)))
-            together = tuple(tuple(sorted({_base(w) for w in group})) for group in alike)
-            found.append(
-                Restriction(
-                    _named(kept, earlier, later),
-                    NOTHING,
-                    _inflected(foods),
-                    NOTHING,
-                    (),
-                    foods,
-                    together=together,
-                    holders=names_in(said),
-                    earlier_than=earlier,
-                    later_than=later,
-                )
-            )
+            restriction = _refusal(one, table, denied, holders, earlier, later)
+            if restriction is not None:
+                found.append(restriction)
     return tuple({r.name: r for r in found}.values())
+
+
+def _refusal(
+    refused: str,
+    table: _Table,
+    denied: bool,
+    holders: frozenset[str],
+    earlier: int | None,
+    later: int | None,
+) -> Restriction | None:
+    """The restriction that `refused`, the words after what opened a refusal, states; None
+    where they refuse no thing: light words, small talk ("no problem"), or a person denied
+    ("we don't invite Theo"; "no Windows" is a thing)."""
+    written = [_ELIDED.sub("", w.removesuffix("'s")) for w in _WORD.findall(refused)]
+    kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
+    kept = [w for w in kept if w not in table.skipped]
+    if not kept or any(w in table.empty for w in kept):
+        return None
+    if denied and all(stem(w) not in kept or is_name(w) for w in written):
+        return None
+    alike = [{word, *table.standing_for.get(word, ())} for word in kept]
+    foods = tuple(sorted(set().union(*alike)))
+    return Restriction(
+        _named(kept, earlier, later),
+        NOTHING,
+        _inflected(foods),
+        NOTHING,
+        (),
+        foods,
+        together=tuple(tuple(sorted({_base(w) for w in group})) for group in alike),
+        holders=holders,
+        earlier_than=earlier,
+        later_than=later,
+    )
 
 
 _ENDINGS = "s|es|ing|ed|er|ers|ez|é|ée|és|ées|x"
