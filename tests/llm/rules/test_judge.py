@@ -107,6 +107,17 @@ CASES = [
     ("The user is Mrs Talbot.", "The user is Gwen Talbot.", Verdict.DUPLICATE),
     ("L'utilisateur est Mme Ferrand.", "L'utilisateur est Anouk Ferrand.", Verdict.DUPLICATE),
     ("The user is Mrs Talbot.", "The user is Gwen Pike.", Verdict.CONTRADICTS),
+    # a partner the older fact names, who writes in turn, is no other name of the user
+    (
+        "The user is Hollis.",
+        "The user is Gwen Talbot, marrying her fiancé Hollis Pike in May.",
+        Verdict.DISTINCT,
+    ),
+    (
+        "L'utilisateur est Basile Ferrand.",
+        "L'utilisateur est Anouk Perrault, avec son compagnon Basile Ferrand.",
+        Verdict.DISTINCT,
+    ),
 ]
 
 

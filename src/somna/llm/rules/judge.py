@@ -143,6 +143,8 @@ def judge_pair(pair: JudgePair, languages: Sequence[Language] = LANGUAGES) -> Ju
             return verdict(Verdict.DUPLICATE, f"Same {name} for the same subject.")
         if new_slot[0] == "name" and _one_name(new_slot[2], old_slot[2], language.titles):
             return verdict(Verdict.DUPLICATE, "The same name, one shortened or titled.")
+        if new_slot[0] == "name" and _named_besides(new_slot[2], old, old_slot[2]):
+            return verdict(Verdict.DISTINCT, "Someone the older fact names besides: both write.")
         if new_slot[0] in _EVOLVING and _younger(new_slot[2], old_slot[2]):
             return verdict(Verdict.CONTRADICTS, f"A lower {name!r} than before: one is wrong.")
         if says_changed or new_slot[0] in _EVOLVING:
@@ -185,6 +187,21 @@ def _one_name(a: str, b: str, titles: frozenset[str] = frozenset()) -> bool:
         or (i == 0 and len(words_a) > 1 and (x in titles or y in titles))
         for i, (x, y) in enumerate(zip(words_a, words_b, strict=True))
     )
+
+
+def _named_besides(name: str, text: str, own: str) -> bool:
+    """Whether each word of `name` stands in `text` outside `own`, the name it gives: a
+    partner or a colleague it names ("Rosalba, and her fiancé Casimir Odunsby…"), who
+    writes in turn ("I'm Casimir"), not the same person named otherwise.
+
+    >>> _named_besides("casimir", "the user is rosalba vantreece, fiancé casimir odunsby",
+    ...                "rosalba vantreece")
+    True
+    >>> _named_besides("casimir", "the user is rosalba vantreece", "rosalba vantreece")
+    False
+    """
+    words = text.replace(own, " ").split()
+    return all(word in words for word in name.split())
 
 
 def _younger(new: str, old: str) -> bool:
