@@ -24,7 +24,7 @@ from somna.llm.rules.choices import turned_down
 from somna.llm.rules.contacts import ways, without_ways
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
-from somna.llm.rules.text import fold
+from somna.llm.rules.text import clauses, fold
 from somna.model import normalize_text, shared_words
 
 __all__ = ["dropped", "may_drop", "may_rename_a_slot", "names_in", "slot_renamed"]
@@ -61,7 +61,6 @@ _OPENING = re.compile(
 """Where a statement opens, alone or retold ("… says that"): a capital there may be any
 word ("Weekends like that…", "Honestly, …")."""
 _WORD = re.compile(r"[^\W_]+")
-_CLAUSE = re.compile(r"[^,;:.!?()]*")
 _DEED = re.compile(
     r"(?P<name>[A-ZÀ-Ý][\w-]+)(?:\s+[A-ZÀ-Ý][\w-]+)*(?:'s)?(?:,\s[^,;.()]{1,40},)?"
     r"(?:\s+(?:qui|il|elle|he|she))?"
@@ -217,11 +216,12 @@ def _taken_over(old: str, new: str, language: Language) -> bool:
     """
     done = _deeds(without_question(old), language)
     told = without_question(new)
+    doing = _deeds(told, language) if done else {}
     named = names_in(told)
     return any(
         name not in doers and not doers & named and _same_deed(deed, other, language)
         for deed, doers in done.items()
-        for other, names in _deeds(told, language).items()
+        for other, names in doing.items()
         for name in names
     )
 
@@ -335,7 +335,7 @@ def _held_for_now(old: str, new: str, language: Language) -> bool:
     provisional = language.provisional.search(said)
     if provisional is None:
         return False
-    clause = next(c[0] for c in _CLAUSE.finditer(said) if c.end() >= provisional.end())
+    clause = next((c for c in clauses(said) if language.provisional.search(c)), said)
     before, after = _pairs(clause, language), _pairs(new, language)  # "hot desk for now"
     return any((a == c) != (b == d) for a, b in after for c, d in before if a == c or b == d)
 

@@ -117,11 +117,17 @@ def restrictions(text: str) -> tuple[Restriction, ...]:
     >>> [d.name for d in restrictions("Noa never drinks alcohol, and we don't have pets.")]
     ['refuses alcohol', 'refuses pet']
     """
-    if not says_yes(text):  # the diet a question offered is no one's until a yes takes it
-        text = without_question(text)
+    text = _as_said(text)
     stated = tuple(diet for diet in diets() if diet.says.search(text))
     named = [d for d in _named_allergies(text) if not any(d.foods[0] in s.foods for s in stated)]
     return (*stated, *named, *refusals(text))
+
+
+def _as_said(text: str) -> str:
+    """What `text` says: with the question it answers when it says yes to it, without the
+    words retelling it ("in answer to"); without it otherwise, since what a question
+    offered is no one's until a yes takes it."""
+    return ANSWERED.sub(" (", text) if says_yes(text) else without_question(text)
 
 
 def breaks_diet(restriction: str, plan: str) -> bool:
@@ -140,8 +146,7 @@ def breaks_diet(restriction: str, plan: str) -> bool:
     >>> breaks_diet("Is vegan.", "Says Noa brings it (in answer to: Who brings the eggs?).")
     False
     """
-    # the question a plan said yes to is part of it, not the words retelling it
-    plan = ANSWERED.sub(" (", plan) if says_yes(plan) else without_question(plan)
+    plan = _as_said(plan)
     for diet in restrictions(restriction):
         if diet.says.search(plan):
             continue  # the plan states the restriction itself, or another person's

@@ -116,6 +116,7 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     said = without_question(text)
     openings = [(m, False) for m in table.opens.finditer(said)]
     openings += [(m, True) for m in _denials(said, table)]
+    holders = names_in(said)
     found = []
     for opening, denied in sorted(openings, key=lambda found: found[0].start()):
         if _conditional(said, opening.start(), table):
@@ -125,7 +126,6 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
         refused = table.qualifier.split(refused, maxsplit=1)[0]
-        holders = names_in(said)
         for one in table.alternative.split(refused):  # "no drilling or fixings": each
             restriction = _refusal(one, table, denied, holders, earlier, later)
             if restriction is not None:
@@ -183,10 +183,11 @@ def _inflected(words: Iterable[str]) -> re.Pattern[str]:
     (True, True)
     """
     alternatives = "|".join(
-        re.escape(_base(w)).replace(r"\ ", r"\s+")
-        + ("(?:y|ie)" if w.endswith("y") and _base(w) != w else "")
+        re.escape(base).replace(r"\ ", r"\s+")
+        + ("(?:y|ie)" if base != w and w.endswith("y") else "")
         + (f"(?:{_ENDINGS}|e)?" if len(w) > 4 else f"(?:{_ENDINGS})?")
         for w in sorted(words, key=len, reverse=True)
+        for base in (_base(w),)
     )
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
