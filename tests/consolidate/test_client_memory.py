@@ -480,6 +480,13 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
             "pas de micro",
             "sono avec un micro",
         ),
+        # what a place is without, and a plan that takes it
+        (
+            "On est au 4e étage sans ascenseur, prévoyez du monde.",
+            "Pour les cartons, montez directement par l'ascenseur.",
+            "sans ascenseur",
+            "par l'ascenseur",
+        ),
     ],
 )
 def test_a_plan_that_breaks_a_stated_restriction_is_put_to_a_person(
@@ -732,6 +739,22 @@ def test_a_date_put_right_later_in_the_same_session_replaces_the_mistake(
     assert_replaced(client, "11 September", "When is the boat survey?", "21 September")
 
 
+def test_a_new_price_said_yes_to_later_in_the_same_session_replaces_the_first(
+    client: Memory, clock: Clock
+) -> None:
+    converse(
+        client,
+        clock,
+        "s1",
+        [
+            ("user", "Got the quote at 3,900 € for the move, all good, we sign."),
+            ("assistant", "Great. With 4 more desks the quote goes to 4,280 €, is that ok?"),
+            ("user", "ok"),
+        ],
+    )
+    assert_replaced(client, "3,900", "What did they sign the move quote for?", "4,280")
+
+
 def test_a_time_moved_by_an_hour_says_the_new_time(client: Memory, clock: Clock) -> None:
     converse(
         client,
@@ -885,6 +908,33 @@ def test_a_value_given_anew_that_breaks_what_was_ruled_out_does_both(
     [pair] = client.conflicts("alice")
     sides = f"{pair.fact_a.text} {pair.fact_b.text}"
     assert "no candles" in sides and "real candles" in sides
+
+
+@pytest.mark.parametrize(
+    ("plan", "restriction", "old", "new"),
+    [
+        (
+            "Please add the battery to the quote, my wife insists.",
+            "We looked at the quote again, finally no battery, it's too dear.",
+            "add the battery",
+            "no battery",
+        ),
+        (
+            "Ajoutez la batterie au devis, ma femme insiste.",
+            "On a regardé le devis, on reste sans batterie finalement, c'est trop cher.",
+            "Ajoutez la batterie",
+            "sans batterie",
+        ),
+    ],
+)
+def test_a_restriction_said_anew_takes_back_the_plan_it_rules_out(
+    client: Memory, clock: Clock, plan: str, restriction: str, old: str, new: str
+) -> None:
+    talk(client, clock, "s1", plan)
+    talk(client, clock, "s2", restriction)
+    assert client.conflicts("alice") == []
+    assert any(old.casefold() in t.casefold() for t in texts(client, FactStatus.SUPERSEDED))
+    assert any(new in t for t in texts(client, FactStatus.UNVERIFIED))
 
 
 def test_someone_who_does_what_another_did_takes_it_over(client: Memory, clock: Clock) -> None:

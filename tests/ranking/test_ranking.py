@@ -105,6 +105,13 @@ def test_question_words_drop_the_words_observations_are_told_in() -> None:
     assert keywords("The user lives in Paris.") == ["user", "lives", "paris"]
 
 
+def test_question_words_drop_the_lightest_verbs() -> None:
+    """ "How do I get red wine out?" shares "get" with "getting rid of the boxes", and
+    brought that fact, then four more, into the block of a question about no client."""
+    assert question_words("How do I get red wine out of a rug?") == ["red", "wine", "rug"]
+    assert question_words("What's the best way to get rid of moss?") == ["moss"]
+
+
 def test_recency_halves_every_half_life_and_never_exceeds_one() -> None:
     assert recency(MAY_3, MAY_3, 30) == 1.0
     assert recency(MAY_3 - timedelta(days=30), MAY_3, 30) == pytest.approx(0.5)
@@ -178,6 +185,10 @@ def test_a_header_without_any_fact_under_it_is_left_out() -> None:
         ("What time does the van come?", "Have the driver come at 10:30.", True),
         ("À quelle heure passe le livreur ?", "Plutôt vers 11h45.", True),
         ("What time does the van come?", "The van comes on Mondays.", False),
+        # a price, by its currency or its thousands; a race of 10k is none
+        ("What did they agree to pay for the hall?", "The 2-day one at 1,680 is fine.", True),
+        ("C'est quoi le tarif négocié ?", "Ok pour 14,50 le kit.", True),
+        ("What did they agree to pay for the hall?", "We're running the 10k in May.", False),
     ],
 )
 def test_a_question_asks_for_a_kind_of_value_a_fact_holds_or_not(

@@ -15,7 +15,7 @@ from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.contacts import may_reach_elsewhere, reached_elsewhere
 from somna.llm.rules.counts import counted_words, may_update_a_number, with_what_it_counts
 from somna.llm.rules.departures import departed
-from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words
+from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words, restricted_anew
 from somna.llm.rules.extract import LANGUAGES
 from somna.llm.rules.instead import may_name_instead, with_the_number_put_right
 from somna.llm.rules.judge import may_change_a_value, value_changed
@@ -126,10 +126,13 @@ def related(
     facts nearest by meaning, whatever their cosine, where a value given anew is looked
     for too; `said`: the words `fact` was said in, which may name what it replaces ("…
     rather than the one-day course") where the fact leaves it out."""
+    clashing = diet_clashes(tx, fact, eligible) + age_clashes(tx, fact, eligible)
+    # a restriction said anew takes back the plan it rules out ("on reste sans batterie")
+    taken_back = [other for other in clashing if restricted_anew(other.text, fact.text, said)]
     return Related(
         changed_values(tx, fact, eligible),
-        given_anew(tx, fact, eligible, nearest, said),
-        diet_clashes(tx, fact, eligible) + age_clashes(tx, fact, eligible),
+        given_anew(tx, fact, eligible, nearest, said) + taken_back,
+        [other for other in clashing if other not in taken_back],
         changed_choices(tx, fact, eligible),
     )
 

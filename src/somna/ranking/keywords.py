@@ -36,10 +36,12 @@ entre si comme donc alors sans sous dont
 STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())
 _RETELLING = frozenset(
     ["user", "users", "says", "said", "answer", "utilisateur", "utilisatrice", "dit", "réponse"]
-)
+) | frozenset(["get", "gets", "got", "getting", "rid"])
 """The words an offline observation is told in ("The user says that…", "L'utilisateur dit
-que… (en réponse à…)"): most facts of a profile hold them, so a question that holds one
-("Comment dit-on…?") shares it with all and with none in particular."""
+que… (en réponse à…)"), and the lightest verb ("how do I get red wine out?"): most facts
+of a profile hold them, so a question that holds one ("Comment dit-on…?") shares it with
+all and with none in particular. "make" and "go" tell more: leaving them out cost LoCoMo
+one question in a hundred."""
 
 
 def keywords(text: str) -> list[str]:

@@ -367,6 +367,24 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says that Seraphine Dallow has the van on Fridays.",
             False,
         ),
+        # what was said named again, and the same thing chosen with another word beside it
+        (
+            "L'utilisateur dit qu'une nuit, en chambres individuelles (en réponse à « Et pour "
+            "dormir ? »).",
+            "L'utilisateur dit que les chambres individuelles coûtent trop, on part sur des "
+            "chambres doubles.",
+            True,
+        ),
+        (
+            "The user says standard rooms for everyone (in answer to: Which rooms?).",
+            "The user says the standard rooms are full, so we'll go with superior rooms.",
+            True,
+        ),
+        (
+            "The user says blue paint for the hall.",
+            "The user says we'll go with the blue tiles for the bathroom.",
+            False,
+        ),
     ],
 )
 def test_a_name_given_anew_in_its_slot(old: str, new: str, renamed: bool) -> None:

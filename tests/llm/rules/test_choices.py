@@ -181,6 +181,21 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
         ),
         # one word passed over is named too often to be taken back by it
         ("Email rather than phone, please.", "The phone line is new.", None, None),
+        # what a statement is about is not what it chooses: the reminders go by text, the
+        # client is still called
+        (
+            "L'utilisateur dit que le mardi c'est son jour de repos, appelez le mardi svp (en "
+            "réponse à « Et par téléphone, quand est-ce qu'on peut vous joindre ? »).",
+            "L'utilisateur dit que finalement pour les sms mettez 12h avant.",
+            None,
+            None,
+        ),
+        (
+            "Call the user on Fridays (in answer to: How can we reach you?).",
+            "The user says that for the texts, make it the evening before from now on.",
+            None,
+            None,
+        ),
     ],
 )
 def test_a_newer_choice_supersedes_when_it_says_so_and_contradicts_otherwise(

@@ -274,6 +274,23 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "L'utilisateur dit qu'on a déménagé; Lubin pourra venir dès mercredi prochain "
             "(Wednesday 25 November 2026), c'est à 10 min de l'ancienne maison.",
         ),
+        # how often a thing comes is no count of the months a lease runs
+        (
+            "The user says that 24 months is fine (in answer to: Terms are 24 or 48 months; on "
+            "24 months it's 80 euro a month).",
+            "The user says that we're busier, can you bump it up to 8 boxes a month from now on.",
+        ),
+        # a sum added on to another is no new value of it
+        (
+            "L'utilisateur est d'accord (en réponse à « Le devis passe à 2 900 € pour "
+            "l'enseigne de la vitrine, ça vous va ? »).",
+            "L'utilisateur est d'accord (en réponse à « Noté, un film sur la vitrine, ça "
+            "rajoute 180 € »).",
+        ),
+        (
+            "The user agrees (in answer to: The awning comes to £1,200 fitted, ok?).",
+            "The user agrees (in answer to: Sure, a side panel for the awning is £90 extra).",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:
@@ -348,3 +365,24 @@ def test_a_count_told_before_an_elided_word_measures_nothing() -> None:
     [four] = numbers_in("En fait ils sont 4 l'utilisateur avait oublié la stagiaire.")
     [litres] = numbers_in("Il faut 4 l de lait.")
     assert four.unit != litres.unit
+
+
+def test_a_new_price_said_yes_to_in_one_session_replaces_the_first() -> None:
+    """Said in one session, a price given anew replaces the first only when the client
+    says a bare yes to it; two counts said yes to are often of two things."""
+    signed = "The user says that the quote at 3,900 € is fine, we sign."
+    assert gives_anew(
+        signed,
+        "The user agrees (in answer to: With 4 more desks the quote goes to 4,280 €, ok?).",
+        same_session=True,
+    )
+    assert not gives_anew(
+        signed,
+        "The user says that ooh let me ask (in answer to: Cake at 2.50 € a head, fancy it?).",
+        same_session=True,
+    )
+    assert not gives_anew(
+        "The user says that 120 people, seated (in answer to: How many guests?).",
+        "The user agrees (in answer to: For 120 seated, 12 tables of 10, would that suit?).",
+        same_session=True,
+    )

@@ -227,6 +227,29 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             "The user asks to pick up the keys on Friday.",
             False,
         ),
+        # one of a kind refused: an organ is an instrument, bubble wrap a plastic, lavender a
+        # scent, pecans nuts; and a word written with a capital in another statement
+        # ("Breton songs") names no one the refusal is for
+        (
+            "The user says mostly Breton folk songs; it's all a cappella, strictly no instruments.",
+            "The user says that for the last song Hollis Pike will play the organ with us.",
+            True,
+        ),
+        (
+            "The user says please no plastic wrapping on the delivery, we can't recycle it.",
+            "The user asks the assistant to bubble wrap the mirror well.",
+            True,
+        ),
+        (
+            "L'utilisateur dit pas de parfum dans la lessive, sa fille réagit.",
+            "L'utilisateur demande de les laver avec une lessive à la lavande.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que son fils Anatole est allergique aux noix, zéro noix svp.",
+            "L'utilisateur dit que pour le gâteau érable et pacanes, c'est parfait.",
+            True,
+        ),
     ],
 )
 def test_a_plan_that_holds_what_a_person_ruled_out(refusal: str, plan: str, broken: bool) -> None:

@@ -107,6 +107,9 @@ CASES = [
     ("The user is Mrs Talbot.", "The user is Gwen Talbot.", Verdict.DUPLICATE),
     ("L'utilisateur est Mme Ferrand.", "L'utilisateur est Anouk Ferrand.", Verdict.DUPLICATE),
     ("The user is Mrs Talbot.", "The user is Gwen Pike.", Verdict.CONTRADICTS),
+    # the family's name for a household that writes as one ("the Talbots here")
+    ("The user is Talbots.", "The user is Gwen Talbot.", Verdict.DUPLICATE),
+    ("The user is Pikes.", "The user is Gwen Talbot.", Verdict.CONTRADICTS),
     # a partner the older fact names, who writes in turn, is no other name of the user
     (
         "The user is Hollis.",

@@ -215,6 +215,15 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "Can you send the quotes to the office manager instead?",
             "The user asks the assistant to send the quotes to the office manager instead.",
         ),
+        # how or where a thing is to be done, in enough words
+        (
+            "Could you wash the curtains with an unscented powder?",
+            "The user asks the assistant to wash the curtains with an unscented powder.",
+        ),
+        (
+            "c possible de mettre sa chaise près de la fenêtre ?",
+            "L'utilisateur demande de mettre sa chaise près de la fenêtre.",
+        ),
     ],
 )
 def test_a_question_asking_for_a_named_value_is_what_the_user_asks_for(
@@ -351,6 +360,19 @@ def test_an_answer_carries_its_question_without_the_value_it_proposed_to_replace
             "L'utilisateur dit que parfait, partez sur le Graphite (en réponse à « Est-ce que "
             "le Graphite vous irait pour les tabourets ? »).",
         ),
+        # a yes that goes on with what is wanted answers
+        (
+            "Anything special for the ironing?",
+            "yes: sharp creases, light starch",
+            "The user says that sharp creases, light starch (in answer to: Anything special "
+            "for the ironing?).",
+        ),
+        (
+            "Des consignes pour le repassage ?",
+            "oui, pli marqué, amidon léger",
+            "L'utilisateur dit que pli marqué, amidon léger (en réponse à « Des consignes pour "
+            "le repassage ? »).",
+        ),
     ],
 )
 def test_a_short_yes_naming_what_the_question_proposed_is_kept(
@@ -360,15 +382,30 @@ def test_a_short_yes_naming_what_the_question_proposed_is_kept(
     assert _observations(digest) == [told]
 
 
-def test_an_answer_taking_one_of_the_options_offered_carries_them() -> None:
-    digest = _extract(
-        ("assistant", None, "Noted. There's room on the Tuesday at 5pm, or the Friday at 10am."),
-        ("user", None, "5pm is great, school is out by then"),
-    )
-    assert _observations(digest) == [
-        "The user says that 5pm is great, school is out by then (in answer to: There's room "
-        "on the Tuesday at 5pm, or the Friday at 10am)."
-    ]
+@pytest.mark.parametrize(
+    ("offered", "said", "told"),
+    [
+        # one of the options offered, taken
+        (
+            "Noted. There's room on the Tuesday at 5pm, or the Friday at 10am.",
+            "5pm is great, school is out by then",
+            "The user says that 5pm is great, school is out by then (in answer to: There's "
+            "room on the Tuesday at 5pm, or the Friday at 10am).",
+        ),
+        # the day proposed, okayed: what it was proposed for goes with it
+        (
+            "Pour le ravalement, on peut venir la semaine du 14 septembre.",
+            "semaine du 14 septembre ok pour nous",
+            "Semaine du 14 septembre ok pour l'utilisateur (en réponse à « Pour le ravalement, "
+            "on peut venir la semaine du 14 septembre »).",
+        ),
+    ],
+)
+def test_an_answer_taking_what_a_statement_offers_carries_it(
+    offered: str, said: str, told: str
+) -> None:
+    digest = _extract(("assistant", None, offered), ("user", None, said))
+    assert _observations(digest) == [told]
 
 
 def test_a_yes_that_goes_on_about_the_thing_offered_carries_the_offer() -> None:
@@ -403,6 +440,47 @@ def test_the_listener_named_in_the_question_is_nothing_proposed() -> None:
         ("user", None, "Thanks Dilys, lovely"),
     )
     assert _observations(digest) == []
+
+
+@pytest.mark.parametrize(
+    ("offered", "said", "told"),
+    [
+        (
+            "Would you like to add descaler tablets to the order?",
+            "not yet, we've a few spares",
+            ["The user says that not yet, we've a few spares."],
+        ),
+        (
+            "On propose aussi un contrat d'entretien à 90 € par an, ça vous intéresse ?",
+            "on verra plus tard, là on a déjà pas mal de dépenses",
+            ["L'utilisateur dit qu'on verra plus tard, là on a déjà pas mal de dépenses."],
+        ),
+        ("Would you like to add descaler tablets to the order?", "no thanks", []),
+        # what a reply goes on to tell after taking a price would go when the price changes
+        (
+            "Full livery is 480 € a month, hay included.",
+            "ok on part sur ça. Attention il tousse, il lui faut du foin trempé",
+            ["L'utilisateur dit qu'attention il tousse, il lui faut du foin trempé."],
+        ),
+        # another value proposed is an answer
+        (
+            "Would you like the fitting on Saturday?",
+            "no, Monday please",
+            [
+                "The user says that no, Monday (Monday 4 May 2026) please (in answer to: Would "
+                "the user like the fitting on Saturday (Saturday 9 May 2026)?)."
+            ],
+        ),
+    ],
+)  # fmt: skip
+def test_what_a_reply_goes_on_to_say_after_an_offer_answers_nothing(
+    offered: str, said: str, told: list[str]
+) -> None:
+    """A client who turns down the descaler has not taken it: the offer stays out of what
+    the reply goes on to say, or the block for "what did they order?" would name it; and
+    what follows a price taken is no answer to it."""
+    digest = _extract(("assistant", None, offered), ("user", None, said))
+    assert _observations(digest) == told
 
 
 def test_thanks_to_someone_named_is_no_answer(said: str = "Thanks so much, Odile!") -> None:
@@ -1243,6 +1321,38 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "ok parfait",
             "L'utilisateur est d'accord (en réponse à « On pourrait passer tous les quinze "
             "jours, le jeudi »).",
+        ),
+        # a price stated before a question the yes answers: taken at that price
+        (
+            "Full board is £180 a week per pony. Shall we start from Monday 4 May?",
+            "yep",
+            "The user agrees (in answer to: Full board is £180 a week per pony, shall we start "
+            "from Monday 4 May?).",
+        ),
+        (
+            "La pension complète est à 450 € par mois. On commence lundi 4 mai ?",
+            "oui",
+            "L'utilisateur est d'accord (en réponse à « La pension complète est à 450 € par "
+            "mois, on commence lundi 4 mai ? »).",
+        ),
+        # a price quoted, said yes to
+        (
+            "Two more lamps are £30, so the kit comes to £450 for the week.",
+            "fine",
+            "The user agrees (in answer to: Two more lamps are £30, so the kit comes to £450 "
+            "for the week).",
+        ),
+        # a price quoted, taken in so many words
+        (
+            "Good news on the sizes! The oak bench in 1.8 m comes to £1,240 fitted.",
+            "ok go for that",
+            "The user agrees (in answer to: The oak bench in 1.8 m comes to £1,240 fitted).",
+        ),
+        (
+            "Il conseille une chaudière de 24 kW. Avec la pose, le devis est de 6 300 € TTC.",
+            "ok ça nous va, on part là-dessus",
+            "L'utilisateur est d'accord (en réponse à « Il conseille une chaudière de 24 kW; "
+            "avec la pose, le devis est de 6 300 € TTC »).",
         ),
     ],
 )

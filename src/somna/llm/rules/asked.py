@@ -169,7 +169,7 @@ def slot_renamed(
         language.chooses.search(fold(text)) for text in (new, said or "")
     ):
         return True  # "Tringle ou rail ?" "une tringle", then "va pour le rail alors"
-    if _taken_over(old, new, language):
+    if _taken_over(old, new, language) or _chosen_instead(old, new, language):
         return True
     if not any(language.change.search(fold(text)) for text in (new, said or "")):
         return False
@@ -338,6 +338,19 @@ def _held_for_now(old: str, new: str, language: Language) -> bool:
     clause = next((c for c in clauses(said) if language.provisional.search(c)), said)
     before, after = _pairs(clause, language), _pairs(new, language)  # "hot desk for now"
     return any((a == c) != (b == d) for a, b in after for c, d in before if a == c or b == d)
+
+
+def _chosen_instead(old: str, new: str, language: Language) -> bool:
+    """Whether `new` names what `old` said and chooses, in so many words, the same thing with
+    another word beside it: "une nuit, en chambres individuelles", then "les chambres
+    individuelles dépassent le budget, on part sur des chambres doubles"."""
+    folded = fold(new)
+    chosen = language.chooses.search(folded)
+    if chosen is None:
+        return False
+    clause = next(iter(clauses(folded[chosen.end() :])), "")
+    named = _pairs(folded, language) & _pairs(fold(without_question(old)), language)
+    return any((a == c) != (b == d) for a, b in _pairs(clause, language) for c, d in named)
 
 
 def _pairs(text: str, language: Language) -> set[tuple[str, str]]:

@@ -55,6 +55,21 @@ def turned_down(text: str, at: int) -> bool:
     return _TURNED_DOWN.search(text[max(0, at - 40) : at]) is not None
 
 
+_TOPIC = re.compile(
+    r"(?:^|[,;:]|(?<!\w)(?:that|so|and|but|now|then|que|qu'|et|mais|alors|finalement|"
+    r"du\s+coup))\s*(?:for|about|as\s+for|regarding|pour|quant|concernant)\s+"
+    r"(?:the|your|our|my|les|le|la|l'|vos|nos|mes|aux?)\s*$",
+    re.IGNORECASE,
+)
+"""Words opening a clause that make the value right after them what it is about, not what
+it chooses: "finalement pour les sms, mettez 24h avant" sets the reminders and reaches no
+one by text, where "pays for the annual plan" chooses it."""
+
+
+def _spoken_of(text: str, at: int) -> bool:
+    return _TOPIC.search(text[max(0, at - 30) : at]) is not None
+
+
 @cache
 def choices() -> tuple[Choice, ...]:
     return tuple(
@@ -91,7 +106,7 @@ def chosen(text: str, *, about: bool = True) -> dict[str, set[str]]:
             value
             for value, names in choice.values
             for match in names.finditer(said)
-            if not turned_down(said, match.start())
+            if not turned_down(said, match.start()) and not _spoken_of(said, match.start())
         }
         if values:
             found[choice.name] = values

@@ -104,7 +104,9 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     """
     language = detect_language(f"{new} {old}", languages, languages[0])
     old_numbers: Sequence[Number] = numbers_in(old)
-    new_numbers = [n for n in numbers_in(_told(new)) if not n.corrected]
+    # a sum added on ("ça rajoute 240 €", "£40 extra") is no new value of the older one
+    told = language.increment.sub(" ", _told(new))
+    new_numbers = [n for n in numbers_in(told) if not n.corrected]
     if language.change.search(fold(new)) is None and not agrees(new):  # a figure taken up
         if _amount_restated(old_numbers, new_numbers):
             return True

@@ -21,9 +21,16 @@ from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
 from somna.llm.rules.refusals import refusals, refused_by_words
 from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
-from somna.llm.rules.text import any_word
+from somna.llm.rules.text import any_word, fold
 
-__all__ = ["allergy_words", "breaks_diet", "clash_words", "diets", "restrictions"]
+__all__ = [
+    "allergy_words",
+    "breaks_diet",
+    "clash_words",
+    "diets",
+    "restricted_anew",
+    "restrictions",
+]
 
 
 @cache
@@ -153,6 +160,24 @@ def breaks_diet(restriction: str, plan: str) -> bool:
         if diet.broken_by(plan):
             return True
     return False
+
+
+def restricted_anew(plan: str, restriction: str, said: str | None = None) -> bool:
+    """Whether `restriction`, said later, rules out what `plan` holds and says it changed
+    (`said`: the words it was said in): "on reste sans batterie" after "ajoutez la
+    batterie" takes the battery back off, no contradiction to settle.
+
+    >>> plan = "The user asks to add the battery to the quote."
+    >>> restricted_anew(plan, "The user says finally no battery, too dear.")
+    True
+    >>> restricted_anew(plan, "The user says no battery, too dear.")
+    False
+    """
+    return breaks_diet(restriction, plan) and any(
+        language.change.search(fold(text))
+        for language in LANGUAGES
+        for text in (restriction, said or "")
+    )
 
 
 def _foods_of(text: str) -> list[Restriction]:

@@ -30,7 +30,7 @@ from somna.llm.rules.observe import (
     observe,
     select,
 )
-from somna.llm.rules.questions import confirms, offer_of, question_of
+from somna.llm.rules.questions import confirms, offer_of, puts_off, question_of
 from somna.llm.rules.relatives import name_relatives, relatives
 from somna.llm.rules.rescheduled import dates_named
 from somna.llm.rules.seeds import seed_fact
@@ -419,7 +419,8 @@ def _asked(transcript: SessionTranscript, position: int, listener: str) -> str |
     if _speaker_of(transcript, position - 1) != listener:
         return None
     reply = transcript.messages[position].content
-    return question_of(before.content, reply) or offer_of(before.content, reply)
+    asked = question_of(before.content, reply) or offer_of(before.content, reply)
+    return None if asked is None or puts_off(asked, reply) else asked
 
 
 def _confirmed(transcript: SessionTranscript, position: int, speaker_of_next: str) -> bool:

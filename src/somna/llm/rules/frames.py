@@ -27,6 +27,7 @@ __all__ = [
     "holds_a_value",
     "opens_with_yes",
     "says_yes",
+    "told_as_agreeing",
 ]
 
 MAX_VALUE_WORDS = 4
@@ -138,8 +139,20 @@ def says_yes(observation: str) -> bool:
     >>> says_yes("L'utilisateur est d'accord (en réponse à « Un menu vegan ? »).")
     True
     """
+    return opens_with_yes(_reply(observation)) or told_as_agreeing(observation)
+
+
+def told_as_agreeing(observation: str) -> bool:
+    """Whether an observation is a bare yes, told as agreeing to the question it answers
+    ("The user agrees (in answer to: …)", "L'utilisateur est d'accord (en réponse à …)").
+
+    >>> told_as_agreeing("The user agrees (in answer to: 4,280 now, ok?).")
+    True
+    >>> told_as_agreeing("The user says that ooh let me ask (in answer to: Add the cake?).")
+    False
+    """
     said = without_question(observation).casefold()
-    return opens_with_yes(_reply(observation)) or any(
+    return any(
         said.startswith(language.agreeing.format(language.plain_user).casefold())
         for language in LANGUAGES
     )

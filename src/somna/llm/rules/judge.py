@@ -179,8 +179,16 @@ def _one_name(a: str, b: str, titles: frozenset[str] = frozenset()) -> bool:
     (True, True)
     >>> _one_name("ros hale", "robin hale")
     False
+
+    One word alone is one of the other's, or the family's name ("the Hales"):
+
+    >>> _one_name("hales", "dora hale"), _one_name("dora", "dora hale")
+    (True, True)
     """
     words_a, words_b = a.split(), b.split()
+    if min(len(words_a), len(words_b)) == 1 and len(words_a) != len(words_b):
+        (word,), others = sorted((words_a, words_b), key=len)
+        return any(word in (other, f"{other}s") for other in others)
     return len(words_a) == len(words_b) and all(
         x == y
         or (min(len(x), len(y)) >= 3 and (x.startswith(y) or y.startswith(x)))

@@ -252,9 +252,23 @@ class Language:
     """How a count made from an older one is told: ``"{} in all"`` ("3 flues in all")."""
     assent: re.Pattern[str]
     """An answer that only says yes ("yep", "go on then", "parfait merci")."""
+    manner: re.Pattern[str]
+    """How or where a request wants a thing done ("with a …", "well", "près de la …"):
+    with enough words besides, the request says how things go."""
+    takes_quoted: re.Pattern[str]
+    """A reply that takes what was quoted, in so many words ("go for that", "on part
+    là-dessus"): more than a yes, which may only say it was heard."""
     offers_to_take: re.Pattern[str]
     """A sentence offering a thing to take ("We can offer you the oak one", "On peut vous
     proposer le chêne"): a yes to the question that follows it takes that thing too."""
+    increment: re.Pattern[str]
+    """A sum added on to another ("£40 extra", "ça rajoute 240 €"): no new value of it."""
+    offers_more: re.Pattern[str]
+    """A question that offers something more ("Would you like to add…?", "Un contrat
+    d'entretien, ça vous intéresse ?"): a no to it tells nothing of it."""
+    puts_off: re.Pattern[str]
+    """A reply that turns an offer down or puts it off ("no thanks", "not yet", "on verra
+    plus tard")."""
     declines: re.Pattern[str]
     """A reply that turns down what was asked ("Sorry, we're full", "Malheureusement…")."""
     proposal_tag: re.Pattern[str]

@@ -231,6 +231,12 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     if i + 1 >= len(tokens):
         return None
     following = tokens[i + 1]
+    if (
+        i + 2 < len(tokens)
+        and tokens[i + 2]["number"] is not None
+        and _RANGED.fullmatch(text[tokens[i].end() : tokens[i + 2].start()])
+    ):
+        return _unit(text, tokens, i + 2)  # "36 or 60 months": both count months
     if text[tokens[i].end() : following.start()].strip() or not following[0][:1].islower():
         return None
     j = i + 1  # "14 e-cargo bikes", "2,000 tri-fold brochures": the word the compound leads to
@@ -253,6 +259,8 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
     return None if unit in NOT_TOPICS else unit
 
 
+_RANGED = re.compile(r"\s*(?:-|\u2013|or|to|ou|à)\s*", re.IGNORECASE)
+"""What stands between two numbers of one unit ("36 or 60 months", "de 10 à 12 kg")."""
 _TIME_UNITS = frozenset().union(*(language.time_units for language in LANGUAGES))
 TIME_UNIT_STEMS = frozenset(_stem(unit) for unit in _TIME_UNITS)
 RECURRING = re.compile("|".join(language.recurring.pattern for language in LANGUAGES), re.I)

@@ -148,7 +148,12 @@ def _informative(
     if (
         "?" in sentence
         or language.unmarked_question.match(trimmed[opening.end() if opening else 0 :])
-        or (language.pleasantry.search(trimmed[greeted.end() if greeted else 0 :]) and not answered)
+        or (
+            language.pleasantry.search(
+                trimmed[_courtesy_ends(greeted, opening, answering, language) :]
+            )
+            and not answered
+        )
         or language.request.search(trimmed)
         or language.hypothetical.search(trimmed)
         or _undecided(trimmed, language)
@@ -176,6 +181,19 @@ def _informative(
         return 0.0, start
     named = sum(1 for w in words[1:] if w[:1].isupper() or w.isdigit())
     return len(words) + 2.0 * personal + named, start
+
+
+def _courtesy_ends(
+    greeted: re.Match[str] | None,
+    opening: re.Match[str] | None,
+    answering: bool,
+    language: Language,
+) -> int:
+    """Where what may be a pleasantry starts: after a greeting, or in an answer after the
+    yes that opens it ("oui : lessive sans parfum" answers, "oui merci" does not)."""
+    if answering and opening is not None and language.assent.match(opening[0].strip(" ,:!")):
+        return opening.end()
+    return greeted.end() if greeted else 0
 
 
 def _says_yes(reply: str, language: Language) -> bool:

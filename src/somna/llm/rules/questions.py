@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from somna.llm.rules.frames import holds_a_value, opens_with_yes
 from somna.llm.rules.language import Language
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS
+from somna.llm.rules.numbers import numbers_in
 from somna.llm.rules.slips import takes_back
 from somna.llm.rules.text import fold, split_sentences
 
@@ -23,6 +24,7 @@ __all__ = [
     "lowered_opening",
     "offer_of",
     "proposed_value",
+    "puts_off",
     "question_of",
     "request_in",
     "statement_before_question",
@@ -145,16 +147,24 @@ def request_in(sentence: str, language: Language) -> Request | None:
     )
 
 
+_HOW_WORDS = 3
+"""Content words from which a request says how a thing is to be done, or where."""
+
+
 def _changes_how_things_go(asked: str, language: Language) -> bool:
     """Whether what is asked for changes how things go, though it names no value: a thing
     to have ("have the lemon tart"), done each time ("add a card to every order"), moved
     ("on peut décaler mes séances ?", "can it be half an hour earlier?"), put otherwise
-    ("send it to our manager instead") or made a multiple ("can you double the boxes?")."""
+    ("send it to our manager instead"), made a multiple ("can you double the boxes?"), or
+    done in a way or a place of the speaker's ("can you wrap the mirror well?", "c possible
+    de le mettre près de la fenêtre ?")."""
     folded = fold(asked)
     taken = language.takes.match(folded)
     named = _TOKEN.findall(folded[taken.end() :].casefold()) if taken else []
     if sum(w not in _OFFERING for w in named) > 1:  # "the lemon tart", not "some help"
         return True
+    if language.manner.search(folded) and len(_content_words(folded)) >= _HOW_WORDS:
+        return True  # "wash them with an unscented powder", not "help me with my order"
     return any(
         pattern.search(folded) is not None
         for pattern in (
@@ -254,13 +264,74 @@ def offer_of(content: str, reply: str) -> str | None:
         _assents(reply) or _yes_then_why(reply) or _takes_up(reply, folded[offered[-1] :])
     ):
         return _one_sentence(folded[offered[-1] :])  # with what it goes on to say
+    if _takes_quoted(reply) and (quote := _quote(folded, spans)):
+        return quote  # "It comes to £640 fitted." "ok go for that"
     last = folded[spans[-1][0] : spans[-1][1]].strip()
     words = {w.casefold() for w in _TOKEN.findall(last)}
     offers = any(words & language.alternative for language in LANGUAGES)
+    proposes = any(words & language.proposing for language in LANGUAGES)
     named = set(_VALUE.findall(fold(reply).casefold()))
     offered_values = set(_VALUE.findall(last.casefold()))
-    taken = (offers and named & offered_values) or _said_yes_to(reply) & offered_values
+    taken = (
+        (offers and named & offered_values)
+        or _said_yes_to(reply) & offered_values
+        or (proposes and _okays(reply, offered_values))
+    )
     return last.rstrip(" .!") if taken else None
+
+
+def _okays(reply: str, offered: set[str]) -> bool:
+    """Whether a reply's first sentence names only values a proposal gave, and a word of
+    yes with them ("semaine du 14 septembre ok pour nous" to "on peut venir la semaine du
+    14 septembre"): it takes the proposal, and what the proposal was for goes with it."""
+    first = _first_sentence(reply)
+    named = set(_VALUE.findall(first.casefold()))
+    return (
+        bool(named)
+        and named <= offered
+        and any(_assents(word) for word in _TOKEN.findall(first) if not _VALUE.fullmatch(word))
+    )
+
+
+def _first_sentence(reply: str) -> str:
+    """The first sentence of a reply, folded; the whole of it when it has none."""
+    folded = fold(reply)
+    spans = split_sentences(folded)
+    return folded[slice(*spans[0])] if spans else folded
+
+
+def _priced(sentence: str) -> bool:
+    """Whether a sentence names a sum of money ("£265 a swap", "14 900 € TTC")."""
+    return any(n.money for n in numbers_in(sentence))
+
+
+def _quote(folded: str, spans: list[tuple[int, int]]) -> str | None:
+    """The last sentence of a message that names a price, with the one before it when that
+    one names a figure too, of what is priced ("A 9 kW pump. It comes to £6,400.")."""
+    priced = [i for i, span in enumerate(spans) if _priced(folded[slice(*span)])]
+    if not priced:
+        return None
+    last = priced[-1]
+    first = last - 1 if last and _VALUE.search(folded[slice(*spans[last - 1])]) else last
+    return _one_sentence(folded[spans[first][0] : spans[last][1]])
+
+
+def _takes_quoted(reply: str) -> bool:
+    """Whether a reply takes what was quoted: says yes ("fine"), or takes it in so many
+    words ("ok go for that", "ça nous va, on part là-dessus"), naming no figure of its
+    own, and tells nothing else but may ask: what it went on to tell would carry the
+    quote, and go when the price changes."""
+    folded = fold(reply)
+    first, rest = (
+        _first_sentence(reply),
+        [folded[slice(*span)] for span in split_sentences(folded)[1:]],
+    )
+    takes = all(  # "ok, go for that", not "do it, switch me to monthly from March"
+        _assents(clause)
+        or any(language.takes_quoted.fullmatch(clause.casefold()) for language in LANGUAGES)
+        for clause in COMMA.split(first.strip().rstrip(" .!"))
+    )
+    return takes and not _VALUE.search(first) and all("?" in sentence for sentence in rest)
 
 
 def _said_yes_to(reply: str) -> set[str]:
@@ -308,7 +379,27 @@ def question_of(content: str, reply: str | None = None) -> str | None:
     if offered and yes:
         # "We can offer you the oak one at £40. Friday at 9, would that suit?" "ok"
         return _joined(sentences[offered[-1]], sentences[last])
+    if yes and (priced := [s for s in sentences[:last] if _priced(s)]):
+        # "Full board is £210 a week. Shall we start on Monday?" "yep": at that price
+        return _joined(priced[-1], sentences[last])
     return sentences[last]
+
+
+def puts_off(asked: str, reply: str) -> bool:
+    """Whether `reply` turns down or puts off what `asked` offered ("Would you like to add
+    ink?" "not yet, we've a few spares"), its first sentence naming no value of its own
+    ("no, Sunday please" proposes another): what the reply goes on to say answers nothing.
+
+    >>> puts_off("Would you like to add ink to the order?", "not yet, we've spares")
+    True
+    >>> puts_off("Would you like Saturday?", "no, Sunday please")
+    False
+    """
+    if not any(language.offers_more.search(fold(asked)) for language in LANGUAGES):
+        return False
+    first = _first_sentence(reply).strip().casefold()
+    off = next((m for language in LANGUAGES if (m := language.puts_off.match(first))), None)
+    return off is not None and not holds_a_value(first[off.end() :], names=False)
 
 
 def _takes_up(reply: str, offered: str) -> bool:

@@ -116,7 +116,6 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     said = without_question(text)
     openings = [(m, False) for m in table.opens.finditer(said)]
     openings += [(m, True) for m in _denials(said, table)]
-    holders = names_in(said)
     found = []
     for opening, denied in sorted(openings, key=lambda found: found[0].start()):
         if _conditional(said, opening.start(), table):
@@ -126,11 +125,27 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
         refused = table.qualifier.split(refused, maxsplit=1)[0]
+        holders = _holders(said, opening.start())
         for one in table.alternative.split(refused):  # "no drilling or fixings": each
             restriction = _refusal(one, table, denied, holders, earlier, later)
             if restriction is not None:
                 found.append(restriction)
     return tuple({r.name: r for r in found}.values())
+
+
+_STATEMENT = re.compile(r"[^;.!?]+")
+"""One statement of a text: what an observation joins with ";" or a sentence."""
+_SOMEONE = re.compile(r"(?<!\w)(?:he|she|his|her|him|il|elle|lui|son|sa|ses)(?!\w)", re.I)
+
+
+def _holders(said: str, at: int) -> frozenset[str]:
+    """Who a refusal at `at` is told of: the names of its own statement, or of the whole
+    text when the statement names someone by a pronoun alone ("Theo; he won't eat nuts").
+    "Irish sacred music; all a cappella, no instruments" is no refusal of an Irish one."""
+    statement = next((m[0] for m in _STATEMENT.finditer(said) if m.start() <= at < m.end()), said)
+    everyone = names_in(said)  # a statement's first word is no name for opening it
+    named = names_in(statement) & everyone
+    return named or (everyone if _SOMEONE.search(statement) else frozenset())
 
 
 def _refusal(
@@ -194,12 +209,15 @@ def _inflected(words: Iterable[str]) -> re.Pattern[str]:
 
 _INFLECTION = re.compile(r"(?<=\w{4})(?:ing|ed|é|y)$")
 """An ending after four letters at least: "lined" is no "liner"."""
+_DOUBLED = re.compile(r"(?<=\w{2})([bdgmnprt])\1(?=(?:ing|ed)$)")
+"""A consonant doubled before a verb's ending ("wrapping", "stopped"), single without it."""
 
 
 def _base(word: str) -> str:
     """`word` without the ending it was refused in, which another form may not have: a
-    verb's "ing", "ed" or "é", a "y" that was "ie" before a plural's "s" ("bougies")."""
-    return word if " " in word else _INFLECTION.sub("", word)
+    verb's "ing", "ed" or "é" ("wrapping" is "wrap"), a "y" that was "ie" before a plural's
+    "s" ("bougies")."""
+    return word if " " in word else _INFLECTION.sub("", _DOUBLED.sub(r"\1", word))
 
 
 _BEFORE = re.compile(r"([\w'-]+)\s*$")

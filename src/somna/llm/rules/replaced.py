@@ -14,8 +14,10 @@ from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.contacts import reached_elsewhere
 from somna.llm.rules.counts import number_put_right, number_updated
 from somna.llm.rules.departures import someone_left
+from somna.llm.rules.frames import told_as_agreeing
 from somna.llm.rules.instead import named_instead
 from somna.llm.rules.judge import value_changed
+from somna.llm.rules.numbers import numbers_in
 from somna.llm.rules.rescheduled import (
     date_moved,
     date_put_right,
@@ -36,9 +38,10 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     statements of `same_session`, a number with a word of change, another way to reach or
     a date given anew is not enough: said together, they are often the values of two
     things ("call me on …; invoices to …"); a date or a count put right is ("sorry, I
-    meant the 18th")."""
+    meant the 18th"), and so is a new price the client says yes to ("the quote comes to
+    4,280 now, ok?" "ok", after "3,900 is fine, we sign")."""
     return (
-        (not same_session and number_updated(old, new))
+        ((not same_session or _price_said_yes_to(old, new)) and number_updated(old, new))
         or number_put_right(old, new)
         or slot_renamed(old, new, said)
         or (date_put_right(old, new) if same_session else date_moved(old, new))
@@ -50,6 +53,15 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
         or (said is not None and someone_left(old, said))  # "perpetua's gone" retold
         or named_instead(old, new)
         or (said is not None and (dropped(old, said) or named_instead(old, said)))
+    )
+
+
+def _price_said_yes_to(old: str, new: str) -> bool:
+    """Whether `new` is a bare yes to a price and `old` gave one: "the quote comes to 4,280
+    now, ok?" "ok" after "3,900 is fine, we sign" in one session. Two counts said yes to
+    in one session are often of two things (120 guests, 12 tables)."""
+    return told_as_agreeing(new) and all(
+        any(n.money for n in numbers_in(text)) for text in (old, new)
     )
 
 

@@ -72,7 +72,11 @@ class Restriction:
             if not _NEGATED.search(cleaned[: m.start()])
         ]
         if self.together:
-            return all(any(h.startswith(w) for h in held for w in group) for group in self.together)
+            # a word of one group may be within another's phrase ("wrapping" in "bubble wrap")
+            return all(
+                any(h.startswith(w) or f" {w}" in h for h in held for w in group)
+                for group in self.together
+            )
         return bool(held) or (
             self.under_age is not None and any(a < self.under_age for a in ages(plan).values())
         )
