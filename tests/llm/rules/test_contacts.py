@@ -162,6 +162,15 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
             "The user says that Tabitha approves repairs now; her email is "
             "t.rowe@quarrymill.example.",
         ),
+        # a number for an emergency, while the client is away
+        (
+            "Best to text the user on 07700 900100, the user cannot answer in rehearsals.",
+            "Emergency contact while the user is away is Perpetua, 07700 900500.",
+        ),
+        (
+            "Appelez l'utilisateur au 06 12 34 56 78 après 18h.",
+            "En cas d'urgence pendant son absence, appelez sa soeur au 06 98 76 54 32.",
+        ),
     ],
 )
 def test_a_number_or_an_address_that_does_not_replace_the_older(old: str, new: str) -> None:
