@@ -27,6 +27,7 @@ __all__ = [
     "RECURRING",
     "TIME_UNIT_STEMS",
     "Number",
+    "names_a_sum",
     "numbers_in",
 ]
 
@@ -204,6 +205,11 @@ def numbers_in(text: str) -> tuple[Number, ...]:
             )
         )
     return tuple(numbers)
+
+
+def names_a_sum(text: str) -> bool:
+    """Whether `text` names a sum of money ("£265 a swap", "14 900 € TTC")."""
+    return any(n.money for n in numbers_in(text))
 
 
 def _named_by(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from somna.llm.rules.frames import holds_a_value, opens_with_yes
 from somna.llm.rules.language import Language
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS
-from somna.llm.rules.numbers import numbers_in
+from somna.llm.rules.numbers import names_a_sum
 from somna.llm.rules.slips import takes_back
 from somna.llm.rules.text import fold, split_sentences
 
@@ -300,15 +300,10 @@ def _first_sentence(reply: str) -> str:
     return folded[slice(*spans[0])] if spans else folded
 
 
-def _priced(sentence: str) -> bool:
-    """Whether a sentence names a sum of money ("£265 a swap", "14 900 € TTC")."""
-    return any(n.money for n in numbers_in(sentence))
-
-
 def _quote(folded: str, spans: list[tuple[int, int]]) -> str | None:
     """The last sentence of a message that names a price, with the one before it when that
     one names a figure too, of what is priced ("A 9 kW pump. It comes to £6,400.")."""
-    priced = [i for i, span in enumerate(spans) if _priced(folded[slice(*span)])]
+    priced = [i for i, span in enumerate(spans) if names_a_sum(folded[slice(*span)])]
     if not priced:
         return None
     last = priced[-1]
@@ -322,10 +317,7 @@ def _takes_quoted(reply: str) -> bool:
     own, and tells nothing else but may ask: what it went on to tell would carry the
     quote, and go when the price changes."""
     folded = fold(reply)
-    first, rest = (
-        _first_sentence(reply),
-        [folded[slice(*span)] for span in split_sentences(folded)[1:]],
-    )
+    first, *rest = [folded[slice(*span)] for span in split_sentences(folded)] or [folded]
     takes = all(  # "ok, go for that", not "do it, switch me to monthly from March"
         _assents(clause)
         or any(language.takes_quoted.fullmatch(clause.casefold()) for language in LANGUAGES)
@@ -379,7 +371,7 @@ def question_of(content: str, reply: str | None = None) -> str | None:
     if offered and yes:
         # "We can offer you the oak one at £40. Friday at 9, would that suit?" "ok"
         return _joined(sentences[offered[-1]], sentences[last])
-    if yes and (priced := [s for s in sentences[:last] if _priced(s)]):
+    if yes and (priced := [s for s in sentences[:last] if names_a_sum(s)]):
         # "Full board is £210 a week. Shall we start on Monday?" "yep": at that price
         return _joined(priced[-1], sentences[last])
     return sentences[last]

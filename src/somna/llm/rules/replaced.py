@@ -17,7 +17,7 @@ from somna.llm.rules.departures import someone_left
 from somna.llm.rules.frames import told_as_agreeing
 from somna.llm.rules.instead import named_instead
 from somna.llm.rules.judge import value_changed
-from somna.llm.rules.numbers import numbers_in
+from somna.llm.rules.numbers import names_a_sum
 from somna.llm.rules.rescheduled import (
     date_moved,
     date_put_right,
@@ -60,9 +60,7 @@ def _price_said_yes_to(old: str, new: str) -> bool:
     """Whether `new` is a bare yes to a price and `old` gave one: "the quote comes to 4,280
     now, ok?" "ok" after "3,900 is fine, we sign" in one session. Two counts said yes to
     in one session are often of two things (120 guests, 12 tables)."""
-    return told_as_agreeing(new) and all(
-        any(n.money for n in numbers_in(text)) for text in (old, new)
-    )
+    return told_as_agreeing(new) and names_a_sum(old) and names_a_sum(new)
 
 
 def replaces_part(part: str, new: str, said: str | None = None) -> bool:
