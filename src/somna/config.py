@@ -138,9 +138,14 @@ class Settings(BaseModel):
     70.9% of questions (77.3% asked in the same language) and left 93.9% / 84.7% / 73.9% of
     unrelated questions with no fact (73.3%); on eight scenarios written afterwards, 0.12
     left only 58.3% empty (87.5% in the same language), 0.14 83.3%."""
-    context_text_floor: Annotated[float, Ge(-2.0), Le(2.0)] = 0.0
+    context_text_floor: Annotated[float, Ge(-2.0), Le(2.0)] = 0.06
     """How far above that background a fact that shares a word with the question must stand
-    to enter a context block."""
+    to enter a context block, where the embedder reads the question's language (the
+    bundled one reads English); elsewhere above the background is enough, the cosines of
+    a model reading subwords telling little apart. Over 236 invented scenarios, 0 / 0.06 /
+    0.1 left 74.8% / 81.0% / 85.6% of English unrelated questions with no fact, for 81.7% /
+    81.4% / 80.8% of answers in the block ("How far away is the Moon?" shares "away" with
+    "while the user is away"); in French 0.06 cost 2.9 points of answers."""
     context_strength_floor: Fraction = 0.05
     """Strength on the forgetting curve under which a fact leaves context blocks (it stays
     searchable)."""

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from somna import Memory, Settings
-from somna.embed import BundledEmbedder, crosses_languages
+from somna.embed import BundledEmbedder, crosses_languages, languages_read
 from somna.embed.cache import CachedEmbedder
 from somna.embed.multilingual import MultilingualEmbedder
 
@@ -78,3 +78,11 @@ def test_only_an_embedder_that_crosses_languages_says_so(
 ) -> None:
     assert crosses_languages(multilingual) and crosses_languages(CachedEmbedder(multilingual))
     assert not crosses_languages(embedder) and not crosses_languages(CachedEmbedder(embedder))
+
+
+def test_the_bundled_embedder_says_it_reads_english_and_the_multilingual_one_any_language(
+    multilingual: MultilingualEmbedder, embedder: BundledEmbedder
+) -> None:
+    assert languages_read(embedder) == languages_read(CachedEmbedder(embedder)) == {"en"}
+    assert languages_read(multilingual) is None
+    assert languages_read(CachedEmbedder(multilingual)) is None

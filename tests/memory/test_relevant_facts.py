@@ -134,3 +134,37 @@ def test_a_fact_in_the_language_of_the_question_keeps_the_usual_floor() -> None:
 def test_an_unrelated_question_stays_empty_across_languages() -> None:
     recalled = [_recalled("The user keeps two hives on the roof.", cosine_gap=0.09)]
     assert _across(recalled, "Quelle est la capitale du Pérou ?") == []
+
+
+def test_a_shared_word_vouches_for_a_far_fact_in_a_language_read_by_subwords() -> None:
+    """ "How far away is the Moon?" shares "away" with the client's emergency contact, far
+    from it: in a language the embedder reads, that closeness settles it, and the question
+    brings nothing. A fact in a language it reads by subwords alone, whose cosines tell
+    little apart, needs only the shared word and to stand above the background."""
+    english = [
+        _recalled(
+            "Emergency contact while the user is away is Ottilie.", text_rank=1, cosine_gap=0.03
+        ),
+        _recalled("Lives in Bath.", cosine_gap=0.02),
+    ]
+    settings = Settings(context_floor=0.2, context_text_floor=0.06)
+    assert relevant_facts(english, settings, read=frozenset({"en"})) == []
+    assert relevant_facts(english, settings) == []  # an embedder that reads every language
+    near = [_recalled(english[0].text, text_rank=1, cosine_gap=0.08)]
+    assert [f.text for f in relevant_facts(near, settings, read=frozenset({"en"}))] == [
+        english[0].text
+    ]
+    french = [
+        _recalled(
+            "L'utilisateur dit que le carrelage sera blanc mat.", text_rank=1, cosine_gap=0.02
+        ),
+        _recalled("L'utilisateur habite à Nantes.", cosine_gap=0.01),
+    ]
+    assert [f.text for f in relevant_facts(french, settings, read=frozenset({"en"}))] == [
+        "L'utilisateur dit que le carrelage sera blanc mat.",
+        "L'utilisateur habite à Nantes.",
+    ]
+    below = [
+        _recalled("L'utilisateur dit que le carrelage attendra.", text_rank=1, cosine_gap=-0.01)
+    ]
+    assert relevant_facts(below, settings, read=frozenset({"en"})) == []

@@ -40,6 +40,7 @@ from somna.llm.rules.departures import without_the_departed
 from somna.llm.rules.diets import restrictions
 from somna.llm.rules.extract import CLIENT_INFO, OBSERVATION
 from somna.llm.rules.frames import holds_a_value
+from somna.llm.rules.history import without_the_old
 from somna.llm.rules.languages import ANSWERED
 from somna.llm.rules.remainder import rest_of
 from somna.llm.rules.replaced import replaces_part
@@ -66,8 +67,10 @@ def keep_the_rest(
 ) -> None:
     """Give each candidate the rest of every observation it supersedes or disputes in
     part, its own among them; then take out of a date put right the clauses that name
-    only the mistake ("the 8th was another slot"), and out of a part handed on the
-    clauses of the departure ("Corvin retired"), which told what it replaces."""
+    only the mistake ("the 8th was another slot"), out of a part handed on the clauses of
+    the departure ("Corvin retired"), and out of any other value given anew the clauses
+    that say the old one no longer holds ("quarterly wasn't enough"): they told what it
+    replaces, which the superseded fact keeps."""
     _rests_kept(means, profile, candidates, now)
     for candidate in candidates:
         _without_what_it_replaces(candidate)
@@ -77,8 +80,10 @@ def _without_what_it_replaces(candidate: Candidate) -> None:
     for neighbor in candidate.neighbors:
         if candidate.verdicts.get(neighbor.id) is not Verdict.SUPERSEDES:
             continue
-        text = without_the_mistake(neighbor.text, candidate.fact.text) or without_the_departed(
-            neighbor.text, candidate.fact.text
+        text = (
+            without_the_mistake(neighbor.text, candidate.fact.text)
+            or without_the_departed(neighbor.text, candidate.fact.text)
+            or without_the_old(neighbor.text, candidate.fact.text)
         )
         if text is not None and is_fact_text(text):
             candidate.fact = candidate.fact.model_copy(update={"text": text})

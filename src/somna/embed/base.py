@@ -8,7 +8,14 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Embedder", "EmbedderWrapper", "Vectors", "crosses_languages", "l2_normalize"]
+__all__ = [
+    "Embedder",
+    "EmbedderWrapper",
+    "Vectors",
+    "crosses_languages",
+    "l2_normalize",
+    "languages_read",
+]
 
 #: A block of embeddings: shape (n, dim), float32, one L2-normalized row per text.
 Vectors = npt.NDArray[np.float32]
@@ -60,12 +67,25 @@ class EmbedderWrapper:
     def across_languages(self) -> bool:
         return crosses_languages(self.inner)
 
+    @property
+    def languages(self) -> frozenset[str] | None:
+        return languages_read(self.inner)
+
 
 def crosses_languages(embedder: Embedder) -> bool:
     """Whether `embedder` puts a sentence near its translation: an optional attribute
     ``across_languages``, False where an embedder lacks it. An English model matches two
     languages by the subwords they share, which is no sign of meaning."""
     return bool(getattr(embedder, "across_languages", False))
+
+
+def languages_read(embedder: Embedder) -> frozenset[str] | None:
+    """The languages `embedder` was trained on (codes: "en"), whose closeness means
+    something: an optional attribute ``languages``, None (any language) where an embedder
+    lacks it. In another language an English model reads subwords, and its cosines tell
+    little apart."""
+    languages: frozenset[str] | None = getattr(embedder, "languages", None)
+    return languages
 
 
 def l2_normalize(rows: npt.NDArray[np.floating]) -> Vectors:

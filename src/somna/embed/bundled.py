@@ -61,6 +61,9 @@ class BundledEmbedder:
     as there are cores: a bulk import or a re-embed then uses the machine it is given.
     """
 
+    languages = frozenset({"en"})
+    """What the model was trained on: French reaches it as English subwords."""
+
     def __init__(
         self,
         *,

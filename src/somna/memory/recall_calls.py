@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from somna.embed import crosses_languages
+from somna.embed import crosses_languages, languages_read
 from somna.errors import InvalidInputError
 from somna.memory.conversation_calls import ConversationCalls
 from somna.memory.fact_calls import FactCalls
@@ -113,7 +113,13 @@ class RecallCalls(ConversationCalls, FactCalls):
         across = query if crosses_languages(self.embedder) else None
         chosen = [
             f
-            for f in relevant_facts(found, self.settings, about_someone=about, across=across)
+            for f in relevant_facts(
+                found,
+                self.settings,
+                about_someone=about,
+                across=across,
+                read=languages_read(self.embedder),
+            )
             if f.type is not FactType.INSTRUCTION
         ]
         # Only what reaches the prompt is reinforced: a fact left out, say for fading,

@@ -407,6 +407,7 @@ def relevant_facts(
     *,
     about_someone: bool = False,
     across: str | None = None,
+    read: frozenset[str] | None = None,
 ) -> list[Fact]:
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
@@ -418,7 +419,10 @@ def relevant_facts(
     `context_text_floor` above that background. Relative, not absolute: an embedder that
     finds every sentence of a language close to every other lifts the background with
     the facts, and an unrelated question, close to nothing in particular, brings no fact.
-    With the embedder down, a shared word is enough. A fact whose strength fell under
+    With the embedder down, a shared word is enough; for a fact in a language the embedder
+    does not read (`read`, the languages it does, None for any: an English model reads
+    French by its subwords, and its cosines then tell little apart), a shared word and a
+    cosine above the background. A fact whose strength fell under
     `context_strength_floor` stays searchable but leaves the prompt. `across` is the
     question when the embedder matches meaning across languages: a fact written in
     another language than the question then needs to stand only `context_floor_across`
@@ -437,7 +441,14 @@ def relevant_facts(
         if r.fact is not None and r.fact.strength >= settings.context_strength_floor
     ]
     floor = _floor(settings, across)
-    kept = {id(r) for r in fresh if _bears_on_question(r, floor, settings)}
+
+    def text_floor(recalled: Recalled) -> float:
+        fact = recalled.fact
+        if read is None or fact is None or language_of(fact.text) in read:
+            return settings.context_text_floor
+        return min(settings.context_text_floor, 0.0)  # above the background: subwords only
+
+    kept = {id(r) for r in fresh if _bears_on_question(r, floor, text_floor)}
     if (kept or about_someone) and len(kept) < _FILLED:  # about this client: worth reading
         near = settings.context_floor * _FILL_FLOOR
         rest = [r for r in fresh if id(r) not in kept]
@@ -449,14 +460,18 @@ def relevant_facts(
 
 
 def _bears_on_question(
-    recalled: Recalled, floor: Callable[[Recalled], float], settings: Settings
+    recalled: Recalled,
+    floor: Callable[[Recalled], float],
+    text_floor: Callable[[Recalled], float],
 ) -> bool:
+    """Whether a recalled fact bears on the question; `text_floor`, how far above the
+    background a fact that shares a word with it must stand."""
     signals = recalled.signals
     if "topic_rank" in signals or "succession_rank" in signals:
         return True  # a topic asked about, or what replaced a value worded as the question
     gap = signals.get("cosine_gap")
     if "text_rank" in signals:
-        return gap is None or gap >= settings.context_text_floor
+        return gap is None or gap >= text_floor(recalled)
     return gap is not None and gap >= floor(recalled)
 
 

@@ -71,6 +71,13 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             False,
         ),
         ("The user uses a hot desk.", "The user would like to move to a fixed desk now.", False),
+        # "for now" is no word of the thing held for now
+        (
+            "The user is the landlord, just the one building, well for now.",
+            "The user says that not right now thanks (in answer to: Would the user like our "
+            "lock service?).",
+            False,
+        ),
         # the other of the choices a question offered
         (
             "The user says that Bronze should do (in answer to: Which package, Bronze or Silver?).",
@@ -279,6 +286,13 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says we won't cancel the rye loaf, it sells well.",
             False,
         ),
+        # "that" dropped is what was said just before, not what follows "and"
+        (
+            "The user wants to be contacted by email at noa@varga.example.",
+            "The user can't make the visit now; the user asks to cancel that and just do it "
+            "by email.",
+            False,
+        ),
         # the same address, or another about something else, or nothing says it changed
         (
             "The user says email the invoices to noa@varga.example.",
@@ -383,6 +397,14 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
         (
             "The user says blue paint for the hall.",
             "The user says we'll go with the blue tiles for the bathroom.",
+            False,
+        ),
+        # a word of the question said far from the new name, about another thing
+        (
+            "The user says that the bursar, Ysaline Quillfeather, pays (in answer to: For "
+            "billing, is it the user personally or the school?).",
+            "The user says that can the parcel go to Hollis Hall on Mere Lane instead, "
+            "reception at school is shut all summer.",
             False,
         ),
     ],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from somna.llm.rules.contacts import reached_elsewhere
+from somna.llm.rules.replaced import gives_anew
 
 
 @pytest.mark.parametrize(
@@ -58,6 +59,24 @@ from somna.llm.rules.contacts import reached_elsewhere
         (
             "L'utilisateur dit que envoyez le devis à paul.vidal@example.fr.",
             "L'utilisateur dit qu'envoie-le à Léa, lea.vidal@example.fr, elle gère les papiers.",
+        ),
+        # "si" of whether, no case the way is kept for
+        (
+            "L'utilisateur dit que livrez au 8 rue Vaneau.",
+            "L'utilisateur dit qu'on verra si ça marche, par contre les livraisons mettez-les "
+            "à son bureau : 3 place Bellecour.",
+        ),
+        (
+            "The user says that deliver to 12 Mill Road.",
+            "The user says we'll see if it sells, but send the deliveries to the shop, 4 Quay "
+            "Street.",
+        ),
+        # another point of the message opened: no way added
+        (
+            "L'utilisateur dit qu'une facture par mois par mail à gite@example.fr (en réponse à "
+            "« Pour la facturation, comment procède-t-on ? »).",
+            "L'utilisateur dit qu'autre chose, les factures envoyez-les maintenant à notre "
+            "comptable, compta@example.fr.",
         ),
         # a street of a kind other lands have ("wynd", "brae", "faubourg")
         (
@@ -171,7 +190,15 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
             "Appelez l'utilisateur au 06 12 34 56 78 après 18h.",
             "En cas d'urgence pendant son absence, appelez sa soeur au 06 98 76 54 32.",
         ),
+        # someone else to ring if anything happens, though the client has just moved
+        (
+            "The user says that Ysaline again (Basile's daughter); sorry, the user gave the "
+            "wrong number last time, it's 07700 900 184.",
+            "The user says that the neighbour is moving to her daughter's in York; the user's "
+            "brother has just moved back to Leeds; ring him if anything happens: 07700 900 457.",
+        ),
     ],
 )
 def test_a_number_or_an_address_that_does_not_replace_the_older(old: str, new: str) -> None:
     assert not reached_elsewhere(old, new)
+    assert not gives_anew(old, new)

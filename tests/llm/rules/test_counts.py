@@ -340,6 +340,29 @@ def test_how_often_one_thing_is_done_is_given_anew_wherever_it_is_named() -> Non
             "The user says that we'll also need 210 cups.",
             False,
         ),
+        # a reference of the same shape put right
+        (
+            "The user says that the order number is TR-20931, please quote it.",
+            "Sorry, the user got the order number wrong last time, the user meant TR-20391.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que le bon de commande c'est BC7741.",
+            "L'utilisateur dit que pardon je voulais dire BC7714 pour le bon de commande.",
+            True,
+        ),
+        # a day of the month is no reference
+        (
+            "The user passed the theory test on the 14th (Thursday 14 May 2026).",
+            "Sorry, the user meant the 18th (Friday 18 September 2026) for the practical.",
+            False,
+        ),
+        # another reference, no mistake owned: a second order
+        (
+            "The user says that the order number is TR-20931, please quote it.",
+            "The user says that the next order is TR-20977.",
+            False,
+        ),
     ],
 )
 def test_a_count_put_right_replaces_the_mistaken_one(old: str, new: str, put_right: bool) -> None:

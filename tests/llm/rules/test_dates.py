@@ -74,6 +74,9 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "deux sacs de 4 kg, le 12 kg c'est trop lourd",
         # a thing by its count, not a day
         "on part sur le 16 places, le 9 places ne suffit plus",
+        # the next of things numbered in a list
+        "des boîtes juste pour le tome 7 et le 8",
+        "put the spare keys in locker 12 or the 14",
     ],
 )
 def test_a_recurring_day_or_a_full_date_is_left_as_said(said: str) -> None:

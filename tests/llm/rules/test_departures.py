@@ -49,6 +49,24 @@ from somna.llm.rules.replaced import gives_anew
             "L'utilisateur dit que c'est Anselme qui ouvre le portail le matin.",
             "L'utilisateur dit qu'Anselme n'est plus là, c'est sa voisine qui ouvrira.",
         ),
+        # the one who left named before a pronoun says so
+        (
+            "The user says that the user's handyman Wilf Garrow has a full set, he'll meet "
+            "the assistant.",
+            "The user says that Wilf won't be there, he's retired to the coast; Hollis Pike "
+            "has taken over, he'll meet the assistant.",
+        ),
+        # moving away, and whom to ring instead only for a case
+        (
+            "The user says that his neighbour Wilf Garrow has a spare key; 0161 496 0551 "
+            "(in answer to: Who should we call in an emergency?).",
+            "The user says that Wilf next door is moving to Leeds in May; my sister Ottoline "
+            "lives close by, ring her if anything happens: 07700 900 461.",
+        ),
+        (
+            "L'utilisateur dit que la voisine, Honorine, garde un double des clés.",
+            "L'utilisateur dit qu'Honorine déménage à Brest, appelez mon fils si besoin.",
+        ),
     ],
 )
 def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -> None:
@@ -66,6 +84,10 @@ def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -
         ("The user says that the van comes at 8.", "The van has left the depot."),
         # the older statement already said so
         ("Perrine has left us.", "Perrine has left us, as I said."),
+        # someone named, then what a pronoun did
+        ("The user says that Perrine signs for parcels.", "Perrine rang, she's left the keys."),
+        # moving a thing is no moving away
+        ("The user says that Perrine signs for parcels.", "Perrine is moving the boxes today."),
     ],
 )
 def test_no_one_named_in_the_older_statement_left(old: str, new: str) -> None:
@@ -126,6 +148,12 @@ def test_a_name_the_retelling_lowered_is_read_in_the_message_itself() -> None:
             "L'utilisateur dit que Maëlys Brun ouvre la réserve le matin.",
             "L'utilisateur dit que Maëlys est partie donc Ninon Tardieu ouvre la réserve.",
             "L'utilisateur dit que Ninon Tardieu ouvre la réserve.",
+        ),
+        # named in full as they leave
+        (
+            "The user says that invoices go to the bursar, Odran Kell.",
+            "The user says that Odran Kell retired in May so invoices go to Ilse Marrow now.",
+            "The user says that invoices go to Ilse Marrow now.",
         ),
     ],
 )

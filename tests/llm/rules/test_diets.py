@@ -222,11 +222,34 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             True,
         ),
         ("The user says we've no room for a sofa.", "The user books the function room.", False),
+        # how often one can be there is no thing refused
+        (
+            "The user lives in York so the user can't be there every day.",
+            "The user agrees (in answer to: So 9am every day from Monday, shall I book it?).",
+            False,
+        ),
         (
             "The user never picks up in the day, email only.",
             "The user asks to pick up the keys on Friday.",
             False,
         ),
+        # a chemical, a poison, a pig roasted whole
+        (
+            "The user says the garden is fully organic, nothing chemical on the beds.",
+            "The user asks to keep weedkiller and slug pellets in the shed.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que le jardin partagé a signé la charte zéro phyto.",
+            "L'utilisateur demande de passer du désherbant sur les allées.",
+            True,
+        ),
+        (
+            "The user says no poison anywhere in the kitchen, traps only.",
+            "The user asks for rodenticide blocks behind the ovens.",
+            True,
+        ),
+        ("The user says no pork at all for the party.", "The user asks to add a hog roast.", True),
         # one of a kind refused: an organ is an instrument, bubble wrap a plastic, lavender a
         # scent, pecans nuts; and a word written with a capital in another statement
         # ("Breton songs") names no one the refusal is for

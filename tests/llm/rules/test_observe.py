@@ -52,6 +52,8 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         # the speaker asked of the listener, after the verb
         ("Rappelez-moi mardi vers 9h pour le devis.", "Rappelez Le client mardi"),
         ("Envoyez-moi le devis signé demain.", "Envoyez à Le client le devis signé"),
+        ("Renvoyez les moi par la poste, bien emballés.", "Renvoyez-les à Le client par la"),
+        ("refaites moi des coussins neufs en lin", "Refaites à Le client des coussins neufs"),
         # "chez" is no verb: "chez nous" is the speaker's place, not asked of the listener
         (
             "au fait, Bruno part de chez nous fin mai, mettez Lina en copie",
@@ -69,6 +71,16 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         # a statement, then a request of the listener tagged on after a comma: both told
         ("je ne pourrai pas jeudi, on peut décaler à vendredi 14h ?", "demande de décaler à"),
         ("can the driver ring the buzzer at the back from now on?", "asks that the driver ring"),
+        # a thing put where the speaker wants it, after a statement
+        (
+            "her favourite was the lily, could you put some in the bridal bouquet?",
+            "asks Tariq to put some in the bridal bouquet",
+        ),
+        (
+            "sa fleur préférée c'était le lilas, est ce que vous pouvez en mettre dans le "
+            "bouquet de la mariée ?",
+            "demande à Tariq d'en mettre dans le bouquet de la mariée",
+        ),
         # a request that the listener's people do something, with where to
         ("can your fitters head to 12 Quarry Lane for the install?", "asks that Tariq's fitters"),
         # a day of the month a correction replaces goes, with the date it was given
@@ -335,6 +347,12 @@ def test_a_short_answer_that_rules_something_out_is_kept(asked: str, said: str, 
             "Parfait, le mardi ça nous arrange.",
             "L'utilisateur dit que parfait, le mardi ça nous arrange "
             "(en réponse à « On pourrait passer le mardi ? »).",
+        ),
+        (  # a time written with a dot is one value, left out whole
+            "So 9 o'clock instead of 9.30, starting Monday. Shall I book it?",
+            "yes",
+            "The user agrees (in answer to: So 9 o'clock, starting Monday (Monday 4 May "
+            "2026), shall the assistant book it?).",
         ),
     ],
 )
@@ -1251,6 +1269,25 @@ def test_a_short_statement_is_kept_for_its_numbers() -> None:
             "Yes go on, that's fine.",
             "The user agrees (in answer to: We could move the hedge to every 6 weeks, same "
             "price, shall the assistant switch it?).",
+        ),
+        (
+            "Friday 19 June is free for a group your size. Shall I move the booking across?",
+            "yes",
+            "The user agrees (in answer to: Friday 19 June is free for a group the user's size, "
+            "shall the assistant move the booking across?).",
+        ),
+        # a thing offered, and a bare yes to setting it up
+        (
+            "We could keep your spare keys in our safe. Shall I set that up?",
+            "yes",
+            "The user agrees (in answer to: We could keep the user's spare keys in our safe, "
+            "shall the assistant set that up?).",
+        ),
+        # an offer that names its own value takes nothing before it (the old value there)
+        (
+            "The desk shuts at 4pm, so a 3pm pickup is tight. Shall I move the pickup to 2:30pm?",
+            "yes",
+            "The user agrees (in answer to: Shall the assistant move the pickup to 2:30pm?).",
         ),
         (
             "Since it's going to the depot, would the first Monday of the month work better?",

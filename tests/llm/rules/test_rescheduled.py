@@ -366,6 +366,22 @@ from somna.llm.rules.rescheduled import (
             "Saturday (Saturday 10 October 2026) at 9 instead.",
             True,
         ),
+        # another day the business has room on, agreed to
+        (
+            "L'utilisateur dit que pose le lundi 4 mai si possible (en réponse à « Vous le "
+            "voudriez pour quand ? »).",
+            "L'utilisateur est d'accord (en réponse à « On a de la place le mercredi 6 mai, "
+            "pose à 8h, ça vous irait ? »).",
+            True,
+        ),
+        # a date given when asked if there was one, then another agreed to move to
+        (
+            "The user says that Friday 12th June if free; 14 people (in answer to: Does the "
+            "user have a date in mind?).",
+            "The user agrees (in answer to: Friday 19 June is free too, shall the assistant "
+            "move the booking across?).",
+            True,
+        ),
     ],
 )
 def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:

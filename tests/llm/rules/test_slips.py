@@ -16,6 +16,14 @@ from somna.llm.rules.slips import without_slips
             "The booklet is 26 pages, in colour.",
         ),
         (
+            "Best to call me on 07700 900 481... sorry I meant 07700 900 418.",
+            "Best to call me on 07700 900 418.",
+        ),
+        (
+            "Le code du portail c'est 4417, pardon je voulais dire 4471.",
+            "Le code du portail c'est 4471.",
+        ),
+        (
             "Call the desk on 020 7946 0321 ext 318.. sorry ext 381.",
             "Call the desk on 020 7946 0321 ext 381.",
         ),

@@ -206,6 +206,17 @@ def test_a_count_or_amount_against_what_was_said_is_told_with_its_total(
             "L'utilisateur se marie le samedi 13 juin au château.",
             "L'utilisateur dit que pour le château ce sera deux de plus que prévu.",
         ),
+        # "one more thing" opens another point; a year is no count of what follows it
+        (
+            "The user says that no budget this year (2026); one thing matters: nothing that "
+            "flowers.",
+            "The user says that one more thing, reception looks bare.",
+        ),
+        (
+            "L'utilisateur passe à l'atelier le 19 (Tuesday 19 May 2026) et dépose les livres.",
+            "L'utilisateur a déposé les livres à l'atelier ce matin, il en a amené 2 de plus que "
+            "prévu.",
+        ),
         # the one count of the older statement is of another thing than the newer names
         (
             "The user says that we have 4 treatment rooms upstairs.",

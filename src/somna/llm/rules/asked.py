@@ -17,13 +17,14 @@ changed, replaces it. So does one that drops, in its words, what the older took
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 
 from somna.llm.rules.choices import turned_down
 from somna.llm.rules.contacts import ways, without_ways
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, is_name, without_question
+from somna.llm.rules.refusals import conditional
 from somna.llm.rules.text import clauses, fold
 from somna.model import normalize_text, shared_words
 
@@ -255,11 +256,13 @@ def _deeds(text: str, language: Language) -> dict[tuple[str, ...], set[str]]:
 def _address_given_anew(old: str, new: str, language: Language) -> bool:
     """Whether `new` gives another address of the kind `old` gives (an email, a phone
     number, a street), about a thing `old` or the question it answered names too
-    ("invoices")."""
+    ("invoices"), unless it keeps it for a case."""
     olds, news = ways(old), ways(new)
     kinds = olds.keys() & news.keys()
     if not kinds or all(news[kind] <= olds[kind] for kind in kinds):
         return False
+    if conditional(without_question(new)):
+        return False  # "ring my brother if anything happens: …"
     shared = _content_words(without_ways(old), language) & _content_words(
         without_ways(new), language
     )
@@ -336,7 +339,8 @@ def _held_for_now(old: str, new: str, language: Language) -> bool:
     if provisional is None:
         return False
     clause = next((c for c in clauses(said) if language.provisional.search(c)), said)
-    before, after = _pairs(clause, language), _pairs(new, language)  # "hot desk for now"
+    before = _pairs(language.provisional.sub(" ", clause), language)  # "hot desk", not "now"
+    after = _pairs(new, language)
     return any((a == c) != (b == d) for a, b in after for c, d in before if a == c or b == d)
 
 
@@ -380,12 +384,40 @@ def _framed_anew(old: str, new: str, named: set[str], language: Language) -> boo
     return False
 
 
+_NEAR_NAME = 3
+"""How many words from a new name, beyond its clause, a word of the question it answers
+anew may stand ("mon père, Gérald, qui m'accompagnera"; not "the box to Dunmore Way
+instead, reception at school is shut" for "the user or the school?")."""
+_CLAUSE_BREAK = re.compile(r"[,;.!?]")
+"""What ends a clause; a colon opens the value it names ("sur les factures : 9 allée…")."""
+_GOES_ON = re.compile(r"\s*(?:he|she|they|who|il|elle|ils|elles|qui)\b", re.IGNORECASE)
+"""What opens a clause that goes on about the one named before ("…, she'll help unload")."""
+
+
+def _near(told: str, names: Collection[str]) -> list[str]:
+    """The words of `told` said of `names`: in a name's clause and the next one when it goes
+    on about them ("…, she'll help unload"), and up to `_NEAR_NAME` words either side."""
+    words = _words(told)
+    firsts = [_words(name)[0] for name in names]  # "grands" of "Grands-Orgelets"
+    clauses_told = _CLAUSE_BREAK.split(told)
+    said: list[str] = []
+    for at, clause in enumerate(clauses_told):
+        if any(_places(_words(clause), first) for first in firsts):
+            went_on = [c for c in clauses_told[at + 1 : at + 2] if _GOES_ON.match(c)]
+            said += [word for part in (clause, *went_on) for word in _words(part)]
+    for first in firsts:
+        for at in _places(words, first):
+            said += words[max(0, at - _NEAR_NAME) : at + _NEAR_NAME + 1]
+    return said
+
+
 def _answered_anew(old: str, new: str, language: Language) -> bool:
     """Whether `new` answers again, with a name `old` does not hold, the question asking
     who or where that `old` answered, or answered with a name: a content word of five
-    letters or more of the question, as written or inflected ("Qui sera votre
-    accompagnateur ?" "Ma mère", then "c'est mon père, Gérald, qui m'accompagnera
-    finalement"; "Et la facture ?" "À Anselme", then "la facture à Lina, elle a repris")."""
+    letters or more of the question, as written or inflected, near the new name ("Qui
+    sera votre accompagnateur ?" "Ma mère", then "c'est mon père, Gérald, qui
+    m'accompagnera finalement"; "Et la facture ?" "À Anselme", then "la facture à Lina,
+    elle a repris")."""
     asked = ANSWERED.search(old)
     if asked is None:
         return False
@@ -408,7 +440,7 @@ def _answered_anew(old: str, new: str, language: Language) -> bool:
     named = {n.removesuffix("'s") for n in names_in(told, within=True)} - {
         n.removesuffix("'s") for n in names_in(old)
     }
-    return bool(named) and shared_words(question_words, _words(told)) > 0
+    return shared_words(question_words, _near(told, named)) > 0
 
 
 def _placed_anew(old: str, new: str, language: Language) -> bool:

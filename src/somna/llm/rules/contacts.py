@@ -33,7 +33,8 @@ class _Table:
     app_too: re.Pattern[str]
     """An app the number also works on ("whatsapp aussi"): no number added."""
     others: re.Pattern[str]
-    """The one before, named as such ("l'autre je la relève plus"): no number added."""
+    """The one before, named as such ("l'autre je la relève plus"), or another point of the
+    message opened ("autre chose, …"): no number added."""
     theirs: re.Pattern[str]
     """A way of someone else's, told as theirs ("her email is …")."""
     documents: tuple[tuple[str, re.Pattern[str]], ...]
@@ -53,7 +54,7 @@ def _table() -> _Table:
         regex(f"{any_word(table['use'], whole=False).pattern}|{sent}"),  # "bills to …"
         any_word(table["adds"], whole=True),
         regex(rf"{_pattern(table['apps'])}\W+{_pattern(table['adds'])}"),
-        any_word(table["others"], whole=True),
+        any_word(table["others"] + table["asides"], whole=True),
         regex(rf"{_pattern(table['theirs'])}\s+(?:[\w-]+\s+)?(?:{_pattern(table['use'])})"),
         tuple((kind, any_word(words, whole=False)) for kind, words in table["documents"].items()),
         re.compile(  # "22 Mill Road", "Unit 3 Tannery Yard", "9 rue des Lilas"

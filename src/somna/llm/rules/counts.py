@@ -23,6 +23,7 @@ from somna.llm.rules.numbers import (
     Number,
     numbers_in,
 )
+from somna.llm.rules.slips import shape
 from somna.llm.rules.text import fold
 
 __all__ = [
@@ -35,6 +36,9 @@ __all__ = [
     "with_what_it_counts",
 ]
 
+_CODE = re.compile(r"(?<![\w-])(?=[\w-]*[^\W\d_]{2})(?=[\w-]*\d{3})[^\W_][\w-]{3,}(?<=\w)(?![\w-])")
+"""A reference: one word holding two letters and three digits in a row at least (an order,
+a purchase order), whose shape a slip keeps; not a day ("14th") nor a time ("10am")."""
 _SAME_SCALE = 2.0
 """Two amounts at most this far apart (the larger over the smaller) may be one amount
 revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a budget."""
@@ -135,10 +139,15 @@ def number_put_right(old: str, new: str, languages: Sequence[Language] = LANGUAG
     False
     >>> number_put_right("About 140 m².", "I said 140 m² but with the porch it's 160.")
     True
+    >>> number_put_right("Our PO is KX-5512.", "Sorry, I meant KX-5521 for the PO.")
+    True
     """
     language = detect_language(new, languages, languages[0])
     if not _puts_right(new, language):
         return False
+    shapes = {shape(code) for code in _codes(old)}
+    if any(shape(code) in shapes for code in _codes(new) - _codes(old)):
+        return True  # "the PO is QS-4417", then "sorry, I meant QS-4471"
     old_numbers = numbers_in(old)
     said_before = {n.value for n in old_numbers}
     told = numbers_in(_told(new))
@@ -152,6 +161,11 @@ def number_put_right(old: str, new: str, languages: Sequence[Language] = LANGUAG
         )
         for clock in (False, True)
     )
+
+
+def _codes(text: str) -> set[str]:
+    """The references `text` gives, letters and digits in one word ("KX-5512", "AB12CD")."""
+    return {m[0].casefold() for m in _CODE.finditer(text)}
 
 
 def _puts_right(text: str, language: Language) -> bool:

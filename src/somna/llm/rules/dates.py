@@ -285,6 +285,20 @@ def _names_a_weekday(match: re.Match[str]) -> bool:
     return any(key.partition("__")[0] == "day" for key, v in match.groupdict().items() if v)
 
 
+_LISTED = re.compile(r"(?P<noun>[^\W\d_]{3,})\s+\d{1,4}\s*(?:,|et|ou|and|or|&)\s*(?:\w+\s+)?$")
+"""A thing numbered, then another of a list ("le tome 7 et le 8", "room 4 or the 5th")."""
+
+
+def _one_of_a_list(text: str, start: int) -> bool:
+    """Whether the bare day at `start` numbers the next of a list of things, not a day."""
+    listed = _LISTED.search(text, max(0, start - 40), start)
+    return (
+        listed is not None
+        and listed["noun"].casefold() not in _WEEKDAYS
+        and month_number(listed["noun"]) is None
+    )
+
+
 def resolve_dates(
     text: str, said_on: date, near: date | None = None, echoed: Sequence[date] = ()
 ) -> str:
@@ -303,6 +317,8 @@ def resolve_dates(
     'Could we meet on Friday 21 March, or on Monday (Monday 17 March 2031)?'
     >>> resolve_dates("Lunches Monday to Friday, never on a Sunday.", date(2031, 3, 12))
     'Lunches Monday to Friday, never on a Sunday.'
+    >>> resolve_dates("Des boîtes pour le tome 7 et le 8, livrées le 20.", date(2031, 3, 12))
+    'Des boîtes pour le tome 7 et le 8, livrées le 20 (Thursday 20 March 2031).'
     """
 
     found: list[tuple[int, int, str, re.Match[str]]] = []
@@ -310,6 +326,8 @@ def resolve_dates(
         for match in pattern.finditer(text):
             start, end = match.span()
             if _names_a_weekday(match) and _DAY_NUMBER.match(text, end):
+                continue
+            if kind == "day_of_month" and _one_of_a_list(text, start):
                 continue
             if all(end <= s or start >= e for s, e, _, _ in found):
                 found.append((start, end, kind, match))

@@ -19,6 +19,8 @@ from somna.llm.rules.text import clauses, without_clauses
 
 __all__ = ["departed", "someone_left", "without_the_departed"]
 
+_FIRST_NAMES = re.compile(r"(?:(?<!\w)[A-ZÀ-Ý][\w'-]*\s+)+$")
+"""Names right before the one a departure matched: "Gordon " of "Gordon Fyfe retired"."""
 _ELIDED = re.compile(r"^[a-z]{1,3}'")
 """An elided word before a name ("qu'Anselme", "d'Honorine")."""
 
@@ -91,10 +93,13 @@ def without_the_departed(old: str, new: str) -> str | None:
 
 
 def _departure(clause: str, language: Language) -> bool:
-    """Whether `clause` opens with a departure ("Caspian has left us"; not "she runs
-    rehearsals now that Baptiste has gone", which says more than that)."""
+    """Whether `clause` opens with a departure ("Caspian has left us", "Gordon Fyfe retired
+    in May": the first name before the one matched; not "she runs rehearsals now that
+    Baptiste has gone", which says more than that)."""
     found = language.departed.search(clause)
-    return found is not None and _only_markers(clause[: found.start()], language)
+    return found is not None and _only_markers(
+        _FIRST_NAMES.sub("", clause[: found.start()]), language
+    )
 
 
 def _only_markers(words: str, language: Language) -> bool:

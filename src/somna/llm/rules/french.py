@@ -35,7 +35,10 @@ FRENCH = load_language(
             me, you, match["before"], match["modal"], match["object"], match["verb"]
         ),
         "asked_of_listener": lambda match, me, you: asked_of_listener(
-            me, match["verb"] or match["verb2"], moved=match["moved"] is not None
+            me,
+            match["verb"] or match["verb2"],
+            match["object"] or match["object2"] or "",
+            moved=match["moved"] is not None,
         ),
         "agreed_listener": lambda match, me, you: (
             f"{you} {agreed_listener(match['plural'] or match['single'])}"

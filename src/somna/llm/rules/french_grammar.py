@@ -174,16 +174,19 @@ def modal_to_listener(me: str, you: str, before: str, modal: str, obj: str, verb
     return f"{me} {before}{agreed(modal)} {obj}{verb} {to}"
 
 
-def asked_of_listener(me: str, verb: str, *, moved: bool = False) -> str:
+def asked_of_listener(me: str, verb: str, obj: str = "", *, moved: bool = False) -> str:
     """ "appelez-moi" retold: the speaker as the verb's object ("appelez l'utilisateur"),
-    or for most verbs with "à" ("écrivez à l'utilisateur"); the object too when the
-    speaker is `moved` somewhere ("passe-moi en mensuel": "passe Léa en mensuel").
+    or for most verbs with "à" ("écrivez à l'utilisateur"), and always after the verb's
+    own object ("renvoyez-les-moi": "renvoyez-les à l'utilisateur"); the object too when
+    the speaker is `moved` somewhere ("passe-moi en mensuel": "passe Léa en mensuel").
 
     >>> asked_of_listener("Léa", "Écrivez"), asked_of_listener("Léa", "appelez")
     ('Écrivez à Léa', 'appelez Léa')
-    >>> asked_of_listener("Léa", "passe", moved=True)
-    'passe Léa'
+    >>> asked_of_listener("Léa", "passe", moved=True), asked_of_listener("Léa", "Renvoyez", "les")
+    ('passe Léa', 'Renvoyez-les à Léa')
     """
+    if obj:
+        return f"{verb}-{obj} à {me}"
     direct = moved or verb.casefold() in _DIRECT_ASKED
     return f"{verb} {me}" if direct else f"{verb} à {me}"
 

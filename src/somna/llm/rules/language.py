@@ -187,6 +187,10 @@ class Language:
     "don't"). See `somna.consolidate.wording`."""
     cessation: re.Pattern[str]
     """A negation that means "no longer": an update rather than a contradiction."""
+    no_longer: re.Pattern[str]
+    """What says a value does not hold, or not well enough ("quarterly wasn't enough",
+    "the lease ended", "l'annuel est trop cher"): a clause of the value a statement
+    replaces, history."""
     change: re.Pattern[str]
     """Words that say a value changed ("moved", "now", "from now on"): a newer value that
     says so supersedes the older one; one that does not is put to a person."""

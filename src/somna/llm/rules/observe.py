@@ -103,13 +103,13 @@ _OLD_NUMBER = re.compile(
 the old value is history, not what the fact says now."""
 _OLD_CHOICE = re.compile(
     rf",?\s+(?:{every(lambda language: language.replaced)})"
-    rf"\s*[^,;.!?()]{{1,40}}?{_WRITTEN_DATE}"
-    r"(?=\s*(?:[,;.!?()]|$))",
+    rf"\s*(?:[^,;.!?()]|(?<=\d)\.(?=\d)){{1,40}}?{_WRITTEN_DATE}"
+    r"(?=\s*(?:[,;!?()]|\.(?!\d)|$))",
     _I,
 )
 """The value a choice replaces ("monthly instead of per session", "le matin plutôt que par
-email", "dimanche 26 au lieu du samedi (Saturday 18 April 2026)" with its date), likewise
-history."""
+email", "dimanche 26 au lieu du samedi (Saturday 18 April 2026)" with its date, "8 instead
+of 8.30" whole), likewise history."""
 _CAPTION = re.compile(r"\s*\[[^\[\]]{0,300}\]")
 """What a chat export writes for an attachment ("[shares a photo: …]", "[image]"): no part
 of what the speaker said."""
@@ -427,10 +427,12 @@ def _agreement(
     asked: str, said: int, speaker: str, listener: str, language: Language, said_on: date
 ) -> Observation | None:
     """A bare yes ("yep", "parfait") to a question that proposes a value ("So that's 4
-    boxes then?", "On passe au samedi 21 mars. Ça vous convient ?"): the speaker agrees to
+    boxes then?", "On passe au samedi 21 mars. Ça vous convient ?") or a thing to take
+    ("We could put your keys on our register. Shall I set that up?"): the speaker agrees to
     what it proposes. To a question that proposes none ("Anything else?"), it tells nothing.
     `said`: the length of the answer, all of it the quote."""
-    if not holds_a_value(asked, names=False):
+    offers = any(language.offers_to_take.search(fold(asked)) for language in LANGUAGES)
+    if not (holds_a_value(asked, names=False) or offers):
         return None
     question = _answering(asked, listener, speaker, language, said_on)
     text = finish_sentence(f"{language.agreeing.format(speaker)} ({question})")

@@ -361,7 +361,13 @@ def question_of(content: str, reply: str | None = None) -> str | None:
         return _joined(sentences[last - 1], sentences[last])
     yes = reply is not None and _assents(reply)
     offers_to_do = any(language.offers_to_do.match(sentences[last]) for language in LANGUAGES)
-    if last > 0 and offers_to_do and reply is not None and opens_with_yes(reply):
+    if (
+        last > 0
+        and offers_to_do
+        and reply is not None
+        and opens_with_yes(reply)
+        and not holds_a_value(sentences[last], names=False)  # "move it to 2:30?" says it all
+    ):
         return _joined(sentences[last - 1], sentences[last])  # "…, shall I switch it?" "yes"
     offered = [
         i

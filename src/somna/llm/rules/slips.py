@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS, every, is_name
 
-__all__ = ["slips_joined", "takes_back", "without_slips"]
+__all__ = ["shape", "slips_joined", "takes_back", "without_slips"]
 
 _LONGEST_SLIP = 8
 """The most words a slip taken back may hold ("14 Mill Way on the Park side", put right
@@ -140,7 +140,7 @@ def _nearest_put_right(
 
 def _shape_of(right: str) -> Callable[[str], bool]:
     """A word that a number or a code `right` may put right: another of its shape."""
-    return lambda said: said != right and _has_digit(said) and _shape(said) == _shape(right)
+    return lambda said: said != right and _has_digit(said) and shape(said) == shape(right)
 
 
 def _clause(text: str, start: int) -> list[tuple[str, int]]:
@@ -212,7 +212,7 @@ def _alike(slip: str, right: str) -> bool:
     if slip.casefold() == right.casefold():
         return True
     if _has_digit(slip + right):
-        return _shape(slip) == _shape(right)
+        return shape(slip) == shape(right)
     return (_is_name(slip) and _is_name(right)) or (_is_day(slip) and _is_day(right))
 
 
@@ -233,7 +233,7 @@ def _is_day(word: str) -> bool:
     return word.casefold() in WEEKDAYS
 
 
-def _shape(word: str) -> str:
+def shape(word: str) -> str:
     """A word's characters by kind, a run of digits as one: "CA12" is "aa9", "£60" "£9",
     "9" and "19" alike."""
     kinds = ("9" if c.isdigit() else "a" if c.isalpha() else c for c in word.casefold())

@@ -233,7 +233,8 @@ _AMOUNT = re.compile(
 def _counts_of(text: str, language: Language) -> list[tuple[int, str, str]]:
     """Each number of `text` right before a word, with that word and the words just before
     the number ("forfait 10 séances", "la carte de 12 entrées"); no date ("13 juin")."""
-    words = list(_TOKEN.finditer(DATE.sub(" ", text)))
+    undated = DATE.sub(" ", text)
+    words = list(_TOKEN.finditer(undated))
     return [
         (value, following[0], " ".join(w[0] for w in words[max(0, i - _BETWEEN) : i]))
         for i, (number, following) in enumerate(pairwise(words))
@@ -241,6 +242,7 @@ def _counts_of(text: str, language: Language) -> list[tuple[int, str, str]]:
         and (value > 1 or number[0].isdigit())
         and following[0].isalpha()
         and following[0].casefold() not in language.stopwords
+        and not undated[number.end() : following.start()].strip(" -")  # not "le 19 (Tuesday"
     ]
 
 
@@ -282,12 +284,15 @@ def _last_count(
             value = _value(number[0], language)
             if _PRICED.match(old, number.end()) or old[: number.start()].endswith(_CURRENCY):
                 continue  # "24 € par personne" is a price, no count of people
+            if _STOP.search(old, min(number.end(), word.end()), max(number.start(), word.start())):
+                continue  # "this year (2026); One thing…" counts no thing
             if value is not None and (value > 1 or number[0].isdigit()):  # "one" may be "a"
                 found = value, number, word
                 break
     return found
 
 
+_STOP = re.compile(r"[();.!?]")
 _CURRENCY = ("£", "€", "$")
 _PRICED = re.compile(r"\s?[£€$]")
 

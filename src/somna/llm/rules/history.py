@@ -1,0 +1,110 @@
+"""What a new statement says of the value it replaces: history, which the older fact keeps.
+
+"We're switching to monthly visits, quarterly wasn't enough", "the yard lease ended; the
+scooters live at Unit 11 now", "on repasse au mensuel, l'annuel est trop cher": the clause
+that names the old value and says it no longer holds explains the change. Memory says
+what holds now; the superseded fact keeps what held before, and the prompt should not
+read the old value as current.
+"""
+
+from __future__ import annotations
+
+import re
+
+from somna.llm.rules.dates import month_number
+from somna.llm.rules.language import Language, detect_language
+from somna.llm.rules.languages import (
+    LANGUAGES,
+    SAYS,
+    WEEKDAYS,
+    is_name,
+    opening_whole,
+    without_question,
+)
+from somna.llm.rules.refusals import conditional
+from somna.llm.rules.text import clauses, fold, without_clauses
+
+__all__ = ["without_the_old"]
+
+_WORD = re.compile(r"[^\W\d_]{4,}|\d+")
+_LONGEST = 10
+"""The most words a clause of history holds: "quarterly wasn't enough", "the yard lease
+ended at the end of May"; a longer one says more than that."""
+_RETOLD = frozenset({"user", "utilisateur", "assistant"})
+"""Words every retold statement holds: no sign that two talk of one thing."""
+_NAME = re.compile(r"(?<=[\w,;:] )[A-ZÀ-Ý][\w'-]+")
+"""A capital within a clause, not opening it ("Autre chose"): maybe a name."""
+
+
+def without_the_old(old: str, new: str) -> str | None:
+    """`new`, which replaces `old`, without its clauses of history: each names only what
+    `old` says, says it no longer holds (`Language.no_longer`), gives no value of its own
+    nor a case, and stands beside a clause that gives what holds now (a value of its own,
+    or more of what `old` spoke of; otherwise the clause is the change itself: "he can't
+    stand the dryer any more, he panics"). None where there is none, or where what is
+    left says nothing `old` did not, or says no too.
+
+    >>> without_the_old("The user says that quarterly visits.",
+    ...     "The user says that we're switching to monthly visits, quarterly wasn't enough.")
+    "The user says that we're switching to monthly visits."
+    >>> without_the_old("The user says that quarterly visits.",
+    ...     "The user says that monthly visits from now on, quarterly works for the shop.") is None
+    True
+    """
+    said = without_question(new)
+    opening = SAYS.match(said)
+    says, told = (said[: opening.end()], said[opening.end() :]) if opening else ("", said)
+    told = told.rstrip(" .")
+    language = detect_language(told, LANGUAGES, LANGUAGES[0])
+    before, values = _words(old, language), _values(old, language)
+    parts = clauses(told)
+
+    def anew(clause: str) -> bool:
+        return bool(
+            _values(clause, language) - values
+            or "@" in clause
+            or (_words(clause, language) & before) - _RETOLD
+        )
+
+    def history(at: int) -> bool:
+        clause = parts[at]
+        others = set().union(*(_words(p, language) for i, p in enumerate(parts) if i != at))
+        return (
+            bool((_words(clause, language) & before) - others)
+            and len(clause.split()) <= _LONGEST
+            and _values(clause, language) <= values  # "back on the 23rd, not the 21st" stays
+            and language.no_longer.search(fold(clause).casefold()) is not None
+            and not conditional(clause)  # "if nobody's in, leave the crates": a case
+            and any(anew(p) for i, p in enumerate(parts) if i != at and abs(i - at) == 1)
+        )
+
+    old_clauses = {parts[at] for at in range(len(parts)) if history(at)}
+    if not old_clauses or len(old_clauses) == len(set(parts)):
+        return None
+    rest = without_clauses(told, old_clauses.__contains__, language.lead).rstrip(" ,;")
+    if not _words(rest, language) - before or language.no_longer.search(fold(rest).casefold()):
+        return None  # "no banner in the end, the head said no": a no throughout
+    ending = new[len(said) :] or "."
+    return language.elided(opening_whole(says) + rest) + ending
+
+
+def _values(text: str, language: Language) -> set[str]:
+    """The values `text` names, folded: numbers, in digits or words, days, months, names."""
+    folded = fold(text).casefold()
+    words = set(re.findall(r"[^\W\d_]+", folded))
+    return (
+        set(re.findall(r"\d+", folded))
+        | {word for word in words if language.dates.numbers.get(word, 0) > 1}  # not "a"
+        | (words & WEEKDAYS.keys())
+        | {word for word in words if month_number(word) is not None and len(word) > 2}
+        | {
+            name.casefold()
+            for name in _NAME.findall(text)
+            if is_name(name) and name.casefold() not in language.stopwords
+        }
+    )
+
+
+def _words(text: str, language: Language) -> set[str]:
+    """The words of `text` that may name a value: content words and numbers, folded."""
+    return {word for word in _WORD.findall(fold(text).casefold()) if word not in language.stopwords}

@@ -1,0 +1,83 @@
+"""What a new statement says of the value it replaces is history: the older fact keeps it,
+and the prompt reads only what holds now."""
+
+from __future__ import annotations
+
+import pytest
+
+from somna.llm.rules.history import without_the_old
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept"),
+    [
+        (
+            "The user says that quarterly visits for the vans.",
+            "The user says that we're switching to monthly visits, quarterly wasn't enough.",
+            "The user says that we're switching to monthly visits.",
+        ),
+        (
+            "The user says that the bikes live at Unit 4, Tanyard Row.",
+            "The user says that the Tanyard lease has ended; the bikes live at 9 Quay Street now.",
+            "The user says that the bikes live at 9 Quay Street now.",
+        ),
+        (
+            "L'utilisateur dit que par WhatsApp c'est le plus simple.",
+            "Écrivez à l'utilisateur par mail maintenant, WhatsApp l'utilisateur le regarde "
+            "plus trop.",
+            "Écrivez à l'utilisateur par mail maintenant.",
+        ),
+        (
+            "L'utilisateur dit qu'on part sur le forfait annuel.",
+            "L'utilisateur dit que finalement on repasse au forfait mensuel, l'annuel est trop "
+            "cher.",
+            "L'utilisateur dit que finalement on repasse au forfait mensuel.",
+        ),
+    ],
+)
+def test_the_clause_saying_the_old_value_no_longer_holds_goes(
+    old: str, new: str, kept: str
+) -> None:
+    assert without_the_old(old, new) == kept
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the clause names a value of its own: the new one
+        (
+            "The user says that we're back on the 21st (Sunday 21 June 2026).",
+            "The user says that our flight moved, we're now back on the 23rd (Tuesday 23 June "
+            "2026) not the 21st (Sunday 21 June 2026).",
+        ),
+        (
+            "L'utilisateur dit qu'on sera 18 postes.",
+            "L'utilisateur dit qu'on a recruté, du coup on sera 22 postes et pas 18.",
+        ),
+        # a case, not history
+        (
+            "The user says that leave the crates with Ambrose at the gate.",
+            "The user says that Seraphine opens up now, if nobody's at the gate leave the "
+            "crates in the porch.",
+        ),
+        # the change itself, beside nothing that holds now
+        (
+            "L'utilisateur dit que Brindille et Pacôme : bain, séchage au souffleur.",
+            "L'utilisateur dit que jusqu'à ses 6 mois; Autre chose, Pacôme supporte plus le "
+            "souffleur, il panique.",
+        ),
+        # a no throughout: what is left says no as well
+        (
+            "The user says that maybe a banner (in answer to: A banner for the fête too?).",
+            "The user says that no banner in the end, the committee said no.",
+        ),
+        # "plus tard" is later, no "no longer"
+        (
+            "L'utilisateur dit que le rendez-vous à 10h.",
+            "L'utilisateur dit que les rendez-vous une heure plus tard (11h), l'utilisateur "
+            "finit plus tard le matin.",
+        ),
+    ],
+)
+def test_a_statement_keeps_what_is_no_history(old: str, new: str) -> None:
+    assert without_the_old(old, new) in (None, new)
