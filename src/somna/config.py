@@ -140,9 +140,10 @@ class Settings(BaseModel):
     left only 58.3% empty (87.5% in the same language), 0.14 83.3%."""
     context_text_floor: Annotated[float, Ge(-2.0), Le(2.0)] = 0.06
     """How far above that background a fact that shares a word with the question must stand
-    to enter a context block, where the embedder reads the question's language (the
-    bundled one reads English); elsewhere above the background is enough, the cosines of
-    a model reading subwords telling little apart. Over 236 invented scenarios, 0 / 0.06 /
+    to enter a context block, where the embedder reads the fact's language and the
+    question is in it too (the bundled one reads English); elsewhere just above the
+    background is enough, the cosines of a model reading subwords, or across two
+    languages, telling little apart. Over 236 invented scenarios, 0 / 0.06 /
     0.1 left 74.8% / 81.0% / 85.6% of English unrelated questions with no fact, for 81.7% /
     81.4% / 80.8% of answers in the block ("How far away is the Moon?" shares "away" with
     "while the user is away"); in French 0.06 cost 2.9 points of answers."""

@@ -141,30 +141,40 @@ def test_a_shared_word_vouches_for_a_far_fact_in_a_language_read_by_subwords() -
     from it: in a language the embedder reads, that closeness settles it, and the question
     brings nothing. A fact in a language it reads by subwords alone, whose cosines tell
     little apart, needs only the shared word and to stand above the background."""
-    english = [
-        _recalled(
-            "Emergency contact while the user is away is Ottilie.", text_rank=1, cosine_gap=0.03
-        ),
-        _recalled("Lives in Bath.", cosine_gap=0.02),
-    ]
+    background = [_recalled(f"Said thing number {n}.", cosine_gap=-0.05) for n in range(10)]
+    away = "Emergency contact while the user is away is Ottilie."
     settings = Settings(context_floor=0.2, context_text_floor=0.06)
-    assert relevant_facts(english, settings, read=frozenset({"en"})) == []
-    assert relevant_facts(english, settings) == []  # an embedder that reads every language
-    near = [_recalled(english[0].text, text_rank=1, cosine_gap=0.08)]
-    assert [f.text for f in relevant_facts(near, settings, read=frozenset({"en"}))] == [
-        english[0].text
-    ]
-    french = [
-        _recalled(
-            "L'utilisateur dit que le carrelage sera blanc mat.", text_rank=1, cosine_gap=0.02
-        ),
-        _recalled("L'utilisateur habite à Nantes.", cosine_gap=0.01),
-    ]
-    assert [f.text for f in relevant_facts(french, settings, read=frozenset({"en"}))] == [
-        "L'utilisateur dit que le carrelage sera blanc mat.",
-        "L'utilisateur habite à Nantes.",
-    ]
-    below = [
-        _recalled("L'utilisateur dit que le carrelage attendra.", text_rank=1, cosine_gap=-0.01)
-    ]
+    far = [_recalled(away, text_rank=1, cosine_gap=0.03), *background]
+    assert relevant_facts(far, settings, read=frozenset({"en"}), question="How far away?") == []
+    assert relevant_facts(far, settings) == []  # an embedder that reads every language
+    near = [_recalled(away, text_rank=1, cosine_gap=0.08), *background]
+    assert away in [f.text for f in relevant_facts(near, settings, read=frozenset({"en"}))]
+    tiles = "L'utilisateur dit que le carrelage sera blanc mat."
+    french = [_recalled(tiles, text_rank=1, cosine_gap=0.02), *background]
+    assert tiles in [f.text for f in relevant_facts(french, settings, read=frozenset({"en"}))]
+    below = [_recalled(tiles, text_rank=1, cosine_gap=-0.01), *background]
     assert relevant_facts(below, settings, read=frozenset({"en"})) == []
+
+
+def test_a_shared_word_vouches_for_a_fact_found_by_a_word_translated() -> None:
+    """ "Les escaliers sont comment ?" finds "stairs" through its words in English: no
+    cosine across the two languages can vouch for the fact, the shared word does."""
+    background = [_recalled(f"Said thing number {n}.", cosine_gap=-0.05) for n in range(10)]
+    stairs = [_recalled("The cellar stairs are steep.", text_rank=1, cosine_gap=0.01), *background]
+    settings = Settings(context_floor=0.2, context_text_floor=0.06)
+    english = relevant_facts(stairs, settings, read=frozenset({"en"}), question="How are they?")
+    french = relevant_facts(
+        stairs, settings, read=frozenset({"en"}), question="Les escaliers sont comment ?"
+    )
+    assert english == []
+    assert "The cellar stairs are steep." in [f.text for f in french]
+
+
+def test_the_facts_of_a_small_profile_are_their_own_background() -> None:
+    """A profile of one fact: its cosine is the background, and the word it shares with
+    the question is enough."""
+    one = [_recalled("Keeps a sourdough starter in the fridge.", text_rank=1, cosine_gap=0.0)]
+    settings = Settings(context_floor=0.2, context_text_floor=0.06)
+    assert [f.text for f in relevant_facts(one, settings, read=frozenset({"en"}))] == [
+        "Keeps a sourdough starter in the fridge."
+    ]

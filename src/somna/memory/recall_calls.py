@@ -119,6 +119,7 @@ class RecallCalls(ConversationCalls, FactCalls):
                 about_someone=about,
                 across=across,
                 read=languages_read(self.embedder),
+                question=query,
             )
             if f.type is not FactType.INSTRUCTION
         ]

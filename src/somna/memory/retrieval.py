@@ -397,6 +397,10 @@ that never says "party"). On the development scenarios, answers in the block wen
 on by rank once the near ones run out (a small profile stands near none in particular)
 took the invented scenarios from 87.5% to 93.0%, the development ones and LoCoMo as they
 were, unrelated questions still left empty."""
+_BACKGROUND_FACTS = 10
+"""Facts near the question, at least, for their median to be a background a fact sharing a
+word with the question must stand `context_text_floor` above: a profile of one fact is
+its own background."""
 _FILL_FLOOR = 0.5
 """Share of `context_floor` a fact filling a block stands above the background."""
 
@@ -408,6 +412,7 @@ def relevant_facts(
     about_someone: bool = False,
     across: str | None = None,
     read: frozenset[str] | None = None,
+    question: str | None = None,
 ) -> list[Fact]:
     """The recalled facts fit for a prompt: bearing on the question and not faded.
 
@@ -419,10 +424,12 @@ def relevant_facts(
     `context_text_floor` above that background. Relative, not absolute: an embedder that
     finds every sentence of a language close to every other lifts the background with
     the facts, and an unrelated question, close to nothing in particular, brings no fact.
-    With the embedder down, a shared word is enough; for a fact in a language the embedder
-    does not read (`read`, the languages it does, None for any: an English model reads
-    French by its subwords, and its cosines then tell little apart), a shared word and a
-    cosine above the background. A fact whose strength fell under
+    With the embedder down, a shared word is enough; a shared word and a cosine just above
+    the background are enough for a fact in a language the embedder does not read
+    (`read`, the languages it does, None for any: an English model reads French by its
+    subwords, and its cosines then tell little apart), for one in another language than
+    the `question` (found by a word translated), and in a profile of a few facts, which
+    are their own background. A fact whose strength fell under
     `context_strength_floor` stays searchable but leaves the prompt. `across` is the
     question when the embedder matches meaning across languages: a fact written in
     another language than the question then needs to stand only `context_floor_across`
@@ -442,11 +449,20 @@ def relevant_facts(
     ]
     floor = _floor(settings, across)
 
+    near_enough = min(settings.context_text_floor, 0.0)  # just above the background
+    few = sum("cosine_gap" in r.signals for r in recalled) < _BACKGROUND_FACTS
+    asked_in = None if question is None else language_of(question)
+
     def text_floor(recalled: Recalled) -> float:
         fact = recalled.fact
-        if read is None or fact is None or language_of(fact.text) in read:
-            return settings.context_text_floor
-        return min(settings.context_text_floor, 0.0)  # above the background: subwords only
+        if few or fact is None:
+            return near_enough  # a few facts are their own background
+        written_in = language_of(fact.text)
+        if read is not None and written_in not in read:
+            return near_enough  # read by subwords: its cosines tell little apart
+        if asked_in is not None and written_in != asked_in:
+            return near_enough  # matched by a word translated: no cosine vouches for it
+        return settings.context_text_floor
 
     kept = {id(r) for r in fresh if _bears_on_question(r, floor, text_floor)}
     if (kept or about_someone) and len(kept) < _FILLED:  # about this client: worth reading

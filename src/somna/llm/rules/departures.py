@@ -14,7 +14,13 @@ import re
 from collections.abc import Sequence
 
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import LANGUAGES, SAYS, is_name, opening_whole, without_question
+from somna.llm.rules.languages import (
+    LANGUAGES,
+    SAYS,
+    Retold,
+    is_name,
+    without_question,
+)
 from somna.llm.rules.text import clauses, without_clauses
 
 __all__ = ["departed", "someone_left", "without_the_departed"]
@@ -68,9 +74,8 @@ def without_the_departed(old: str, new: str) -> str | None:
     ...     "The user says that Odran has left us; he runs a farm in Wales now.") is None
     True
     """
-    said = without_question(new)
-    opening = SAYS.match(said)
-    says, told = (said[: opening.end()], said[opening.end() :]) if opening else ("", said)
+    retold = Retold.of(new)
+    told = retold.told
     language = detect_language(told, LANGUAGES, LANGUAGES[0])
     gone = {name.casefold() for name in _gone(told, old, language)}
     if not gone:
@@ -88,8 +93,7 @@ def without_the_departed(old: str, new: str) -> str | None:
         rest = first.casefold() + rest[len(first) :]
     if not rest or not _words(rest, language) & (_words(old, language) - gone):
         return None
-    ending = new[len(said) :] or "."
-    return language.elided(opening_whole(says) + rest) + ending
+    return retold.telling(rest, language)
 
 
 def _departure(clause: str, language: Language) -> bool:

@@ -13,14 +13,7 @@ import re
 
 from somna.llm.rules.dates import month_number
 from somna.llm.rules.language import Language, detect_language
-from somna.llm.rules.languages import (
-    LANGUAGES,
-    SAYS,
-    WEEKDAYS,
-    is_name,
-    opening_whole,
-    without_question,
-)
+from somna.llm.rules.languages import LANGUAGES, WEEKDAYS, Retold, is_name
 from somna.llm.rules.refusals import conditional
 from somna.llm.rules.text import clauses, fold, without_clauses
 
@@ -51,10 +44,8 @@ def without_the_old(old: str, new: str) -> str | None:
     ...     "The user says that monthly visits from now on, quarterly works for the shop.") is None
     True
     """
-    said = without_question(new)
-    opening = SAYS.match(said)
-    says, told = (said[: opening.end()], said[opening.end() :]) if opening else ("", said)
-    told = told.rstrip(" .")
+    retold = Retold.of(new)
+    told = retold.told.rstrip(" .")
     language = detect_language(told, LANGUAGES, LANGUAGES[0])
     before, values = _words(old, language), _values(old, language)
     parts = clauses(told)
@@ -84,8 +75,7 @@ def without_the_old(old: str, new: str) -> str | None:
     rest = without_clauses(told, old_clauses.__contains__, language.lead).rstrip(" ,;")
     if not _words(rest, language) - before or language.no_longer.search(fold(rest).casefold()):
         return None  # "no banner in the end, the head said no": a no throughout
-    ending = new[len(said) :] or "."
-    return language.elided(opening_whole(says) + rest) + ending
+    return retold.telling(rest, language)
 
 
 def _values(text: str, language: Language) -> set[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -21,6 +22,7 @@ __all__ = [
     "LANGUAGES",
     "SAYS",
     "WEEKDAYS",
+    "Retold",
     "every",
     "is_name",
     "language_of",
@@ -75,6 +77,28 @@ def without_question(observation: str) -> str:
     """What an observation says, without the question it answers (`ANSWERED`)."""
     asked = ANSWERED.search(observation)
     return observation if asked is None else observation[: asked.start()]
+
+
+@dataclass(frozen=True)
+class Retold:
+    """A retold statement taken apart, so that some of what it tells may be left out: its
+    opening ("The user says that "), what it tells, and what follows (the question it
+    answers, or its stop)."""
+
+    opening: str
+    told: str
+    ending: str
+
+    @classmethod
+    def of(cls, observation: str) -> Retold:
+        said = without_question(observation)
+        found = SAYS.match(said)
+        opening = said[: found.end()] if found else ""
+        return cls(opening, said[len(opening) :], observation[len(said) :] or ".")
+
+    def telling(self, rest: str, language: Language) -> str:
+        """The statement telling `rest` instead, with its opening and what followed."""
+        return language.elided(opening_whole(self.opening) + rest) + self.ending
 
 
 _MONTHS = frozenset().union(*(language.month_names for language in LANGUAGES))

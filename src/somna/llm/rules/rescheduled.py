@@ -25,9 +25,8 @@ from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import (
     ANSWERED,
     LANGUAGES,
-    SAYS,
     WEEKDAYS,
-    opening_whole,
+    Retold,
     without_question,
 )
 from somna.llm.rules.numbers import DATE
@@ -351,8 +350,8 @@ def without_the_mistake(old: str, new: str) -> str | None:
     if language.puts_right.search(folded) is None and language.reschedule.search(folded) is None:
         return None
     said = _when(without_question(old)) | _when(_ANNOTATION.sub("", without_question(old)))
-    opening = SAYS.match(told)
-    says, told = (told[: opening.end()], told[opening.end() :]) if opening else ("", told)
+    retold = Retold.of(new)
+    told = retold.told
 
     def only_the_old(clause: str) -> bool:  # "Tuesdays stay as they are" names one that stays
         when = _named_when(clause)
@@ -362,8 +361,7 @@ def without_the_mistake(old: str, new: str) -> str | None:
     if not any(map(only_the_old, parts)) or not any(_named_when(p) - said for p in parts):
         return None  # nothing to leave out, or no date of its own
     rest = without_clauses(told, only_the_old, language.lead).rstrip(" ,;.")
-    ending = new[len(says) + len(told) :] or "."
-    return language.elided(opening_whole(says) + rest) + ending
+    return retold.telling(rest, language)
 
 
 _ANNOTATION = re.compile(r"\s*\([^()]*\)")
