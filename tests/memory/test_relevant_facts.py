@@ -141,26 +141,27 @@ def test_a_shared_word_vouches_for_a_far_fact_in_a_language_read_by_subwords() -
     from it: in a language the embedder reads, that closeness settles it, and the question
     brings nothing. A fact in a language it reads by subwords alone, whose cosines tell
     little apart, needs only the shared word and to stand above the background."""
-    background = [_recalled(f"Said thing number {n}.", cosine_gap=-0.05) for n in range(10)]
+    background = [_recalled("Lives in Bath.", cosine_gap=-0.05, background_facts=50)]
     away = "Emergency contact while the user is away is Ottilie."
     settings = Settings(context_floor=0.2, context_text_floor=0.06)
-    far = [_recalled(away, text_rank=1, cosine_gap=0.03), *background]
+    far = [_recalled(away, text_rank=1, cosine_gap=0.03, background_facts=50), *background]
     assert relevant_facts(far, settings, read=frozenset({"en"}), question="How far away?") == []
     assert relevant_facts(far, settings) == []  # an embedder that reads every language
-    near = [_recalled(away, text_rank=1, cosine_gap=0.08), *background]
+    near = [_recalled(away, text_rank=1, cosine_gap=0.08, background_facts=50), *background]
     assert away in [f.text for f in relevant_facts(near, settings, read=frozenset({"en"}))]
     tiles = "L'utilisateur dit que le carrelage sera blanc mat."
-    french = [_recalled(tiles, text_rank=1, cosine_gap=0.02), *background]
+    french = [_recalled(tiles, text_rank=1, cosine_gap=0.02, background_facts=50), *background]
     assert tiles in [f.text for f in relevant_facts(french, settings, read=frozenset({"en"}))]
-    below = [_recalled(tiles, text_rank=1, cosine_gap=-0.01), *background]
+    below = [_recalled(tiles, text_rank=1, cosine_gap=-0.01, background_facts=50), *background]
     assert relevant_facts(below, settings, read=frozenset({"en"})) == []
 
 
 def test_a_shared_word_vouches_for_a_fact_found_by_a_word_translated() -> None:
     """ "Les escaliers sont comment ?" finds "stairs" through its words in English: no
     cosine across the two languages can vouch for the fact, the shared word does."""
-    background = [_recalled(f"Said thing number {n}.", cosine_gap=-0.05) for n in range(10)]
-    stairs = [_recalled("The cellar stairs are steep.", text_rank=1, cosine_gap=0.01), *background]
+    stairs = [
+        _recalled("The cellar stairs are steep.", text_rank=1, cosine_gap=0.01, background_facts=50)
+    ]
     settings = Settings(context_floor=0.2, context_text_floor=0.06)
     english = relevant_facts(stairs, settings, read=frozenset({"en"}), question="How are they?")
     french = relevant_facts(
@@ -173,7 +174,14 @@ def test_a_shared_word_vouches_for_a_fact_found_by_a_word_translated() -> None:
 def test_the_facts_of_a_small_profile_are_their_own_background() -> None:
     """A profile of one fact: its cosine is the background, and the word it shares with
     the question is enough."""
-    one = [_recalled("Keeps a sourdough starter in the fridge.", text_rank=1, cosine_gap=0.0)]
+    one = [
+        _recalled(
+            "Keeps a sourdough starter in the fridge.",
+            text_rank=1,
+            cosine_gap=0.0,
+            background_facts=1,
+        )
+    ]
     settings = Settings(context_floor=0.2, context_text_floor=0.06)
     assert [f.text for f in relevant_facts(one, settings, read=frozenset({"en"}))] == [
         "Keeps a sourdough starter in the fridge."

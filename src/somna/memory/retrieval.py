@@ -72,6 +72,11 @@ class _Signals:
         hits = self.lists.get("vector:cosine")
         return float(np.median([score for _, score in hits])) if hits else None
 
+    @property
+    def background_facts(self) -> int:
+        """How many facts the background is the median of."""
+        return len(self.lists.get("vector:cosine", []))
+
     def of(self, item: str) -> dict[str, float]:
         """Each list's rank and score of `item` ("text_rank", "bm25", …), where it is."""
         found: dict[str, float] = {}
@@ -192,6 +197,7 @@ class Retrieval:
                     found = signals.of(item)
                     if "cosine" in found and signals.background is not None:
                         found["cosine_gap"] = round(found["cosine"] - signals.background, 6)
+                        found["background_facts"] = signals.background_facts
                     ranked.append(self._weigh_fact(candidate, rrf_score, found, eligible))
                 elif summary is not None:
                     ranked.append(
@@ -450,7 +456,8 @@ def relevant_facts(
     floor = _floor(settings, across)
 
     near_enough = min(settings.context_text_floor, 0.0)  # just above the background
-    few = sum("cosine_gap" in r.signals for r in recalled) < _BACKGROUND_FACTS
+    background = max((r.signals.get("background_facts", 0) for r in recalled), default=0)
+    few = background < _BACKGROUND_FACTS
     asked_in = None if question is None else language_of(question)
 
     def text_floor(recalled: Recalled) -> float:
