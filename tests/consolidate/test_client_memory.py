@@ -74,6 +74,22 @@ def assert_replaced(memory: Memory, old: str, question: str, new: str) -> None:
             "Which plan is the client on?",
             "mensuel",
         ),
+        # what the change says of the old value stays in its history, out of the block
+        (
+            "Please deliver the crates to our yard at 4 Mill Road.",
+            "The Mill Road lease has ended; deliver the crates to 9 Quay Street from now on.",
+            "Mill Road",
+            "Where do the crates go?",
+            "9 Quay Street",
+        ),
+        (
+            "Best to reach me on WhatsApp, it's 06 12 34 56 78.",
+            "Écrivez-moi plutôt par mail maintenant, ysaline@example.fr, WhatsApp je le "
+            "regarde plus trop.",
+            "WhatsApp",
+            "Comment contacter la cliente ?",
+            "ysaline@example.fr",
+        ),
     ],
 )
 def test_a_value_given_anew_with_a_word_of_change_supersedes_the_older_one(
@@ -941,33 +957,3 @@ def test_someone_who_does_what_another_did_takes_it_over(client: Memory, clock: 
     talk(client, clock, "s1", "Our caretaker Ambrose Quilling has the keys, he's in from 7.")
     talk(client, clock, "s2", "Seraphine Dallow has the keys, ring her when you arrive.")
     assert_replaced(client, "Ambrose Quilling", "Who has the keys to the hall?", "Seraphine")
-
-
-@pytest.mark.parametrize(
-    ("said", "then", "old", "question", "now"),
-    [
-        (
-            "Please deliver the crates to our yard at 4 Mill Road.",
-            "The Mill Road lease has ended; deliver the crates to 9 Quay Street from now on.",
-            "Mill Road",
-            "Where do the crates go?",
-            "9 Quay Street",
-        ),
-        (
-            "Best to reach me on WhatsApp, it's 06 12 34 56 78.",
-            "Écrivez-moi plutôt par mail maintenant, ysaline@example.fr, WhatsApp je le "
-            "regarde plus trop.",
-            "WhatsApp",
-            "Comment contacter la cliente ?",
-            "ysaline@example.fr",
-        ),
-    ],
-)
-def test_what_a_change_says_of_the_old_value_stays_in_its_history(
-    client: Memory, clock: Clock, said: str, then: str, old: str, question: str, now: str
-) -> None:
-    """ "Quarterly wasn't enough" told why it changed: the superseded fact keeps it, and the
-    block says only what holds now."""
-    talk(client, clock, "s1", said)
-    talk(client, clock, "s2", then)
-    assert_replaced(client, old, question, now)

@@ -401,7 +401,7 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
         ),
         # a word of the question said far from the new name, about another thing
         (
-            "The user says that the bursar, Ysaline Quillfeather, pays (in answer to: For "
+            "The user says that the bursar, Ysaline Thornquist, pays (in answer to: For "
             "billing, is it the user personally or the school?).",
             "The user says that can the parcel go to Hollis Hall on Mere Lane instead, "
             "reception at school is shut all summer.",

@@ -164,7 +164,7 @@ def number_put_right(old: str, new: str, languages: Sequence[Language] = LANGUAG
 
 
 def _codes(text: str) -> set[str]:
-    """The references `text` gives, letters and digits in one word ("KX-5512", "AB12CD")."""
+    """The references `text` gives, letters and digits in one word ("KX-5512", "BC7741")."""
     return {m[0].casefold() for m in _CODE.finditer(text)}
 
 
