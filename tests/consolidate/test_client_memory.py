@@ -738,37 +738,87 @@ def test_a_yes_to_another_day_proposed_moves_the_day_chosen(client: Memory, cloc
     assert_replaced(client, "12th of May", "When is the clearing planned?", "Thursday 14 May")
 
 
-def test_a_date_put_right_later_in_the_same_session_replaces_the_mistake(
+@pytest.mark.parametrize(
+    ("turns", "old", "question", "new"),
+    [
+        # a date put right
+        (
+            [
+                ("user", "Hi! I've booked the boat survey for 11 September at the marina."),
+                ("assistant", "Lovely, we'll plan the haul-out for early September."),
+                ("user", "Sorry, I meant the 21st, the 11th was another slot I looked at."),
+                ("assistant", "No problem, 21 September it is."),
+            ],
+            "11 September",
+            "When is the boat survey?",
+            "21 September",
+        ),
+        # a time made over
+        (
+            [
+                ("user", "Can we book the tasting day for the 14th? We'd start at 9am."),
+                ("assistant", "Lovely, the 14th at 9am."),
+                ("user", "make it half nine actually, the cellar key holder can't be there sooner"),
+            ],
+            "9am",
+            "What time does the tasting day start?",
+            "9:30",
+        ),
+        # a new price said yes to
+        (
+            [
+                ("user", "Got the quote at 3,900 € for the move, all good, we sign."),
+                ("assistant", "Great. With 4 more desks the quote goes to 4,280 €, is that ok?"),
+                ("user", "ok"),
+            ],
+            "3,900",
+            "What did they sign the move quote for?",
+            "4,280",
+        ),
+    ],
+)
+def test_a_value_made_over_later_in_the_same_session_replaces_the_first(
+    client: Memory,
+    clock: Clock,
+    turns: list[tuple[str, str]],
+    old: str,
+    question: str,
+    new: str,
+) -> None:
+    converse(client, clock, "s1", turns)
+    assert_replaced(client, old, question, new)
+
+
+def test_a_time_said_in_words_is_given_anew_against_its_digits(
     client: Memory, clock: Clock
 ) -> None:
+    talk(client, clock, "s1", "Deliveries between 9:15 and 3pm only please, the yard is shut else.")
+    clock.advance(days=15)
+    talk(
+        client,
+        clock,
+        "s2",
+        "One thing on deliveries: make it quarter to ten at the earliest, not quarter past "
+        "nine, the yard opens later now.",
+    )
+    assert_replaced(client, "9:15", "What's the earliest a delivery can come?", "9:45")
+
+
+def test_a_no_with_another_count_leaves_the_counted_question_out(
+    client: Memory, clock: Clock
+) -> None:
+    talk(client, clock, "s1", "We'll be 12 riders for the fitting day.")
+    clock.advance(days=10)
     converse(
         client,
         clock,
-        "s1",
+        "s2",
         [
-            ("user", "Hi! I've booked the boat survey for 11 September at the marina."),
-            ("assistant", "Lovely, we'll plan the haul-out for early September."),
-            ("user", "Sorry, I meant the 21st, the 11th was another slot I looked at."),
-            ("assistant", "No problem, 21 September it is."),
+            ("assistant", "Is it still 12 riders for the fitting day?"),
+            ("user", "ha no, four more than I said, the juniors signed up after sunday's run"),
         ],
     )
-    assert_replaced(client, "11 September", "When is the boat survey?", "21 September")
-
-
-def test_a_new_price_said_yes_to_later_in_the_same_session_replaces_the_first(
-    client: Memory, clock: Clock
-) -> None:
-    converse(
-        client,
-        clock,
-        "s1",
-        [
-            ("user", "Got the quote at 3,900 € for the move, all good, we sign."),
-            ("assistant", "Great. With 4 more desks the quote goes to 4,280 €, is that ok?"),
-            ("user", "ok"),
-        ],
-    )
-    assert_replaced(client, "3,900", "What did they sign the move quote for?", "4,280")
+    assert_replaced(client, "12 riders", "How many riders are we fitting?", "16 riders")
 
 
 def test_a_time_moved_by_an_hour_says_the_new_time(client: Memory, clock: Clock) -> None:

@@ -13,7 +13,12 @@ from somna.llm.rules.ages import age_contradicts, ages
 from somna.llm.rules.asked import may_drop, may_rename_a_slot
 from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.contacts import may_reach_elsewhere, reached_elsewhere
-from somna.llm.rules.counts import counted_words, may_update_a_number, with_what_it_counts
+from somna.llm.rules.counts import (
+    counted_words,
+    may_update_a_number,
+    with_what_it_counts,
+    without_the_count_asked,
+)
 from somna.llm.rules.departures import departed
 from somna.llm.rules.diets import allergy_words, breaks_diet, clash_words, restricted_anew
 from somna.llm.rules.extract import LANGUAGES
@@ -342,13 +347,15 @@ def with_the_value_made(fact: Fact, older: Fact, said: str | None = None) -> Fac
     """`fact`, which supersedes `older`, with the value it makes of `older`'s when it gives
     it against that one: the date a stretch of time moves it to ("push the install back a
     week"), the time of day ("an hour later"), the count it adds to ("one more flue than I
-    said"), the phone number whose last digits it puts right (`said` "582 not 852"), what
-    a bare head count counts ("we'll be 45 now" after "40 guests"). The prompt then says
-    when, how many or which number, not only that it changed."""
+    said", the question that named the old count left out), the phone number whose last
+    digits it puts right (`said` "582 not 852"), what a bare head count counts ("we'll be
+    45 now" after "40 guests"). The prompt then says when, how many or which number, not
+    only that it changed."""
+    counted = with_the_count_made(older.text, fact.text)
     text = (
         shifted_to(older.text, fact.text, older.valid_from.date())
         or time_shifted_to(older.text, fact.text)
-        or with_the_count_made(older.text, fact.text)
+        or (counted and without_the_count_asked(counted, older.text))
         or with_the_number_put_right(older.text, fact.text, said)
         or with_what_it_counts(older.text, fact.text)
     )

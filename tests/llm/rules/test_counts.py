@@ -10,7 +10,7 @@ from somna.llm.rules.counts import (
     number_updated,
     numbers_given,
 )
-from somna.llm.rules.languages import FRENCH
+from somna.llm.rules.languages import ENGLISH, FRENCH
 from somna.llm.rules.numbers import numbers_in
 from somna.llm.rules.replaced import gives_anew
 
@@ -408,4 +408,18 @@ def test_a_new_price_said_yes_to_in_one_session_replaces_the_first() -> None:
         "The user says that 120 people, seated (in answer to: How many guests?).",
         "The user agrees (in answer to: For 120 seated, 12 tables of 10, would that suit?).",
         same_session=True,
+    )
+
+
+def test_an_answer_that_counts_against_the_question_keeps_it_and_one_with_a_value_does_not() -> (
+    None
+):
+    asked = "Is it still 12 riders for the fitting day?"
+    # "five more than I said" says of what only with the question: it stays
+    assert not corrects_the_question("Ha no, five more than I said.", asked, ENGLISH, "ha no")
+    # a value of its own, whatever idiom follows it: the question's old value goes
+    assert corrects_the_question(
+        "On monte à 19 500 mais pas un centime de plus.",
+        "Le devis monte à environ 19 400 €, ça vous convient ?",
+        FRENCH,
     )

@@ -20,6 +20,7 @@ WEDNESDAY = date(2026, 2, 18)
         ("the new intern starts monday", "the new intern starts monday (Monday 23 February 2026)"),
         ("saturday after next", "saturday after next (Saturday 28 February 2026)"),
         ("a week on friday", "a week on friday (Friday 27 February 2026)"),
+        ("friday week for the tasting", "friday week (Friday 27 February 2026) for the tasting"),
         ("the fair starts on the 28th", "the fair starts on the 28th (Saturday 28 February 2026)"),
         ("it was the 3rd", "it was the 3rd (Tuesday 3 March 2026)"),
         ("je passe au bureau vendredi", "je passe au bureau vendredi (Friday 20 February 2026)"),
@@ -137,3 +138,21 @@ def test_a_bare_day_is_near_the_date_the_conversation_spoke_of_when_given_one() 
 def test_a_bare_day_after_a_date_written_with_its_month_is_in_that_month() -> None:
     said = "ce serait le vendredi 18 juin, enfin le vendredi c'est le 19"
     assert resolve_dates(said, date(2026, 4, 20)) == f"{said} (Friday 19 June 2026)"
+
+
+def test_the_weekday_after_follows_the_date_said_before_it() -> None:
+    said_on = date(2026, 3, 9)  # a Monday
+    assert resolve_dates("Not in till the 16th, so the Thursday after.", said_on) == (
+        "Not in till the 16th (Monday 16 March 2026), so the Thursday after "
+        "(Thursday 19 March 2026)."
+    )
+    assert resolve_dates(
+        "Donc le jeudi d'après, même heure.", said_on, previous=date(2026, 3, 16)
+    ) == ("Donc le jeudi d'après (Thursday 19 March 2026), même heure.")
+    # after a thing, or after no date: left as said
+    assert resolve_dates("The Thursday after the fair suits.", said_on) == (
+        "The Thursday after the fair suits."
+    )
+    assert resolve_dates("We could do the Thursday after.", said_on) == (
+        "We could do the Thursday after."
+    )

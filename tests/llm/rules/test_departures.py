@@ -27,6 +27,15 @@ from somna.llm.rules.replaced import gives_anew
             "The user says that the spare keys are with our neighbour Wilf Garrow.",
             "The user says that poor Wilf's gone into a care home, bless him.",
         ),
+        # the place someone no longer holds
+        (
+            "L'utilisateur dit que Basile Ferrand, notre chef d'équipe, ouvre le chantier.",
+            "L'utilisateur dit qu'attention c'est plus Basile sur place, demandez Gaspardine.",
+        ),
+        (
+            "The user says that Hollis Pike signs off the scaffold each morning.",
+            "The user says that it's not Hollis on site any more, ask Gwen.",
+        ),
         # a long leave
         (
             "The user says that Maelys, our head nurse, hands over the bags.",
@@ -88,6 +97,13 @@ def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -
         ("The user says that Perrine signs for parcels.", "Perrine rang, she's left the keys."),
         # moving a thing is no moving away
         ("The user says that Perrine signs for parcels.", "Perrine is moving the boxes today."),
+        # no longer a thing, not a person
+        ("The user says that Perrine signs for parcels.", "C'est plus cher qu'avant, Perrine."),
+        # a task handed to another: the one who did it has not left
+        (
+            "L'utilisateur dit qu'on dépose le chien jeudi, Basile a un contrôle mardi.",
+            "L'utilisateur dit que c'est plus Basile qui l'amènera, c'est l'utilisateur.",
+        ),
     ],
 )
 def test_no_one_named_in_the_older_statement_left(old: str, new: str) -> None:

@@ -264,6 +264,22 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             True,
         ),
         (
+            "L'utilisateur dit zéro plastique, tout part en cagettes.",
+            "L'utilisateur demande de mettre la menthe dans des sachets zip.",
+            True,
+        ),
+        # what is refused while a thing holds: the condition is no part of the thing
+        (
+            "The user says no insecticide while the hives are on the farm, ever.",
+            "The user says that Basile puts a greenfly spray on the plums on Friday.",
+            True,
+        ),
+        (
+            "L'utilisateur dit zéro insecticide tant que les ruches sont là.",
+            "L'utilisateur dit que Basile passe le traitement contre les pucerons lundi.",
+            True,
+        ),
+        (
             "L'utilisateur dit pas de parfum dans la lessive, sa fille réagit.",
             "L'utilisateur demande de les laver avec une lessive à la lavande.",
             True,

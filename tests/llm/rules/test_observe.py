@@ -474,6 +474,28 @@ def test_the_listener_named_in_the_question_is_nothing_proposed() -> None:
             ["L'utilisateur dit qu'on verra plus tard, là on a déjà pas mal de dépenses."],
         ),
         ("Would you like to add descaler tablets to the order?", "no thanks", []),
+        # an offer asked about, turned down or put off in other words: its name stays out
+        (
+            "Have you thought about a smart doorbell for the side entrance?",
+            "no, my lodgers are all in their eighties. a plain buzzer is fine",
+            ["The user says that no, the user's lodgers are all in their eighties; a plain "
+             "buzzer is fine."],
+        ),
+        (
+            "We also do gutter clearing, would you like to add that to the visit?",
+            "ha, maybe next spring, I'll let you know",
+            ["The user says that ha, maybe next spring, the user will let the assistant know."],
+        ),
+        (
+            "Souhaitez-vous aussi un passage le samedi ?",
+            "pas cette année, le budget est serré",
+            ["L'utilisateur dit que pas cette année (2026), le budget est serré."],
+        ),
+        (
+            "On a une formule avec goûter, ça pourrait vous plaire ?",
+            "bah je sais pas, je verrai plus tard",
+            ["L'utilisateur sait pas, l'utilisateur verra plus tard."],
+        ),
         # what a reply goes on to tell after taking a price would go when the price changes
         (
             "Full livery is 480 € a month, hay included.",
@@ -748,7 +770,7 @@ def test_a_request_with_vous_written_short_is_kept() -> None:
 def test_a_request_that_someone_named_does_something_is_kept() -> None:
     said = "And can Tobiah do the rounds after half three from now on? We bake later now."
     assert _observations(_extract(("user", None, said))) == [
-        "The user asks that Tobiah do the rounds after half three from now on; We bake later now."
+        "The user asks that Tobiah do the rounds after 3:30 from now on; We bake later now."
     ]
 
 
@@ -877,6 +899,17 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
             "C'est toujours 12 places pour l'atelier ?",
             "Deux collègues viennent aussi, donc 15 finalement.",
             "L'utilisateur dit que deux collègues viennent aussi, donc 15 finalement.",
+        ),
+        # a no, then another number: the unit the question counted in is kept
+        (
+            "Is it still 12 riders for the fitting?",
+            "ha no, 15, the juniors want in too",
+            "The user says that ha no, 15 riders, the juniors want in too.",
+        ),
+        (
+            "Toujours 40 couverts samedi ?",
+            "non, 46, ma cousine vient avec ses enfants",
+            "L'utilisateur dit que non, 46 couverts, sa cousine vient avec ses enfants.",
         ),
         # a time put right, the mistaken one named again after it
         (

@@ -538,6 +538,13 @@ def test_what_may_move_a_date_is_known_before_any_search(new: str, may: bool) ->
             "The user says that two hours later is better, the kids are in bed by then.",
             "The user says that two hours later (9:30pm) is better, the kids are in bed by then.",
         ),
+        # a time another statement names moves nothing
+        (
+            "The user says that before 10am please (in answer to: When should the van come?).",
+            "The user asks that the van come an hour later; rooms aren't stripped before 9:30.",
+            "The user asks that the van come an hour later (11am); rooms aren't stripped before "
+            "9:30.",
+        ),
     ],
 )
 def test_a_time_moved_by_a_stretch_of_the_clock_says_where_to(

@@ -23,6 +23,27 @@ from somna.llm.rules.tallies import count_added, may_add_to_a_count, with_the_co
             "The user says that two more stools (14 stools in all) turned up in the shed, "
             "so add those.",
         ),
+        # people added, counted as guests before
+        (
+            "L'utilisateur dit qu'on part sur 70 invités environ.",
+            "L'utilisateur dit que rajoute 12 personnes, ses collègues viennent finalement.",
+            "L'utilisateur dit que rajoute 12 personnes (82 invités en tout), ses collègues "
+            "viennent finalement.",
+        ),
+        # the one count of a statement on the topic, the thing unnamed in the newer
+        (
+            "The user says that our lunch menus need a reprint; 60 copies, A4, both sides.",
+            "The user says that print 15 more than the user said for the lunch menus.",
+            "The user says that print 15 more (75 copies in all) than the user said for the "
+            "lunch menus.",
+        ),
+        # a measure added to, its unit written short
+        (
+            "L'utilisateur dit que façade côté cour, à peu près 90 m², hauteur 7 m.",
+            "L'utilisateur dit que faut rajouter 30 m² d'échafaudage pour le pignon.",
+            "L'utilisateur dit que faut rajouter 30 m² (120 m² en tout) d'échafaudage pour le "
+            "pignon.",
+        ),
         (
             "The user says that 30 guests confirmed for the lunch.",
             "The user says that two fewer guests, the Hartleys cannot come.",

@@ -44,10 +44,16 @@ def with_the_time_agreed(told: str, reply: str) -> str:
 
 def stretch_asked(told: str) -> re.Match[str] | None:
     """The stretch of the clock `told` asks for ("an hour later", "une demi-heure plus
-    tôt": each language's `time_shift`), where it names no time itself."""
+    tôt": each language's `time_shift`), where the statement asking it names no time
+    itself ("an hour later; they can't strip the rooms before 9:30" asks it)."""
     language = detect_language(told, LANGUAGES, LANGUAGES[0])
     shift = language.time_shift.search(told)
-    return None if shift is None or clock_times(without_question(told)) else shift
+    if shift is None:
+        return None
+    said = without_question(told)
+    start = said.rfind("; ", 0, shift.start()) + 1
+    end = said.find("; ", shift.end())
+    return None if clock_times(said[start : end if end >= 0 else len(said)]) else shift
 
 
 def with_the_time(told: str, shift: re.Match[str], time: str) -> str:

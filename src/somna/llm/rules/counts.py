@@ -24,6 +24,7 @@ from somna.llm.rules.numbers import (
     numbers_in,
 )
 from somna.llm.rules.slips import shape
+from somna.llm.rules.tallies import counts_only_against_another
 from somna.llm.rules.text import fold
 
 __all__ = [
@@ -33,7 +34,9 @@ __all__ = [
     "number_put_right",
     "number_updated",
     "numbers_given",
+    "with_the_unit_asked",
     "with_what_it_counts",
+    "without_the_count_asked",
 ]
 
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*[^\W\d_]{2})(?=[\w-]*\d{3})[^\W_][\w-]{3,}(?<=\w)(?![\w-])")
@@ -216,9 +219,12 @@ def _same_thing(a: Number, b: Number) -> bool:
     return bool(shared)
 
 
-def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
+def corrects_the_question(
+    answer: str, asked: str, language: Language, said: str | None = None
+) -> bool:
     """Whether an answer gives anew a number its question held ("Still 30?", "Finally
-    36."): the question then holds the old value, and memory keeps the answer alone. A
+    36.", or said in the words `said`: "ha no, 34"): the question then holds the old value,
+    and memory keeps the answer alone. A
     time of day a question proposes is a slot, not the client's, unless the answer owns a
     mistake ("Still leaving at 7:30?" "Sorry, I got it wrong, 7:15").
 
@@ -229,13 +235,20 @@ def corrects_the_question(answer: str, asked: str, language: Language) -> bool:
     False
     >>> corrects_the_question("Rather 9:30, after dessert.", "The waltz at 9pm?", ENGLISH)
     False
+    >>> corrects_the_question("No, 34.", "Still 30 of you?", ENGLISH, said="ha no, 34")
+    True
     """
+    if counts_only_against_another(answer):
+        return False  # "five more than I said" counts from the question's number
     clocks = _puts_right(answer, language)
     given = {n.value for n in numbers_in(answer) if not n.corrected and (clocks or not n.clock)}
     return (
         bool(given)
         and bool({n.value for n in numbers_in(asked) if clocks or not n.clock} - given)
-        and language.change.search(fold(answer)) is not None
+        and (
+            language.change.search(fold(answer)) is not None
+            or (said is not None and language.denies.match(fold(said).strip()) is not None)
+        )
     )
 
 
@@ -250,10 +263,53 @@ def with_what_it_counts(old: str, new: str) -> str | None:
     """
     bare = [n for n in numbers_in(_told(new)) if n.counts_people and not (n.unit or n.clock)]
     counted = [n for n in numbers_in(old) if n.counts_people and n.unit]
+    return _with_the_unit(new, _told(new), bare, old, counted)
+
+
+def without_the_count_asked(made: str, old: str) -> str:
+    """`made`, a value made of `old`'s count ("four more (16 riders in all) than I said"),
+    without the question it answers when that question named the count it replaces ("Is
+    it still 12 riders?"), that the total now says.
+
+    >>> without_the_count_asked(
+    ...     "The user says that 2 more (14 riders in all) (in answer to: Still 12 riders?).",
+    ...     "The user says that we'll be 12 riders.")
+    'The user says that 2 more (14 riders in all).'
+    """
+    asked = ANSWERED.search(made)
+    if asked is None:
+        return made
+    named = {n.value for n in numbers_in(made[asked.start() :])}
+    said = {n.value for n in numbers_in(made[: asked.start()])}
+    if not said or not named & {n.value for n in numbers_in(old)} or named & said:
+        return made  # a yes to "4 more desks, 4,280 €?" says its count in the question
+    return made[: asked.start()].rstrip() + made[-1]
+
+
+def with_the_unit_asked(answer: str, asked: str) -> str:
+    """`answer` with the unit its question counted in written after its one bare number,
+    where it puts the question's right and the question is left out ("non, 46" to
+    "Toujours 40 couverts ?": "non, 46 couverts"); as it was where it names its unit.
+
+    >>> with_the_unit_asked("The user says that no, 34, the juniors came.", "Still 30 riders?")
+    'The user says that no, 34 riders, the juniors came.'
+    """
+    bare = [n for n in numbers_in(answer) if not (n.unit or n.clock or n.money)]
+    counted = [n for n in numbers_in(asked) if not n.clock]
+    if any(n.money or not n.unit for n in counted):
+        return answer  # "from 25 hives, 50 € a hive": which one the answer takes is unsaid
+    return _with_the_unit(answer, answer, bare, asked, counted) or answer
+
+
+def _with_the_unit(
+    new: str, told: str, bare: Sequence[Number], old: str, counted: Sequence[Number]
+) -> str | None:
+    """`new` with the word after `old`'s one counted number written after the one bare
+    number of `told`, its head; None where either is not one."""
     if len(bare) != 1 or len({n.unit for n in counted}) != 1:
         return None
     word = re.search(rf"(?<![\w.,]){_digits(counted[0].value)}\s+([^\W\d_]+)", old)
-    number = re.search(rf"(?<![\w.,]){_digits(bare[0].value)}(?![\w.,]\w)", _told(new))
+    number = re.search(rf"(?<![\w.,]){_digits(bare[0].value)}(?![\w.,]\w)", told)
     if word is None or number is None:
         return None
     return f"{new[: number.end()]} {word[1]}{new[number.end() :]}"

@@ -18,7 +18,15 @@ from datetime import date, timedelta
 from somna.llm.rules.languages import LANGUAGES
 from somna.llm.rules.text import regex
 
-__all__ = ["PHRASE_KINDS", "WEEK_OF", "day_written", "month_number", "moved", "resolve_dates"]
+__all__ = [
+    "PHRASE_KINDS",
+    "WEEK_OF",
+    "day_written",
+    "last_date",
+    "month_number",
+    "moved",
+    "resolve_dates",
+]
 
 _MONTHS = (
     "January",
@@ -182,6 +190,7 @@ PHRASE_KINDS: tuple[tuple[str, _Resolve], ...] = (
     ("this_year", lambda g, d: str(d.year)),
     ("next_year", lambda g, d: str(d.year + 1)),
     ("last_weekday", lambda g, d: day_written(_weekday(d, g("day"), -1))),
+    ("weekday_after", lambda g, d: ""),  # "the Thursday after": after a date said before it
     ("weekday_after_next", lambda g, d: day_written(_coming(d, g("day"), weeks_later=1))),
     (
         "weekday_weeks_on",
@@ -238,7 +247,9 @@ _NEAR_BEFORE = 40
 give the month that day is in."""
 _SENTENCE_END = re.compile(r"[.!?;]")
 
-_WRITTEN = re.compile(rf"(?P<day>\d{{1,2}}) (?P<month>{'|'.join(_MONTHS)}) (?P<year>\d{{4}})$")
+_WRITTEN_DATE = rf"(?P<day>\d{{1,2}}) (?P<month>{'|'.join(_MONTHS)}) (?P<year>\d{{4}})"
+_WRITTEN = re.compile(f"{_WRITTEN_DATE}$")
+_WRITTEN_IN = re.compile(rf"{_WRITTEN_DATE}\b")
 _MONTH_STARTS = sorted(
     (
         (start, number)
@@ -280,6 +291,15 @@ def _written_dates(text: str, said_on: date) -> list[tuple[int, date]]:
     return found
 
 
+def last_date(told: str) -> date | None:
+    """The last date `told` writes out in full ("(Monday 16 March 2026)"), as resolved."""
+    written = list(_WRITTEN_IN.finditer(told))
+    if not written:
+        return None
+    last = written[-1]
+    return date(int(last["year"]), _MONTHS.index(last["month"]) + 1, int(last["day"]))
+
+
 def _names_a_weekday(match: re.Match[str]) -> bool:
     """Whether the phrase found names a weekday (its ``day`` group)."""
     return any(key.partition("__")[0] == "day" for key, v in match.groupdict().items() if v)
@@ -300,14 +320,19 @@ def _one_of_a_list(text: str, start: int) -> bool:
 
 
 def resolve_dates(
-    text: str, said_on: date, near: date | None = None, echoed: Sequence[date] = ()
+    text: str,
+    said_on: date,
+    near: date | None = None,
+    echoed: Sequence[date] = (),
+    previous: date | None = None,
 ) -> str:
     """``text`` with each relative date phrase followed by its date in parentheses; a bare
     day of the month is the date of ``echoed`` of that day, where the reply wrote it out
     ("moved to the 22nd" "Sunday 22 November then"), or, with no date just before it in
     ``text``, near ``near``, where given: the date the conversation spoke of, that a
     message putting a date right corrects ("I meant the 18th", after "booked for 8
-    September").
+    September"). "The Thursday after" follows the date written just before it, or the
+    last date of the sentence before it (``previous``).
 
     >>> resolve_dates("I moved last month and start tomorrow.", date(2031, 3, 12))
     'I moved last month (February 2031) and start tomorrow (Thursday 13 March 2031).'
@@ -317,6 +342,8 @@ def resolve_dates(
     'Could we meet on Friday 21 March, or on Monday (Monday 17 March 2031)?'
     >>> resolve_dates("Lunches Monday to Friday, never on a Sunday.", date(2031, 3, 12))
     'Lunches Monday to Friday, never on a Sunday.'
+    >>> resolve_dates("Not in till the 17th, so the Friday after.", date(2031, 3, 12))
+    'Not in till the 17th (Monday 17 March 2031), so the Friday after (Friday 21 March 2031).'
     >>> resolve_dates("Des boîtes pour le tome 7 et le 8, livrées le 20.", date(2031, 3, 12))
     'Des boîtes pour le tome 7 et le 8, livrées le 20 (Thursday 20 March 2031).'
     """
@@ -351,6 +378,9 @@ def resolve_dates(
             said = day_written(echo[0])
         elif kind == "day_of_month" and anchor is not None and close:
             said = _day_near(anchor[1], groups("n"), said_on)
+        elif kind == "weekday_after" and ((anchor is not None and close) or previous):
+            after = anchor[1] if anchor is not None and close else previous
+            said = day_written(_coming(after, groups("day"))) if after else ""
         else:
             said = resolvers[kind](groups, said_on)
         if written := _WRITTEN.search(said):

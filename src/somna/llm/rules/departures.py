@@ -38,13 +38,16 @@ def departed(text: str, languages: Sequence[Language] = LANGUAGES) -> frozenset[
     ['Ines']
     >>> sorted(departed("Lucien est parti à la retraite, c'est Ambre qui gère."))
     ['Lucien']
+    >>> sorted(departed("Attention, c'est plus Yannick sur place, demandez Tugdual."))
+    ['Yannick']
     >>> sorted(departed("He has left the keys under the mat."))
     []
     """
     names = (
         _ELIDED.sub("", match["name"])
         for language in languages
-        for match in language.departed.finditer(text)
+        for pattern in language.departed
+        for match in pattern.finditer(text)
     )
     return frozenset(name for name in names if is_name(name))
 
@@ -100,9 +103,9 @@ def _departure(clause: str, language: Language) -> bool:
     """Whether `clause` opens with a departure ("Caspian has left us", "Gordon Fyfe retired
     in May": the first name before the one matched; not "she runs rehearsals now that
     Baptiste has gone", which says more than that)."""
-    found = language.departed.search(clause)
-    return found is not None and _only_markers(
-        _FIRST_NAMES.sub("", clause[: found.start()]), language
+    found = [match for pattern in language.departed if (match := pattern.search(clause))]
+    return any(
+        _only_markers(_FIRST_NAMES.sub("", clause[: match.start()]), language) for match in found
     )
 
 
@@ -116,7 +119,8 @@ def _gone(told: str, old: str, language: Language) -> list[str]:
     """The names `told` says have left that `old` names, whatever their case ("corvin")."""
     return [
         match["name"]
-        for match in language.departed.finditer(told)
+        for pattern in language.departed
+        for match in pattern.finditer(told)
         if re.search(rf"\b{re.escape(_ELIDED.sub('', match['name']))}\b", old, re.IGNORECASE)
     ]
 

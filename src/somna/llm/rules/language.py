@@ -118,6 +118,11 @@ class DateWords:
     named_times: Mapping[str, int]
     """Times of day said by name, in minutes after midnight ("noon": 720, "minuit": 1440,
     the end of the day it closes)."""
+    clock_phrases: Mapping[int, str]
+    """Pattern texts of a time of day said in words, by the minutes each adds to the hour
+    of its group ``hour`` ("quarter to ten": -15, "9h et quart": 15)."""
+    clock_written: str
+    """How the language writes a time of day in digits, from ``hour`` and ``minute``."""
 
 
 SUBJECT = r"^(?P<subject>.+?)"
@@ -275,6 +280,9 @@ class Language:
     plus tard")."""
     declines: re.Pattern[str]
     """A reply that turns down what was asked ("Sorry, we're full", "Malheureusement…")."""
+    denies: re.Pattern[str]
+    """A reply that opens by saying no ("ha no, 17 now", "non, on sera 14"): with a number
+    of its own, it puts right the one its question held."""
     proposal_tag: re.Pattern[str]
     """The tag after a value proposed as a question ("…, would that work?", "ça irait ?")."""
     offers_to_do: re.Pattern[str]
@@ -321,13 +329,17 @@ class Language:
     "le double"): group ``twice``, ``thrice`` or ``half``, and ``what`` where named."""
     puts_right: re.Pattern[str]
     """A mistake put right ("sorry, I gave you the wrong date", "je voulais dire")."""
+    remakes: re.Pattern[str]
+    """What makes a value just given another in the same breath ("make it half nine",
+    "disons plutôt 10h")."""
     as_usual: re.Pattern[str]
     """What is said to stay as it was ("Wednesday at 3 as usual", "mercredi comme d'hab"):
     a day named so is not moved."""
     monthly_day: re.Pattern[str]
     """A day of each month ("the 5th of each month", "le 10 du mois"): group ``n``."""
-    departed: re.Pattern[str]
-    """Someone said to have left ("Ines has left us", "Lucien est parti"): group ``name``."""
+    departed: tuple[re.Pattern[str], ...]
+    """Someone said to have left ("Ines has left us", "Lucien est parti", "c'est plus
+    Yannick sur place"): group ``name``."""
     moved_from: re.Pattern[str]
     """A change from one value to another in so many words ("switch the bags from red to
     navy", "passer du rouge au bleu"): groups ``then`` and ``now``."""

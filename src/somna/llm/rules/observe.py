@@ -20,8 +20,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from somna.llm.rules.counts import corrects_the_question
-from somna.llm.rules.dates import resolve_dates
+from somna.llm.rules.counts import corrects_the_question, with_the_unit_asked
+from somna.llm.rules.dates import last_date, resolve_dates
 from somna.llm.rules.frames import holds_a_value
 from somna.llm.rules.language import Language, Speaker, retell_speaker
 from somna.llm.rules.languages import LANGUAGES, every, is_name
@@ -37,6 +37,7 @@ from somna.llm.rules.questions import (
     statement_before_question,
 )
 from somna.llm.rules.refusals import refusals
+from somna.llm.rules.said_times import times_in_digits
 from somna.llm.rules.slips import slips_joined, without_slips
 from somna.llm.rules.text import finish_sentence, fold, split_sentences, trim_clause
 from somna.llm.tasks import CandidateFact
@@ -300,7 +301,8 @@ def _answering(asked: str, listener: str, speaker: str, language: Language, said
     if language.retell_questions:
         asked = retell_speaker(asked, listener, speaker, language)
     asked = _OLD_CHOICE.sub("", asked)
-    return language.answering.format(resolve_dates(asked, said_on).strip())
+    asked = times_in_digits(resolve_dates(asked, said_on), language)
+    return language.answering.format(asked.strip())
 
 
 def observe(
@@ -360,6 +362,7 @@ def observe(
     parts: list[str] = []
     used = 0
     capital_said = False
+    dated: date | None = None  # the last date told, that "the Thursday after" follows
     for start, told_from, end, _, request in kept:
         said = folded[told_from:end].rstrip(" ?") if request else folded[told_from:end]
         said = without_slips(said)  # before its dates are read: "le 16, pardon le 18"
@@ -369,7 +372,10 @@ def observe(
             said_on,
             about if language.puts_right.search(folded) else None,
             echoed,
+            dated,
         )
+        dated = last_date(told) or dated
+        told = times_in_digits(told, language)  # "quarter to ten": 9:45
         told = _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told))
         told = _OLD_CHOICE.sub("", told)
         told = trim_clause(told)
@@ -394,11 +400,9 @@ def observe(
         weight = ANSWER_WEIGHT
         question = _answering(asked, listener, speaker, language, said_on)
         answered = finish_sentence(f"{text[:-1]} ({question})")
-        if (
-            len(answered) <= MAX_FACT_CHARS
-            and not corrects_the_question(text, asked, language)
-            and is_fact_text(answered)
-        ):  # "Still 30?": the old value, which "36 in the end" replaces
+        if corrects_the_question(text, asked, language, folded):
+            text = with_the_unit_asked(text, asked)  # "Still 30 riders?": "no, 34 riders"
+        elif len(answered) <= MAX_FACT_CHARS and is_fact_text(answered):
             text = answered
     if not is_fact_text(text):
         return None

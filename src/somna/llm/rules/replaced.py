@@ -22,6 +22,7 @@ from somna.llm.rules.rescheduled import (
     date_moved,
     date_put_right,
     date_shifted,
+    time_made_over,
     time_shifted,
 )
 from somna.llm.rules.tallies import count_added
@@ -38,13 +39,18 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     statements of `same_session`, a number with a word of change, another way to reach or
     a date given anew is not enough: said together, they are often the values of two
     things ("call me on …; invoices to …"); a date or a count put right is ("sorry, I
-    meant the 18th"), and so is a new price the client says yes to ("the quote comes to
-    4,280 now, ok?" "ok", after "3,900 is fine, we sign")."""
+    meant the 18th"), a time made over ("start at 9am", then "make it half nine"), and so
+    is a new price the client says yes to ("the quote comes to 4,280 now, ok?" "ok", after
+    "3,900 is fine, we sign")."""
     return (
         ((not same_session or _price_said_yes_to(old, new)) and number_updated(old, new))
         or number_put_right(old, new)
         or slot_renamed(old, new, said)
-        or (date_put_right(old, new) if same_session else date_moved(old, new))
+        or (
+            (date_put_right(old, new) or time_made_over(old, new))
+            if same_session
+            else date_moved(old, new)
+        )
         or date_shifted(old, new)
         or time_shifted(old, new)
         or count_added(old, new)

@@ -235,4 +235,9 @@ def _dates(tables: Tables) -> DateWords:
         units=dates["units"],
         weeks_on=dates.get("weeks_on", {}),
         named_times=dates.get("named_times", {}),
+        clock_phrases={
+            int(minutes): tables.text(phrase)
+            for minutes, phrase in dates.get("clock_phrases", {}).items()
+        },
+        clock_written=dates["clock_written"],
     )

@@ -23,10 +23,15 @@ from itertools import pairwise
 
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES, without_question
-from somna.llm.rules.numbers import DATE
+from somna.llm.rules.numbers import DATE, numbers_in
 from somna.llm.rules.text import fold
 
-__all__ = ["count_added", "may_add_to_a_count", "with_the_count_made"]
+__all__ = [
+    "count_added",
+    "counts_only_against_another",
+    "may_add_to_a_count",
+    "with_the_count_made",
+]
 
 _BETWEEN = 2
 """How many words may stand between an older count and what it counts ("8 dining chairs")."""
@@ -47,6 +52,28 @@ def may_add_to_a_count(new: str, languages: Sequence[Language] = LANGUAGES) -> b
         for language in languages
         for pattern in (*language.count_added, *language.more_than_said, *language.scaled)
     )
+
+
+def counts_only_against_another(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
+    """Whether every number `new` gives counts against an older one ("ha no, five more
+    than I said"): it says no value of its own ("19 500 max, not a cent more" does).
+
+    >>> counts_only_against_another("ha no, five more than I said")
+    True
+    >>> counts_only_against_another("19 500 max, pas un centime de plus")
+    False
+    """
+    folded = fold(new)
+    patterns = [
+        pattern
+        for language in languages
+        for pattern in (*language.count_added, *language.more_than_said, *language.scaled)
+    ]
+    if not any(pattern.search(folded) for pattern in patterns):
+        return False
+    for pattern in patterns:
+        folded = pattern.sub(" ", folded)
+    return not numbers_in(folded)
 
 
 def count_added(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -161,6 +188,8 @@ def _made_against_said(
     for named in (  # "two fewer" of the plants, not of the treatment rooms counted beside
         [(value, word) for value, word, _ in counts if _topics(word, language) & topics],
         [(v, w) for v, w, before in counts if _topics(f"{before} {w}", language) & topics],
+        # the one count of a statement on the topic ("the dinner menus…; 80 copies")
+        [(value, word) for value, word, _ in counts],
     ):
         if len(named) == 1:
             return _counted_total(named[0][0] + by, named[0][1], end, language)
@@ -298,9 +327,14 @@ _PRICED = re.compile(r"\s?[£€$]")
 
 
 def _counts(older: str, stem: str) -> bool:
-    """Whether a word of an older count counts what `stem` names: the same word, or one
-    ending in it ("ebikes" for "one more bike")."""
-    return older == stem or (len(stem) >= 4 and older.endswith(stem))
+    """Whether a word of an older count counts what `stem` names: the same word, one
+    ending in it ("ebikes" for "one more bike"), or any count of people for people named
+    as such ("14 personnes de plus" after "90 invités")."""
+    return (
+        older == stem
+        or (len(stem) >= 4 and older.endswith(stem))
+        or (stem in _ANYONE and older in _PEOPLE)
+    )
 
 
 def _value(number: str, language: Language) -> int | None:
@@ -315,3 +349,8 @@ def _stem(word: str) -> str:
     if word.endswith("aux") and not word.endswith("eaux"):
         return word[:-3] + "al"
     return word.removesuffix("s").removesuffix("x")
+
+
+_PEOPLE = frozenset(_stem(word) for language in LANGUAGES for word in language.people)
+_ANYONE = frozenset(_stem(word) for word in ("people", "persons", "personnes", "gens"))
+"""The words of people that name anyone, not guests nor staff in particular."""
