@@ -496,6 +496,20 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
             "pas de micro",
             "sono avec un micro",
         ),
+        # a job asked of the business that breaks it
+        (
+            "She has her own canvas cover for winter. No plastic wrap on the boat, it sweats.",
+            "Can the lads shrink-wrap the boat for winter, like the one next to her?",
+            "No plastic",
+            "shrink-wrap",
+        ),
+        # a thing of the kind refused, while the condition holds
+        (
+            "Zéro insecticide tant que les ruches sont dans le verger, c'est promis.",
+            "Basile passe le traitement contre les pucerons sur les pommiers samedi.",
+            "insecticide",
+            "pucerons",
+        ),
         # what a place is without, and a plan that takes it
         (
             "On est au 4e étage sans ascenseur, prévoyez du monde.",

@@ -264,6 +264,11 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             True,
         ),
         (
+            "The user says that no plastic wrap on the boat, it sweats underneath.",
+            "The user asks that the lads shrink-wrap the boat for winter.",
+            True,
+        ),
+        (
             "L'utilisateur dit zéro plastique, tout part en cagettes.",
             "L'utilisateur demande de mettre la menthe dans des sachets zip.",
             True,

@@ -774,6 +774,34 @@ def test_a_request_that_someone_named_does_something_is_kept() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        (
+            "Can the lads shrink-wrap the boat for winter, like the one next to her?",
+            "The user asks that the lads shrink-wrap the boat for winter, like the one next to "
+            "her.",
+        ),
+        (
+            "Could you repaint the side gate before the tenants move in?",
+            "The user asks the assistant to repaint the side gate before the tenants move in.",
+        ),
+        (
+            "Vous pourriez tailler la haie du fond avant l'été ?",
+            "L'utilisateur demande à l'assistant de tailler la haie du fond avant l'été.",
+        ),
+    ],
+)
+def test_a_request_of_a_job_on_something_of_theirs_is_kept(said: str, told: str) -> None:
+    """A job the client asks for, with no time nor number, is still what they want done: a
+    later "no plastic on her" is set against the shrink-wrap."""
+    assert _observations(_extract(("user", None, said))) == [told]
+
+
+def test_a_request_for_help_alone_is_left_out() -> None:
+    assert _observations(_extract(("user", None, "Can you help me with my order?"))) == []
+
+
 def test_each_item_names_the_rule_that_found_it() -> None:
     said = "I love jazz. Last week I visited the harbour museum with my cousin Ines."
     digest = _extract(

@@ -72,9 +72,10 @@ class Restriction:
             if not _NEGATED.search(cleaned[: m.start()])
         ]
         if self.together:
-            # a word of one group may be within another's phrase ("wrapping" in "bubble wrap")
+            # a word of one group may be within another's phrase ("wrapping" in "bubble wrap",
+            # "wrap" in "shrink-wrap")
             return all(
-                any(h.startswith(w) or f" {w}" in h for h in held for w in group)
+                any(h.startswith(w) or f" {w}" in h or f"-{w}" in h for h in held for w in group)
                 for group in self.together
             )
         return bool(held) or (
