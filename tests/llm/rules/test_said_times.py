@@ -4,35 +4,27 @@ from __future__ import annotations
 
 import pytest
 
+from somna.llm.rules.language import Language
 from somna.llm.rules.languages import ENGLISH, FRENCH
 from somna.llm.rules.rescheduled import time_made_over
 from somna.llm.rules.said_times import times_in_digits
 
 
 @pytest.mark.parametrize(
-    ("said", "written"),
+    ("language", "said", "written"),
     [
-        ("Make it quarter to ten at the earliest.", "Make it 9:45 at the earliest."),
-        ("We open at a quarter past eight.", "We open at 8:15."),
-        ("Half nine is fine, or half past twelve.", "9:30 is fine, or 12:30."),
-        ("Come at ten o'clock sharp.", "Come at 10:00 sharp."),
-        ("A quarter to one, after the lunch rush.", "12:45, after the lunch rush."),
+        (ENGLISH, "Make it quarter to ten at the earliest.", "Make it 9:45 at the earliest."),
+        (ENGLISH, "We open at a quarter past eight.", "We open at 8:15."),
+        (ENGLISH, "Half nine is fine, or half past twelve.", "9:30 is fine, or 12:30."),
+        (ENGLISH, "Come at ten o'clock sharp.", "Come at 10:00 sharp."),
+        (ENGLISH, "A quarter to one, after the lunch rush.", "12:45, after the lunch rush."),
+        (FRENCH, "On arrive à 10h moins le quart.", "On arrive à 9h45."),
+        (FRENCH, "Plutôt 8h et quart, ou midi et demi.", "Plutôt 8h15, ou 12h30."),
+        (FRENCH, "Vers 14 heures et demie.", "Vers 14h30."),
     ],
 )
-def test_an_english_time_in_words_is_written_in_digits(said: str, written: str) -> None:
-    assert times_in_digits(said, ENGLISH) == written
-
-
-@pytest.mark.parametrize(
-    ("said", "written"),
-    [
-        ("On arrive à 10h moins le quart.", "On arrive à 9h45."),
-        ("Plutôt 8h et quart, ou midi et demi.", "Plutôt 8h15, ou 12h30."),
-        ("Vers 14 heures et demie.", "Vers 14h30."),
-    ],
-)
-def test_a_french_time_in_words_is_written_in_digits(said: str, written: str) -> None:
-    assert times_in_digits(said, FRENCH) == written
+def test_a_time_in_words_is_written_in_digits(language: Language, said: str, written: str) -> None:
+    assert times_in_digits(said, language) == written
 
 
 @pytest.mark.parametrize(
