@@ -31,7 +31,7 @@ def test_a_time_in_words_is_written_in_digits(language: Language, said: str, wri
     "said",
     [
         "Half an hour is plenty.",
-        "Half 10 kg of flour, half of the eggs.",
+        "Half 10 kg of flour, half of the eggs, half five pounds of sugar.",
         "Half the team comes, half a dozen at most, nine staff in all.",
     ],
 )
