@@ -263,6 +263,24 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             "The user asks the assistant to bubble wrap the mirror well.",
             True,
         ),
+        # a motor and a battery are electric, larch a softwood
+        (
+            "The user says that the hire bikes are plain pedal bikes, nothing electric.",
+            "The user asks to check the motor and the battery on bike 4.",
+            True,
+        ),
+        (
+            "The user says absolutely no softwood in the stove, it tars the flue.",
+            "The user asks for a net of larch logs with every delivery.",
+            True,
+        ),
+        # a thing left out by its "-free"
+        (
+            "The user says that we only use fragrance-free products, a member has allergies.",
+            "The user asks for eucalyptus reed diffusers in the toilets.",
+            True,
+        ),
+        ("The user says the party is alcohol-free.", "The user asks for a prosecco bar.", True),
         (
             "The user says that no plastic wrap on the boat, it sweats underneath.",
             "The user asks that the lads shrink-wrap the boat for winter.",

@@ -18,7 +18,7 @@ from typing import Any
 
 from somna.llm.rules.frames import says_yes
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, without_question
-from somna.llm.rules.refusals import refusals, refused_by_words
+from somna.llm.rules.refusals import free_of_said_as_no, refusals, refused_by_words
 from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, fold
@@ -133,8 +133,9 @@ def restrictions(text: str) -> tuple[Restriction, ...]:
 def _as_said(text: str) -> str:
     """What `text` says: with the question it answers when it says yes to it, without the
     words retelling it ("in answer to"); without it otherwise, since what a question
-    offered is no one's until a yes takes it."""
-    return ANSWERED.sub(" (", text) if says_yes(text) else without_question(text)
+    offered is no one's until a yes takes it; what it is free of said with a "no"."""
+    said = ANSWERED.sub(" (", text) if says_yes(text) else without_question(text)
+    return free_of_said_as_no(said)  # an "egg-free tart" holds no egg
 
 
 def breaks_diet(restriction: str, plan: str) -> bool:

@@ -19,7 +19,7 @@ from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import clock_times
 
-__all__ = ["conditional", "refusals", "refused_by_words"]
+__all__ = ["conditional", "free_of_said_as_no", "refusals", "refused_by_words"]
 
 _CLAUSE = re.compile(r"[^,.;:!?()]*")
 _WORD = re.compile(r"[^\W\d_][\w'-]*[^\W\d_]|[^\W\d_]")
@@ -111,9 +111,11 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     ['refuses pet', 'refuses call before 10:00']
     >>> refusals("No problem, see you then.")
     ()
+    >>> [r.name for r in refusals("The party is alcohol-free, and hassle-free we hope.")]
+    ['refuses alcohol']
     """
     table = _table()
-    said = without_question(text)
+    said = free_of_said_as_no(without_question(text))
     openings = [(m, False) for m in table.opens.finditer(said)]
     openings += [(m, True) for m in _denials(said, table)]
     found = []
@@ -131,6 +133,26 @@ def refusals(text: str) -> tuple[Restriction, ...]:
             if restriction is not None:
                 found.append(restriction)
     return tuple({r.name: r for r in found}.values())
+
+
+_FREE_OF = re.compile(
+    r"\b(?!(?:hands|duty|toll|tax|interest|hassle|stress|worry|trouble|care|rent|fee|cost)-)"
+    r"(?P<thing>[^\W\d_]{3,})-free\b",
+    re.IGNORECASE,
+)
+"""A thing said to be left out by its "-free" ("a fragrance-free shop", "alcohol-free"); not
+what is only spared ("hands-free", "hassle-free")."""
+
+
+def free_of_said_as_no(text: str) -> str:
+    """`text` with a thing left out by its "-free" said with a "no", as a refusal says it:
+    "the party is alcohol-free" is "the party is no alcohol", and a plan's "egg-free tart"
+    holds no egg.
+
+    >>> free_of_said_as_no("The party is alcohol-free, the parking hassle-free.")
+    'The party is no alcohol, the parking hassle-free.'
+    """
+    return _FREE_OF.sub(r"no \g<thing>", text)
 
 
 _STATEMENT = re.compile(r"[^;.!?]+")
