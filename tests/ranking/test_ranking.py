@@ -45,7 +45,7 @@ def test_ties_are_broken_by_id_so_the_order_never_depends_on_the_input_order() -
 
 
 def test_keywords_drop_stop_words_of_both_languages_and_repeat_no_word() -> None:
-    assert keywords("Where does she work? Her work is in Leeds.") == ["work", "leeds"]
+    assert keywords("Where does she work? Her work is in Hull.") == ["work", "hull"]
     assert keywords("Quel est le métier de Léa ?") == ["métier", "léa"]
     assert keywords("what is it?") == []
 

@@ -38,8 +38,8 @@ def departed(text: str, languages: Sequence[Language] = LANGUAGES) -> frozenset[
     ['Ines']
     >>> sorted(departed("Lucien est parti à la retraite, c'est Ambre qui gère."))
     ['Lucien']
-    >>> sorted(departed("Attention, c'est plus Yannick sur place, demandez Tugdual."))
-    ['Yannick']
+    >>> sorted(departed("Attention, c'est plus Anatole sur place, demandez Ottoline."))
+    ['Anatole']
     >>> sorted(departed("He has left the keys under the mat."))
     []
     """

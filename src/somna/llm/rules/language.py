@@ -339,7 +339,7 @@ class Language:
     """A day of each month ("the 5th of each month", "le 10 du mois"): group ``n``."""
     departed: tuple[re.Pattern[str], ...]
     """Someone said to have left ("Ines has left us", "Lucien est parti", "c'est plus
-    Yannick sur place"): group ``name``."""
+    Anatole sur place"): group ``name``."""
     moved_from: re.Pattern[str]
     """A change from one value to another in so many words ("switch the bags from red to
     navy", "passer du rouge au bleu"): groups ``then`` and ``now``."""
