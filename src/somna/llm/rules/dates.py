@@ -247,9 +247,7 @@ _NEAR_BEFORE = 40
 give the month that day is in."""
 _SENTENCE_END = re.compile(r"[.!?;]")
 
-_WRITTEN_DATE = rf"(?P<day>\d{{1,2}}) (?P<month>{'|'.join(_MONTHS)}) (?P<year>\d{{4}})"
-_WRITTEN = re.compile(f"{_WRITTEN_DATE}$")
-_WRITTEN_IN = re.compile(rf"{_WRITTEN_DATE}\b")
+_WRITTEN = re.compile(rf"(?P<day>\d{{1,2}}) (?P<month>{'|'.join(_MONTHS)}) (?P<year>\d{{4}})$")
 _MONTH_STARTS = sorted(
     (
         (start, number)
@@ -291,13 +289,11 @@ def _written_dates(text: str, said_on: date) -> list[tuple[int, date]]:
     return found
 
 
-def last_date(told: str) -> date | None:
-    """The last date `told` writes out in full ("(Monday 16 March 2026)"), as resolved."""
-    written = list(_WRITTEN_IN.finditer(told))
-    if not written:
-        return None
-    last = written[-1]
-    return date(int(last["year"]), _MONTHS.index(last["month"]) + 1, int(last["day"]))
+def last_date(told: str, said_on: date) -> date | None:
+    """The last date `told` writes with its month ("(Monday 16 March 2026)", as resolved),
+    in the year `_written_dates` gives it."""
+    written = _written_dates(told, said_on)
+    return written[-1][1] if written else None
 
 
 def _names_a_weekday(match: re.Match[str]) -> bool:

@@ -429,6 +429,9 @@ class Language:
     people: frozenset[str]
     """Words that count people ("guests", "staff", "personnes"): a number beside one, and
     one the speaker's group is (`group_count`), count the same thing."""
+    anyone: frozenset[str]
+    """The words of `people` that name anyone, no guest nor member in particular ("people",
+    "personnes"): people added so count against any count of people."""
     group_count: re.Pattern[str]
     """What, right before a number, says the speaker's group is that many ("we're 18")."""
     value_words: frozenset[str]

@@ -374,7 +374,7 @@ def observe(
             echoed,
             dated,
         )
-        dated = last_date(told) or dated
+        dated = last_date(told, said_on) or dated
         told = times_in_digits(told, language)  # "quarter to ten": 9:45
         told = _OLD_NUMBER.sub(lambda m: m["unit"], _CAPTION.sub("", told))
         told = _OLD_CHOICE.sub("", told)
@@ -435,7 +435,7 @@ def _agreement(
     ("We could put your keys on our register. Shall I set that up?"): the speaker agrees to
     what it proposes. To a question that proposes none ("Anything else?"), it tells nothing.
     `said`: the length of the answer, all of it the quote."""
-    offers = any(language.offers_to_take.search(fold(asked)) for language in LANGUAGES)
+    offers = any(other.offers_to_take.search(fold(asked)) for other in LANGUAGES)
     if not (holds_a_value(asked, names=False) or offers):
         return None
     question = _answering(asked, listener, speaker, language, said_on)

@@ -51,6 +51,9 @@ class _Table:
     `[[same]]` group, and the members of the kind it names."""
     naming: dict[str, frozenset[str]]
     """For a word, the words whose refusal it breaks: the inverse of `standing_for`."""
+    free_of: re.Pattern[str]
+    """A thing left out by its "-free" ("fragrance-free"), group `thing`; not one only
+    spared (`spared`: "hands-free", "hassle-free")."""
 
 
 @cache
@@ -80,6 +83,10 @@ def _table() -> _Table:
         _opens(table["conditions"]),
         {word: frozenset(words) for word, words in standing_for.items()},
         {word: frozenset(words) for word, words in naming.items()},
+        re.compile(
+            rf"\b(?!(?:{'|'.join(table['spared'])})-)(?P<thing>[^\W\d_]{{3,}})-free\b",
+            re.IGNORECASE,
+        ),
     )
 
 
@@ -135,15 +142,6 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     return tuple({r.name: r for r in found}.values())
 
 
-_FREE_OF = re.compile(
-    r"\b(?!(?:hands|duty|toll|tax|interest|hassle|stress|worry|trouble|care|rent|fee|cost)-)"
-    r"(?P<thing>[^\W\d_]{3,})-free\b",
-    re.IGNORECASE,
-)
-"""A thing said to be left out by its "-free" ("a fragrance-free shop", "alcohol-free"); not
-what is only spared ("hands-free", "hassle-free")."""
-
-
 def free_of_said_as_no(text: str) -> str:
     """`text` with a thing left out by its "-free" said with a "no", as a refusal says it:
     "the party is alcohol-free" is "the party is no alcohol", and a plan's "egg-free tart"
@@ -152,7 +150,7 @@ def free_of_said_as_no(text: str) -> str:
     >>> free_of_said_as_no("The party is alcohol-free, the parking hassle-free.")
     'The party is no alcohol, the parking hassle-free.'
     """
-    return _FREE_OF.sub(r"no \g<thing>", text)
+    return _table().free_of.sub(r"no \g<thing>", text)
 
 
 _STATEMENT = re.compile(r"[^;.!?]+")

@@ -22,9 +22,6 @@ def _phrases(language: Language) -> tuple[tuple[re.Pattern[str], int], ...]:
     )
 
 
-_PHRASES = {language.code: _phrases(language) for language in LANGUAGES}
-
-
 def times_in_digits(text: str, language: Language) -> str:
     """`text` with each time of day `language` says in words written in digits.
 
@@ -36,7 +33,7 @@ def times_in_digits(text: str, language: Language) -> str:
     >>> times_in_digits("Half an hour, half 10 kg, half of it.", ENGLISH)
     'Half an hour, half 10 kg, half of it.'
     """
-    hours = _hours(language)
+    hours = _HOURS[language.code]
     for pattern, minutes in _PHRASES[language.code]:
         text = pattern.sub(partial(_written, minutes=minutes, hours=hours, language=language), text)
     return text
@@ -46,6 +43,10 @@ def _hours(language: Language) -> Mapping[str, int]:
     """The hour each word of an hour stands for ("nine": 9, "noon": 12, "minuit": 0)."""
     named = {name: minutes // 60 % 24 for name, minutes in language.dates.named_times.items()}
     return {**language.dates.numbers, **named}
+
+
+_PHRASES = {language.code: _phrases(language) for language in LANGUAGES}
+_HOURS = {language.code: _hours(language) for language in LANGUAGES}
 
 
 def _written(

@@ -47,11 +47,7 @@ def may_add_to_a_count(new: str, languages: Sequence[Language] = LANGUAGES) -> b
     (True, False)
     """
     folded = fold(new)
-    return any(
-        pattern.search(folded)
-        for language in languages
-        for pattern in (*language.count_added, *language.more_than_said, *language.scaled)
-    )
+    return any(pattern.search(folded) for pattern in _tallies(languages))
 
 
 def counts_only_against_another(new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -63,17 +59,21 @@ def counts_only_against_another(new: str, languages: Sequence[Language] = LANGUA
     >>> counts_only_against_another("19 500 max, pas un centime de plus")
     False
     """
+    if not may_add_to_a_count(new, languages):
+        return False
     folded = fold(new)
-    patterns = [
+    for pattern in _tallies(languages):
+        folded = pattern.sub(" ", folded)
+    return not numbers_in(folded)
+
+
+def _tallies(languages: Sequence[Language]) -> list[re.Pattern[str]]:
+    """Every pattern of a count given against another, in `languages`."""
+    return [
         pattern
         for language in languages
         for pattern in (*language.count_added, *language.more_than_said, *language.scaled)
     ]
-    if not any(pattern.search(folded) for pattern in patterns):
-        return False
-    for pattern in patterns:
-        folded = pattern.sub(" ", folded)
-    return not numbers_in(folded)
 
 
 def count_added(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -352,5 +352,4 @@ def _stem(word: str) -> str:
 
 
 _PEOPLE = frozenset(_stem(word) for language in LANGUAGES for word in language.people)
-_ANYONE = frozenset(_stem(word) for word in ("people", "persons", "personnes", "gens"))
-"""The words of people that name anyone, not guests nor staff in particular."""
+_ANYONE = frozenset(_stem(word) for language in LANGUAGES for word in language.anyone)
