@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from somna import Settings
 from somna.memory.results import Recalled
-from somna.memory.retrieval import relevant_facts
+from somna.memory.retrieval import names_one_recalled, relevant_facts
 from somna.model import Fact, RecalledKind
 
 _NOW = datetime(2026, 5, 3, tzinfo=UTC)
@@ -105,6 +105,19 @@ def test_a_question_pointing_at_someone_no_fact_bears_on_brings_the_closest() ->
         _recalled("Lives in Bath.", cosine_gap=0.01),
     ]
     assert _texts(recalled, about_someone=True) == ["Wants a three-piece suit.", "Lives in Bath."]
+
+
+def test_a_question_naming_a_name_the_client_s_facts_write_is_about_the_client() -> None:
+    """ "How many are we feeding at the Thornquist party?" shares no other word with "we're
+    at 220 now"; the client's company, "Thornquist Brewing", says whose party it is."""
+    recalled = [
+        _recalled("The user is Gwen Talbot, events at Thornquist Brewing."),
+        _recalled("The user says that ticket sales went mad, we're at 220 now."),
+    ]
+    assert names_one_recalled("How many are we feeding at the Thornquist party?", recalled)
+    # a weekday or a word opening the question names no one; nor a name no fact writes
+    assert not names_one_recalled("What's a good film for a rainy Sunday?", recalled)
+    assert not names_one_recalled("Who won the Ashbury cup?", recalled)
 
 
 def _across(recalled: list[Recalled], question: str | None) -> list[str]:

@@ -17,7 +17,7 @@ from somna.memory.fact_calls import FactCalls
 from somna.memory.inputs import as_enum
 from somna.memory.multiquery import multi_recall, rewrite_query
 from somna.memory.results import Block, Found, Recalled, SearchHit
-from somna.memory.retrieval import relevant_facts, standing
+from somna.memory.retrieval import names_one_recalled, relevant_facts, standing
 from somna.memory.unsettled import unsettled
 from somna.model import FactType
 from somna.ranking import render_context
@@ -87,11 +87,12 @@ class RecallCalls(ConversationCalls, FactCalls):
         bearing on the question (`relevant_facts`: a topic it asks about, or closeness
         above the question's background, a lower one for a fact in another language
         with an embedder that crosses languages) and not faded (`context_strength_floor`): an
-        unrelated question brings the portrait and the instructions alone. Then both sides
-        of the open contradictions the question touches, marked as disputed, so the agent
-        asks instead of picking one (`unsettled`). Only the facts in the block are
-        reinforced. With the embedder down, facts that share a word with
-        the question fill the block and `degraded` says so.
+        unrelated question brings the portrait and the instructions alone. A question about
+        this client (a dispute of theirs, "his", a name their facts write) is filled to five
+        facts by rank. Then both sides of the open contradictions the question touches,
+        marked as disputed, so the agent asks instead of picking one (`unsettled`). Only the
+        facts in the block are reinforced. With the embedder down, facts that share a word
+        with the question fill the block and `degraded` says so.
 
         With `session_key`, the conversation's thread follows (`thread`, within
         `thread_budget_tokens`): a running summary of the older turns, then the last ones.
@@ -109,7 +110,8 @@ class RecallCalls(ConversationCalls, FactCalls):
         found = self._recalled(profile, query, limit, *asked, record=False)
         portrait, rules = standing(self.store, profile, self.now())
         disputed = unsettled(self.conflicts(profile), query)
-        about = bool(disputed) or points_at_someone(query)  # a dispute of theirs, or "his"
+        # a dispute of theirs, "his", or a name of theirs ("the Hobbs party")
+        about = bool(disputed) or points_at_someone(query) or names_one_recalled(query, found)
         across = query if crosses_languages(self.embedder) else None
         chosen = [
             f

@@ -19,7 +19,7 @@ import numpy as np
 from somna.config import Settings
 from somna.embed import Embedder
 from somna.errors import EmbeddingError
-from somna.llm.rules.languages import language_of
+from somna.llm.rules.languages import is_name, language_of
 from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
@@ -38,7 +38,7 @@ from somna.ranking import (
 from somna.store import Candidate, Eligibility, FactFilter, Reader, Store
 from somna.store.succession import replaced_by_words, successors
 
-__all__ = ["Retrieval", "relevant_facts", "standing"]
+__all__ = ["Retrieval", "names_one_recalled", "relevant_facts", "standing"]
 
 CANDIDATES = 50
 """How many candidates each signal contributes before fusion."""
@@ -480,6 +480,22 @@ def relevant_facts(
         others = [r for r in rest if r not in close and r not in fillers]
         kept.update(id(r) for r in (close + fillers + others)[: _FILLED - len(kept)])
     return [r.fact for r in fresh if id(r) in kept and r.fact is not None]
+
+
+_CAPITALISED = re.compile(r"(?<![\w'])[A-ZÀ-Ý][\w'-]{2,}")
+
+
+def names_one_recalled(question: str, recalled: Sequence[Recalled]) -> bool:
+    """Whether `question` names someone or something by a name a recalled fact writes ("How
+    many are we feeding at the Hobbs party?" where "Hobbs Ltd" is the client's company):
+    it is about this client, whatever its other words."""
+    names = {m[0] for m in _CAPITALISED.finditer(question) if is_name(m[0])}
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", r.fact.text) is not None
+        for name in names
+        for r in recalled
+        if r.fact is not None
+    )
 
 
 def _bears_on_question(

@@ -399,6 +399,14 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "The user says we'll go with the blue tiles for the bathroom.",
             False,
         ),
+        # a verb opening a statement is no name ("Say 10am"), nor a value the new one renames
+        (
+            "The user asks the assistant to do Wednesday 14th October, in the morning; Say "
+            "10am (in answer to: Walnut it is, shall we book the hanging too?).",
+            "The user says that re the hanging day, Gwen obviously can't help at the new "
+            "house; the user's son Basile will be there with the keys.",
+            False,
+        ),
         # a word of the question said far from the new name, about another thing
         (
             "The user says that the bursar, Ysaline Thornquist, pays (in answer to: For "

@@ -196,6 +196,54 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             None,
         ),
+        # the value left named beside the one chosen, no word of change: it was the one before
+        (
+            "The user says that white upvc probably, keep it simple (in answer to: Any "
+            "preference on frames?).",
+            "The user says that Hollis has put his foot down about the white; he wants that "
+            "dark anthracite grey, inside and out.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        (
+            "L'utilisateur dit qu'alu, noir mat, un truc moderne (en réponse à « Vous avez "
+            "une idée du style ? »).",
+            "L'utilisateur dit que la couleur, elle a montré le noir à l'équipe, ils trouvent "
+            "ça triste; on part sur le bleu canard.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        # the old value turned down, not spoken of: what holds, set against what was said
+        (
+            "The user always pays by card over the phone (in answer to: How does the user "
+            "like to pay?).",
+            "The user says that the user pays everything by bank transfer, the user never "
+            "gives card details over the phone.",
+            None,
+            Verdict.CONTRADICTS,
+        ),
+        # what a worktop or a wall is made of
+        (
+            "The user says that solid oak; the user loves how warm it looks (in answer to: "
+            "Any thoughts on the worktop?).",
+            "The user says that the oak worktop by the sink will warp; let's go quartz instead.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        (
+            "L'utilisateur dit que du calcaire blond comme la maison (en réponse à « Quelle "
+            "pierre pour le muret ? »).",
+            "L'utilisateur dit que finalement plutôt du grès rose pour le muret.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
+        # thinking about another is no choice made against the first
+        (
+            "The user wants white frames.",
+            "The user is thinking about the grey frames.",
+            None,
+            Verdict.CONTRADICTS,
+        ),
     ],
 )
 def test_a_newer_choice_supersedes_when_it_says_so_and_contradicts_otherwise(

@@ -291,6 +291,12 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "The user agrees (in answer to: The awning comes to £1,200 fitted, ok?).",
             "The user agrees (in answer to: Sure, a side panel for the awning is £90 extra).",
         ),
+        # words that say nothing on their own ("tout") tie no two counts together
+        (
+            "L'utilisateur dit que c'est une cuve de 6 m3, elle reprend tout le bâtiment.",
+            "L'utilisateur dit que bonne nouvelle, 12 chambres de plus (40 chambres en tout), "
+            "donc 40 en tout cette saison.",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:

@@ -76,6 +76,34 @@ from somna.llm.rules.replaced import gives_anew
             "L'utilisateur dit que la voisine, Honorine, garde un double des clés.",
             "L'utilisateur dit qu'Honorine déménage à Brest, appelez mon fils si besoin.",
         ),
+        # leaving, said as it happens
+        (
+            "L'utilisateur dit que Gaspardine Thornquist, sa gérante, a les clés.",
+            "L'utilisateur dit que Gaspardine nous quitte fin juin; c'est Basile qui ouvrira.",
+        ),
+        (
+            "L'utilisateur dit qu'Anatole valide les maquettes.",
+            "L'utilisateur dit qu'Anatole quitte l'aventure; sa soeur reprend ses parts.",
+        ),
+        (
+            "L'utilisateur dit que Bérénice fait les livraisons.",
+            "L'utilisateur dit que Bérénice part s'installer à Lille en juillet.",
+        ),
+        (
+            "The user says that Hollis Pike signs for deliveries.",
+            "The user says that Hollis leaves us in May; Gwen Talbot signs from then.",
+        ),
+        # away for a while, said by a pronoun in the clause that names them
+        (
+            "The user's partner Wilf Garrow works from home, he'll let the fitters in.",
+            "The user says that Wilf's got a contract up north from april so he'll be away "
+            "monday to friday; our neighbour Ilse has a spare key.",
+        ),
+        (
+            "L'utilisateur dit que son associé Basile est là tous les matins pour ouvrir.",
+            "L'utilisateur dit que Basile s'est cassé le poignet en taillant la haie, il est "
+            "en arrêt jusqu'à l'été; voyez avec Ottoline.",
+        ),
     ],
 )
 def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -> None:
@@ -97,6 +125,7 @@ def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -
         ("The user says that Perrine signs for parcels.", "Perrine rang, she's left the keys."),
         # moving a thing is no moving away
         ("The user says that Perrine signs for parcels.", "Perrine is moving the boxes today."),
+        ("L'utilisateur dit que Perrine signe les colis.", "Perrine quitte la maison à 8h."),
         # no longer a thing, not a person
         ("The user says that Perrine signs for parcels.", "C'est plus cher qu'avant, Perrine."),
         # a task handed to another: the one who did it has not left

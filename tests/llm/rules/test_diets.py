@@ -312,6 +312,35 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             "L'utilisateur dit que pour le gâteau érable et pacanes, c'est parfait.",
             True,
         ),
+        # a wall no one may drill, then frames screwed to it; a sign not lit, then one backlit
+        (
+            "L'utilisateur dit que point important : aucun perçage, le bail l'interdit.",
+            "L'utilisateur dit que les 3 miroirs de l'entrée, l'assistant peut les visser "
+            "directement dans le mur.",
+            True,
+        ),
+        (
+            "The user says no drilling at all, the landlord is strict.",
+            "The user asks the assistant to screw the shelf brackets straight into the wall.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que c'est un secteur protégé : enseigne non lumineuse, rien "
+            "d'éclairé.",
+            "L'utilisateur demande que le panneau de la vitrine soit rétroéclairé.",
+            True,
+        ),
+        (
+            "The user says no drilling at all, the landlord is strict.",
+            "The user asks for the frames to hang from the picture rail on cords.",
+            False,
+        ),
+        # one who never looks at their emails rules out no looks
+        (
+            "The user says that text is best, the user never looks at the user's emails.",
+            "The user says that the new glass went in, looks brilliant.",
+            False,
+        ),
     ],
 )
 def test_a_plan_that_holds_what_a_person_ruled_out(refusal: str, plan: str, broken: bool) -> None:

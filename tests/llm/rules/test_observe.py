@@ -120,6 +120,13 @@ def test_a_french_observation_is_retold_and_dated() -> None:
         ("by the way, Bruno leaves us in June", "Le client says that Bruno leaves"),
         # an order is no question, though it opens as one might
         ("go ahead, move me to the yearly plan from June", "move Le client to the yearly"),
+        # what the speaker needs is given to them: "il me faut" is "il lui faut"
+        ("pour l'ouverture il me faudrait une banderole", "il lui faudrait une banderole"),
+        # a remark on "c'est" that names a date dates what was said before it
+        (
+            "il me faut une banderole pour la façade. c'est le samedi 19 septembre",
+            "il lui faut une banderole pour la façade; c'est le samedi 19 septembre",
+        ),
     ],
 )
 def test_a_retold_statement_reads_as_written(said: str, told: str) -> None:
@@ -790,6 +797,14 @@ def test_a_request_that_someone_named_does_something_is_kept() -> None:
             "Vous pourriez tailler la haie du fond avant l'été ?",
             "L'utilisateur demande à l'assistant de tailler la haie du fond avant l'été.",
         ),
+        (
+            "Could you screw the 4 mirrors straight into the hall wall?",
+            "The user asks the assistant to screw the 4 mirrors straight into the hall wall.",
+        ),
+        (
+            "Vous pourriez visser les cadres de l'entrée au mur ?",
+            "L'utilisateur demande à l'assistant de visser les cadres de l'entrée au mur.",
+        ),
     ],
 )
 def test_a_request_of_a_job_on_something_of_theirs_is_kept(said: str, told: str) -> None:
@@ -939,6 +954,12 @@ def test_an_answer_that_chooses_a_way_to_be_reached_is_client_info() -> None:
             "non, 46, ma cousine vient avec ses enfants",
             "L'utilisateur dit que non, 46 couverts, sa cousine vient avec ses enfants.",
         ),
+        # another count for what a question offered to keep, said with no yes
+        (
+            "And still the two vans?",
+            "picked up another one at auction so theres three to do",
+            "The user says that picked up another one at auction so theres three vans to do.",
+        ),
         # a time put right, the mistaken one named again after it
         (
             "Toujours départ 8h30 du dépôt ?",
@@ -1082,6 +1103,19 @@ def test_a_clause_that_leans_on_one_in_dispute_goes_with_it(
         return "sesame" in part or "sésame" in part
 
     assert rest_of(observation, disputed, disputed) == rest
+
+
+def test_a_few_words_left_without_the_clause_that_named_the_speaker_go_with_it() -> None:
+    def replaced(part: str) -> bool:
+        return "14th" in part
+
+    observation = (
+        "The user asks the assistant to do Wednesday 14th October, in the morning; Say 10am "
+        "(in answer to: Shall we book the hanging too?)."
+    )
+    assert rest_of(observation, replaced, replaced) == (
+        "Say 10am (in answer to: Shall we book the hanging too?)."
+    )
 
 
 def test_an_address_given_anew_takes_its_statement_whole() -> None:

@@ -382,6 +382,38 @@ from somna.llm.rules.rescheduled import (
             "move the booking across?).",
             True,
         ),
+        # a date taken in other words than a yes, then another proposed instead and agreed
+        (
+            "The user says that 14th is fine (in answer to: Our fitters have Tuesday 14 July "
+            "free, does that work?).",
+            "The user agrees (in answer to: Let the assistant check... yes, we can do Tuesday "
+            "21 July instead, shall the assistant move it?).",
+            True,
+        ),
+        # a day asked for instead, though named by its day of the month alone
+        (
+            "The user needs to book the next emptying; the user asks the assistant to do "
+            "wednesday 7 october.",
+            "The user says that the 14th (Wednesday 14 October 2026) (in answer to: What date "
+            "would suit instead?).",
+            True,
+        ),
+        # what happened on a day, and a trip on another that falls on the same weekday
+        (
+            "The user says that a van reversed into it on saturday (Saturday 21 February "
+            "2026); it's the left pane, about 2m by 1.5m (in answer to: What happened?).",
+            "The user says that bit of a change of plan; we're flying out on the 9th (Saturday "
+            "9 May 2026) for a fortnight; The first of June would be ideal.",
+            False,
+        ),
+        # the words of a slot ("morning") name no thing a later date is for
+        (
+            "The user agrees (in answer to: The earliest we can do is Tuesday 3 March, "
+            "morning, shall the assistant book it?).",
+            "The user needs to move the october visit; the coal lorry comes that wednesday "
+            "and blocks the lane all morning.",
+            False,
+        ),
     ],
 )
 def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
@@ -433,6 +465,27 @@ def test_a_time_agreed_to_is_given_when_asked_for() -> None:
             "L'utilisateur dit que le séminaire aura lieu le samedi 16 mai.",
             "L'utilisateur dit que décalez d'une semaine le séminaire, ce samedi (Saturday 16 "
             "May 2026) la salle est prise.",
+            True,
+        ),
+        # the date it moves from named, the thing moved left to a pronoun
+        (
+            "The user asks the assistant to do Wednesday 14th October, in the morning; Say "
+            "10am (in answer to: Shall we book the hanging too?).",
+            "The user says that the removal men are booked for the 14th (Wednesday 14 "
+            "October 2026) so that's no good; the user asks to push it back a week.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que pour l'ouverture il lui faudrait une banderole; c'est le "
+            "samedi 19 septembre.",
+            "L'utilisateur dit que les travaux ont pris du retard; l'ouverture glisse de deux "
+            "semaines.",
+            True,
+        ),
+        (
+            "The user agrees (in answer to: Our fitters have Tuesday 14 July free for the "
+            "sign, does that work?).",
+            "The user asks if we can shove the sign back a week.",
             True,
         ),
         # another thing dated: the word shared is not in the clause that moves

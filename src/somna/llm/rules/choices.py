@@ -56,14 +56,16 @@ def turned_down(text: str, at: int) -> bool:
 
 
 _TOPIC = re.compile(
-    r"(?:^|[,;:]|(?<!\w)(?:that|so|and|but|now|then|que|qu'|et|mais|alors|finalement|"
-    r"du\s+coup))\s*(?:for|about|as\s+for|regarding|pour|quant|concernant)\s+"
+    r"(?:(?:^|[,;:]|(?<!\w)(?:that|so|and|but|now|then|que|qu'|et|mais|alors|finalement|"
+    r"du\s+coup))\s*(?:for|about|as\s+for|regarding|pour|quant|concernant)|"
+    r"(?<!\bthinking\s)(?<!\bthink\s)(?<!\bthought\s)(?<!\w)about)\s+"
     r"(?:the|your|our|my|les|le|la|l'|vos|nos|mes|aux?)\s*$",
     re.IGNORECASE,
 )
 """Words opening a clause that make the value right after them what it is about, not what
 it chooses: "finalement pour les sms, mettez 24h avant" sets the reminders and reaches no
-one by text, where "pays for the annual plan" chooses it."""
+one by text, where "pays for the annual plan" chooses it; and "about the" after anything
+but thinking ("he put his foot down about the white")."""
 
 
 def _spoken_of(text: str, at: int) -> bool:
@@ -111,6 +113,23 @@ def chosen(text: str, *, about: bool = True) -> dict[str, set[str]]:
         if values:
             found[choice.name] = values
     return found
+
+
+def _named_unchosen(new: str, kind: str, left: set[str]) -> bool:
+    """Whether `new` speaks of one of the values `left` of a kind, not choosing it nor
+    turning it down, beside the one it chooses: it was the one before ("he put his foot
+    down about the white; he wants the anthracite", "j'ai montré le noir à l'équipe, ils
+    trouvent ça triste; on part sur le bleu"). One turned down ("pays by transfer, never
+    by card") says what holds, not that it changed."""
+    said = fold(without_question(new))
+    return any(
+        not turned_down(said, match.start())
+        for choice in choices()
+        if choice.name == kind
+        for value, names in choice.values
+        if value in left
+        for match in names.finditer(said)
+    )
 
 
 def names_another_value(clause: str, new: str) -> bool:
@@ -193,11 +212,14 @@ def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | Non
     changed = _says_changed(new, said)
     before = chosen(old, about=not _moves(old, None))
     after = chosen(new, about=not _moves(new, said))
+    for kind, values in chosen(new, about=False).items():  # the value left says what it is of
+        if kind not in after and _named_unchosen(new, kind, before.get(kind, set()) - values):
+            after[kind] = values
     for kind, values in after.items():
         was = before.get(kind)
         if not was or values <= was:
             continue  # nothing chosen before, or nothing chosen anew
-        if changed:
+        if changed or _named_unchosen(new, kind, was - values):
             return Verdict.SUPERSEDES  # the old value may be named again, as the one left
         if not was <= values:
             return Verdict.CONTRADICTS  # "email, or a call" adds a way, and leaves none

@@ -22,6 +22,7 @@ from somna.llm.rules.numbers import (
     TIME_UNIT_STEMS,
     Number,
     numbers_in,
+    written,
 )
 from somna.llm.rules.slips import shape
 from somna.llm.rules.tallies import counts_only_against_another
@@ -237,6 +238,8 @@ def corrects_the_question(
     False
     >>> corrects_the_question("No, 34.", "Still 30 of you?", ENGLISH, said="ha no, 34")
     True
+    >>> corrects_the_question("So 3 to do.", "Still the two vans?", ENGLISH, said="so 3 to do")
+    True
     """
     if counts_only_against_another(answer):
         return False  # "five more than I said" counts from the question's number
@@ -248,8 +251,17 @@ def corrects_the_question(
         and (
             language.change.search(fold(answer)) is not None
             or (said is not None and language.denies.match(fold(said).strip()) is not None)
+            or (said is not None and _kept_asked(asked, said, language))
         )
     )
+
+
+def _kept_asked(asked: str, said: str, language: Language) -> bool:
+    """Whether a question offers to keep a count as it is ("And still the two vans?") and
+    the answer, another count, does not open with a yes ("got another one, so three to
+    do"; not "yes, and 4 kids")."""
+    opening = re.split(r"[,.;!?]", fold(said).strip(), maxsplit=1)[0]
+    return language.keeps.search(fold(asked)) is not None and not language.assent.match(opening)
 
 
 def with_what_it_counts(old: str, new: str) -> str | None:
@@ -308,15 +320,11 @@ def _with_the_unit(
     number of `told`, its head; None where either is not one."""
     if len(bare) != 1 or len({n.unit for n in counted}) != 1:
         return None
-    word = re.search(rf"(?<![\w.,]){_digits(counted[0].value)}\s+([^\W\d_]+)", old)
-    number = re.search(rf"(?<![\w.,]){_digits(bare[0].value)}(?![\w.,]\w)", told)
+    word = re.search(rf"{written(counted[0].value)}\s+([^\W\d_]+)", old, re.IGNORECASE)
+    number = re.search(written(bare[0].value), told, re.IGNORECASE)
     if word is None or number is None:
         return None
     return f"{new[: number.end()]} {word[1]}{new[number.end() :]}"
-
-
-def _digits(value: float) -> str:
-    return str(int(value)) if value == int(value) else re.escape(str(value))
 
 
 def _told(observation: str) -> str:

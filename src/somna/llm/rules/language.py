@@ -419,6 +419,9 @@ class Language:
     """Words two statements share without being about the same thing."""
     greetings: frozenset[str]
     """Words that greet ("Hello again", "Coucou"): no one's name, capitalised or not."""
+    openers: frozenset[str]
+    """Words that open a sentence with a capital and name no one: a request's verb, a yes, a
+    cry ("Say 10am", "Brilliant, thanks", "Dites-lui")."""
     place_words: frozenset[str]
     """Small words a place's name follows ("the branch in Exeter", "l'agence de Rodez")."""
     children: frozenset[str]

@@ -116,10 +116,11 @@ _NOT_NAMES = frozenset(
         *language.plain_user.split(),
         *language.plain_assistant.split(),
         *language.greetings,
+        *language.openers,
     )
 )
 """Capitalised words that name no one: days, how the speakers are told, greetings, and
-common words opening a statement."""
+common words opening a statement or a sentence."""
 
 
 def is_name(word: str) -> bool:
@@ -130,6 +131,8 @@ def is_name(word: str) -> bool:
     (True, False, False, False, True)
     >>> is_name("Fridays"), is_name("Friday's"), is_name("Theo's"), is_name("Hello")
     (False, False, True, False)
+    >>> is_name("Say"), is_name("Brilliant"), is_name("Dites")  # "Say 10am", "Dites-lui"
+    (False, False, False)
     """
     folded = word.casefold().removesuffix("'s")
     return (

@@ -29,6 +29,7 @@ __all__ = [
     "Number",
     "names_a_sum",
     "numbers_in",
+    "written",
 ]
 
 _NUMBER = (
@@ -85,6 +86,18 @@ def _stem(word: str) -> str:
     return word.casefold().removesuffix("s")
 
 
+def written(value: float) -> str:
+    """A pattern of `value` as a statement writes it, in digits or in words ("2", "two",
+    "deux"), where no digit nor letter touches it.
+
+    >>> bool(re.search(written(2), "Still the two vans?")), bool(re.search(written(2), "12"))
+    (True, False)
+    """
+    digits = str(int(value)) if value == int(value) else re.escape(str(value))
+    words = [re.escape(w) for w, v in _NUMBER_WORDS.items() if v == value]
+    return rf"(?<![\w.,])(?:{'|'.join([digits, *words])})(?![\w]|[.,]\d)"
+
+
 _PEOPLE_WORDS = frozenset(_stem(w) for language in LANGUAGES for w in language.people)
 _CHILDREN = frozenset(_stem(w) for language in LANGUAGES for w in language.children)
 _COMPARATIVES = frozenset(_stem(w) for language in LANGUAGES for w in language.comparatives)
@@ -92,8 +105,11 @@ CHILD = "<child>"
 """The one unit of every word for children."""
 
 
-NOT_TOPICS = frozenset(_stem(w) for language in LANGUAGES for w in language.not_topics)
-"""Words two statements share without being about the same thing, as stems."""
+NOT_TOPICS = frozenset(
+    _stem(w) for language in LANGUAGES for w in language.not_topics | language.filler
+)
+"""Words two statements share without being about the same thing, and words that say
+nothing on their own ("tout le bloc", "62 en tout"), as stems."""
 _BOUND = re.compile(
     r"(?<!\w)(?:" + "|".join(language.bounds for language in LANGUAGES) + r")(?!\w)", re.IGNORECASE
 )

@@ -177,6 +177,7 @@ def _informative(
         and len(words) < _REACTION_WORDS
         and reaction is not None
         and not _NAMED_NEXT.match(core, reaction.end())  # "C'est Anaïs qui signera"
+        and not any(w.isdigit() for w in words)  # "c'est le samedi 19 septembre" dates it
         and not answered  # "your fitters go to 12 Mill Lane" asked for: no remark on "you"
     ):
         return 0.0, start

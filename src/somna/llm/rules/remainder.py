@@ -91,12 +91,29 @@ def _clauses_left(
         return None
     if all(language.framing.match(clause) for _, clause in kept):
         return None  # "for the visit on Monday" alone tells nothing
+    if _adrift(kept[0][1], clauses[0], language):
+        return None  # "The user asks to do Wednesday 14th, in the morning": the rest leans on it
     first = kept[0][1]
     lead = language.lead.match(first)
     if first != clauses[0] and lead:  # "… and 4 are vegan": "4 are vegan"
         first = first[lead.start("when") if lead["when"] else lead.end() :]
     told = first + "".join(before + clause for before, clause in kept[1:])
     return told if first else None
+
+
+_ADRIFT_WORDS = 3
+"""Words a clause left without the one that named the speaker holds at most to lean on it."""
+
+
+def _adrift(first_left: str, first: str, language: Language) -> bool:
+    """Whether the first clause left of a statement is a few words with no number ("in the
+    morning") that leaned on the first clause, which named the speaker and went."""
+    return (
+        first_left != first
+        and first.casefold().startswith(language.plain_user)
+        and len(first_left.split()) <= _ADRIFT_WORDS
+        and not any(c.isdigit() for c in first_left)
+    )
 
 
 def _one_subject(before: str, clause: str) -> bool:

@@ -91,8 +91,11 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
     asked = ANSWERED.search(old)
     chosen = asked is not None and language.asks_when.search(old, asked.start()) is not None
     moving = language.reschedule.search(fold(without_question(old))) is not None
-    if _agreed(new) and not said_to_move and (chosen or moving or _agreed(old)):
-        return _slot_agreed_anew(old, new, language)
+    if _agreed(new) and (chosen or moving or _agreed(old) or _took_a_date(old)):
+        if _slot_agreed_anew(old, new, language):
+            return True
+        if not said_to_move:
+            return False
     if _agreed(new) and _times_agreed_anew(old, new, language):
         return True
     if _taken_instead(old, new, language) or _day_retimed(old, new):
@@ -108,11 +111,17 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
             (kind == "date" and _A_DAY.match(when)) or kind == "monthday"
             for kind, when in _when(old)
         )
-        shared = shared_words(_words(named, language), _words(without_question(new), language))
+        shared = shared_words(
+            _words(named, language) - language.proposing,  # "morning" names no thing
+            _words(without_question(new), language),
+        )
         return slot and shared > 0
     if chosen and moved_in_words:
         return True
-    both = _when(without_question(old)) & _when(without_question(new))
+    answers = ANSWERED.search(new)
+    asked_when = answers is not None and language.asks_when.search(new, answers.start())
+    said = _when if asked_when else _said_when  # "What date would suit instead?" "the 14th"
+    both = said(without_question(old)) & said(without_question(new))
     if both and all(kind == "day" for kind, _ in both) and language.as_usual.search(folded):
         return False  # "finally two lessons: Wednesday as usual, and Saturday": it stays
     if both and (moved_in_words or any(kind == "date" for kind, _ in both)):
@@ -120,8 +129,9 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         # put right names the date it puts right, not only a weekday the older one names
         return True
     # what was dated may be named only in the question the old date answered ("shall we
-    # start you from 1 April?" "yes please")
-    return shared_words(_words(old, language), _words(without_question(new), language)) > 0
+    # start you from 1 April?" "yes please"), not by the words of a slot ("morning")
+    things = _words(old, language) - language.proposing
+    return shared_words(things, _words(without_question(new), language)) > 0
 
 
 def date_put_right(old: str, new: str) -> bool:
@@ -227,6 +237,16 @@ def _dated(old: str) -> str:
     return old if _agreed(old) else without_question(old)
 
 
+def _took_a_date(old: str) -> bool:
+    """Whether `old` answers a question that proposed a date and names no other ("14th is
+    fine" to "We have Tuesday 14 July free, does that work?")."""
+    asked = ANSWERED.search(old)
+    if asked is None:
+        return False
+    proposed = {when for when in _when(old[asked.end() :]) if when[0] == "date"}
+    return bool(proposed) and {w for w in _when(old[: asked.start()]) if w[0] == "date"} <= proposed
+
+
 def _agreed(old: str) -> bool:
     """Whether `old` takes up the date its question proposed (`agrees`), naming none of
     its own, not even a month alone ("early July please")."""
@@ -246,8 +266,8 @@ def may_shift_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> boo
 def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `new` moves what `old` dated by a stretch of time, in so many words ("push
     the install back a week", "décalez d'une semaine la pose"), naming no other date than
-    the one it moves from: `old` gives a date (`_dated`), and the clause that moves names
-    what `old` dates.
+    the one it moves from: `old` gives a date (`_dated`), and `new` names it or the clause
+    that moves names what `old` dates.
 
     >>> date_shifted("The user agrees (in answer to: The install can start Monday 20 April?).",
     ...              "The user asks to push the install back a week.")
@@ -259,6 +279,8 @@ def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     own = {when for when in _when(without_question(new)) if when[0] == "date"}
     if not may_shift_a_date(new, languages) or not dated or not own <= dated:
         return False  # no date to move, or one given anew (`date_moved`)
+    if own:
+        return True  # "booked for the 14th so no good; push it back a week": the date it moves
     language = detect_language(f"{new} {old}", languages, languages[0])
     told = fold(without_question(new))
     shift = language.shift.search(told)
@@ -449,6 +471,17 @@ _LOWER_CASE_MONTHS = frozenset().union(
     *(language.month_names for language in LANGUAGES if not language.capitalises_months)
 )
 _WORD = re.compile(r"[^\W\d_]+")
+
+
+_DATE_WITH_DAY = re.compile(rf"(?:[^\W\d_]+\s+)?(?:{DATE.pattern})", DATE.flags)
+"""A date written out with the word before it, its weekday where it has one."""
+
+
+def _said_when(text: str) -> frozenset[tuple[str, str]]:
+    """`_when` of `text`, without the weekdays only a date written out names: "the 9th
+    (Saturday 9 May 2026)" is no Saturday said, and shares no day with another one."""
+    said = _when(_DATE_WITH_DAY.sub(" ", text))
+    return frozenset(w for w in _when(text) if w[0] != "day" or w in said)
 
 
 def _a_month(word: str) -> bool:
