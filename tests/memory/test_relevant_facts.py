@@ -115,8 +115,11 @@ def test_a_question_naming_a_name_the_client_s_facts_write_is_about_the_client()
         _recalled("The user says that ticket sales went mad, we're at 220 now."),
     ]
     assert names_one_recalled("How many are we feeding at the Thornquist party?", recalled)
-    # a weekday or a word opening the question names no one; nor a name no fact writes
+    # a weekday or a word opening the question names no one, though a fact's question
+    # opens with it too; nor a name no fact writes
     assert not names_one_recalled("What's a good film for a rainy Sunday?", recalled)
+    asked = [_recalled("The user says after 7pm (in answer to: Comment vous joindre ?).")]
+    assert not names_one_recalled("Comment faire une pâte brisée ?", asked)
     assert not names_one_recalled("Who won the Ashbury cup?", recalled)
 
 

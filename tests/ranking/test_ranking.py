@@ -57,6 +57,14 @@ def test_keywords_drop_the_words_any_question_is_asked_with() -> None:
     # "away" shared by chance ("while she is away") tells of no topic; "recommend" and
     # "see" may ("What book did she recommend?"), and stay
     assert keywords("Can you suggest a quick walk not far away?") == ["walk"]
+    # nor the words of praise and length any reply may hold ("bring the long one", "well
+    # over a year"); "great" stays ("What has running been great for?")
+    assert keywords("A nice stretch after a long drive, one that works well?") == [
+        "stretch",
+        "drive",
+        "one",
+        "works",
+    ]
     assert keywords("Any tips or ideas for stars you can see without a telescope?") == [
         "stars",
         "see",

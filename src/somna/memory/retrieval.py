@@ -482,7 +482,9 @@ def relevant_facts(
     return [r.fact for r in fresh if id(r) in kept and r.fact is not None]
 
 
-_CAPITALISED = re.compile(r"(?<![\w'])[A-ZÀ-Ý][\w'-]{2,}")
+_CAPITALISED = re.compile(r"(?<![\w'])(?<!^)(?<![.!?¿¡«\"] )[A-ZÀ-Ý][\w'-]{2,}")
+"""A capitalised word within a sentence: the one opening it ("Comment", "Which") names no
+one, whatever a fact's question writes."""
 
 
 def names_one_recalled(question: str, recalled: Sequence[Recalled]) -> bool:

@@ -22,7 +22,7 @@ themselves then there these they this those through to too under until up very w
 what when where which while who whom why will with would you your yours yourself
 yourselves tell know remember anything something ever many much
 good best better way ways thing things really please thanks let lot
-away far suggest tips tip ideas idea worth without easy quick
+away far suggest tips tip ideas idea worth without easy quick well nice lovely long
 """
 _FRENCH = """
 au aux avec ce ces cette dans de des du elle elles en est et eux il ils je la le les leur

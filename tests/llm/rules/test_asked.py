@@ -407,6 +407,14 @@ _EN_COPIE = "L'utilisateur veut les factures par mail, avec son associé Bruno e
             "house; the user's son Basile will be there with the keys.",
             False,
         ),
+        # an offer put off "right now" renames nothing of what came "for a start"
+        (
+            "The user says that a fascia board over the front for a start; it's 4.2m wide "
+            "(in answer to: What did the user have in mind?).",
+            "The user says that not right now ta (in answer to: We also do matching A-board "
+            "pavement signs, would the user like one?).",
+            False,
+        ),
         # a word of the question said far from the new name, about another thing
         (
             "The user says that the bursar, Ysaline Thornquist, pays (in answer to: For "

@@ -237,6 +237,15 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             Verdict.SUPERSEDES,
         ),
+        # what it is of said only in the older one's question, the old value named again
+        (
+            "L'utilisateur dit que du stratifié, faut que ça reste raisonnable (en réponse à « "
+            "Et pour le plan de travail ? »).",
+            "L'utilisateur a vu les échantillons, le stratifié fait cheap à côté; on part sur "
+            "la céramique.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # thinking about another is no choice made against the first
         (
             "The user wants white frames.",

@@ -429,3 +429,12 @@ def test_an_answer_that_counts_against_the_question_keeps_it_and_one_with_a_valu
         "Le devis monte à environ 19 400 €, ça vous convient ?",
         FRENCH,
     )
+
+
+def test_a_length_said_in_metres_and_centimetres_is_one_number() -> None:
+    """ "1m20" is 1.20 m, not one metre and a count of twenty."""
+    said = "On le monterait plus haut, 1m20; the gate is 2 m 50."
+    assert [(n.value, n.unit) for n in numbers_in(said)] == [
+        (1.2, "<measure>"),
+        (2.5, "<measure>"),
+    ]

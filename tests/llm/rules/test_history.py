@@ -33,6 +33,20 @@ from somna.llm.rules.history import without_the_old
             "cher.",
             "L'utilisateur dit que finalement on repasse au forfait mensuel.",
         ),
+        # the old thing dropped in so many words, whatever its length
+        (
+            "The user was thinking plain oak, nothing fussy (in answer to: Any thoughts on "
+            "the frames?).",
+            "The user says the walnut one looks better with the greens; let's go with that "
+            "and forget the oak.",
+            "The user says the walnut one looks better with the greens; let's go with that.",
+        ),
+        (
+            "The user says that silver-grey thread for the crest.",
+            "The user says that the governors voted to go gold on the crest, so scrap the "
+            "silver-grey.",
+            "The user says that the governors voted to go gold on the crest.",
+        ),
     ],
 )
 def test_the_clause_saying_the_old_value_no_longer_holds_goes(
@@ -70,6 +84,18 @@ def test_the_clause_saying_the_old_value_no_longer_holds_goes(
         (
             "The user says that maybe a banner (in answer to: A banner for the fête too?).",
             "The user says that no banner in the end, the committee said no.",
+        ),
+        # the thing dropped is the change itself, or one the old statement never named
+        ("The user says that the rye loaf and two croissants.", "The user says scratch the rye."),
+        # a thing dropped with nothing of its kind in its place is the news
+        (
+            "The user says that 4 treadmills and 2 rowing machines.",
+            "The user says that we've had a rethink: 8 treadmills, and drop the rowing "
+            "machines, nobody used them.",
+        ),
+        (
+            "The user says that the rye loaf and two croissants.",
+            "The user says two more croissants, and forget the seeded batch.",
         ),
         # "plus tard" is later, no "no longer"
         (

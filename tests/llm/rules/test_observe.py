@@ -493,6 +493,12 @@ def test_the_listener_named_in_the_question_is_nothing_proposed() -> None:
             "ha, maybe next spring, I'll let you know",
             ["The user says that ha, maybe next spring, the user will let the assistant know."],
         ),
+        # written in haste, without the apostrophe
+        (
+            "By the way, have you thought about illuminated letters on the fascia?",
+            "ill have a think, money's a bit tight with the move",
+            ["The user says that ill have a think, money's a bit tight with the move."],
+        ),
         (
             "Souhaitez-vous aussi un passage le samedi ?",
             "pas cette année, le budget est serré",
@@ -805,6 +811,10 @@ def test_a_request_that_someone_named_does_something_is_kept() -> None:
             "Vous pourriez visser les cadres de l'entrée au mur ?",
             "L'utilisateur demande à l'assistant de visser les cadres de l'entrée au mur.",
         ),
+        (
+            "Vous pouvez rajouter une étagère pour le micro-ondes ?",
+            "L'utilisateur demande à l'assistant de rajouter une étagère pour le micro-ondes.",
+        ),
     ],
 )
 def test_a_request_of_a_job_on_something_of_theirs_is_kept(said: str, told: str) -> None:
@@ -1105,9 +1115,9 @@ def test_a_clause_that_leans_on_one_in_dispute_goes_with_it(
     assert rest_of(observation, disputed, disputed) == rest
 
 
-def test_a_few_words_left_without_the_clause_that_named_the_speaker_go_with_it() -> None:
+def test_a_few_words_left_without_the_first_clause_go_with_it() -> None:
     def replaced(part: str) -> bool:
-        return "14th" in part
+        return "14th" in part or "calcaire" in part
 
     observation = (
         "The user asks the assistant to do Wednesday 14th October, in the morning; Say 10am "
@@ -1116,6 +1126,8 @@ def test_a_few_words_left_without_the_clause_that_named_the_speaker_go_with_it()
     assert rest_of(observation, replaced, replaced) == (
         "Say 10am (in answer to: Shall we book the hanging too?)."
     )
+    observation = "L'utilisateur dit que du calcaire blond, comme la maison; 14 m de long."
+    assert rest_of(observation, replaced, replaced) == "L'utilisateur dit que 14 m de long."
 
 
 def test_an_address_given_anew_takes_its_statement_whole() -> None:

@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 
+from somna.llm.rules.replaced import gives_anew
 from somna.llm.rules.rescheduled import (
     date_moved,
     date_shifted,
@@ -13,6 +14,7 @@ from somna.llm.rules.rescheduled import (
     dates_replaced,
     may_move_a_date,
     shifted_to,
+    slot_refused,
     time_shifted_to,
     without_the_mistake,
 )
@@ -427,6 +429,8 @@ def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
         ("Mon, wed and fri at 7am.", "All sessions at 6.30pm now, same days.", True),
         ("Le mardi à 10h.", "Toujours le mardi, à 10h.", False),
         ("The stock count is on 12 May.", "The count is still on 12 May.", False),
+        # a month of five letters or more, in either language, is one month ("août", "August")
+        ("La pose le 23 août.", "La pose est toujours le 23 August.", False),
         # a day for a time is no time given anew, nor a time for a day
         ("Have the mechanic come at 10:30.", "Could you come on Mondays instead?", False),
         ("Deliveries on Tuesdays.", "Could you come at 8am?", False),
@@ -669,3 +673,52 @@ def test_a_day_said_to_stay_is_kept_when_another_is_moved() -> None:
     assert without_the_mistake(old, new) == (
         "The user says that the user asks to do Fridays instead; Mondays stay as they are."
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "refused"),
+    [
+        (
+            "L'utilisateur dit qu'on sera installés d'ici là; l'utilisateur demande à "
+            "l'assistant de commencer à 8h.",
+            "L'utilisateur dit que le gardien n'ouvre qu'à 9h, du coup 8h c pas possible; "
+            "l'utilisateur demande disons 9h30.",
+            True,
+        ),
+        # a time in the part of the day ruled out
+        (
+            "L'utilisateur dit que passez avant 11h de préférence; c'est la grange à gauche.",
+            "L'utilisateur dit que le matin ça va pas être possible; plutôt l'aprem, à partir "
+            "de 14h.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que son associé Basile est là tous les matins; passez avant 11h.",
+            "L'utilisateur dit que le matin ça va pas être possible, Ottoline fait les "
+            "chambres; plutôt l'aprem, à partir de 14h.",
+            True,
+        ),
+        # another slot than the one it gave is ruled out
+        (
+            "The user asks the assistant to come at 8am to start.",
+            "The user says evenings are no good for calls; say 2pm.",
+            False,
+        ),
+        # the slot said again without a no, or a no with no other slot
+        (
+            "The user asks the assistant to come at 8am to start.",
+            "The user says 8am is fine, and the porter opens at 7:30.",
+            False,
+        ),
+        (
+            "The user asks the assistant to come at 8am to start.",
+            "The user says 8am is no good for the neighbours.",
+            False,
+        ),
+    ],
+)
+def test_a_slot_said_not_to_work_beside_another_is_given_anew(
+    old: str, new: str, refused: bool
+) -> None:
+    assert slot_refused(old, new) is refused
+    assert gives_anew(old, new) is refused

@@ -213,8 +213,9 @@ def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | Non
     before = chosen(old, about=not _moves(old, None))
     after = chosen(new, about=not _moves(new, said))
     for kind, values in chosen(new, about=False).items():  # the value left says what it is of
-        if kind not in after and _named_unchosen(new, kind, before.get(kind, set()) - values):
-            after[kind] = values
+        left = before.get(kind, set())
+        if kind not in after and values - left and _named_unchosen(new, kind, left):
+            after[kind] = values - left  # the one named again is the one left
     for kind, values in after.items():
         was = before.get(kind)
         if not was or values <= was:

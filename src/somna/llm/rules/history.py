@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from somna.llm.rules.choices import chosen
 from somna.llm.rules.dates import month_number
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS, Retold, is_name
@@ -23,6 +24,7 @@ _WORD = re.compile(r"[^\W\d_]{4,}|\d+")
 _LONGEST = 10
 """The most words a clause of history holds: "quarterly wasn't enough", "the yard lease
 ended at the end of May"; a longer one says more than that."""
+_WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _RETOLD = frozenset({"user", "utilisateur", "assistant"})
 """Words every retold statement holds: no sign that two talk of one thing."""
 _NAME = re.compile(r"(?<=[\w,;:] )[A-ZÀ-Ý][\w'-]+")
@@ -60,10 +62,12 @@ def without_the_old(old: str, new: str) -> str | None:
     def history(at: int) -> bool:
         clause = parts[at]
         others = set().union(*(_words(p, language) for i, p in enumerate(parts) if i != at))
+        if len(clause.split()) > _LONGEST or not _values(clause, language) <= values:
+            return False  # "back on the 23rd, not the 21st" stays
+        if _drops_the_old(clause, old, told, language):
+            return True  # "let's go with the walnut and forget the oak"
         return (
             bool((_words(clause, language) & before) - others)
-            and len(clause.split()) <= _LONGEST
-            and _values(clause, language) <= values  # "back on the 23rd, not the 21st" stays
             and language.no_longer.search(fold(clause).casefold()) is not None
             and not conditional(clause)  # "if nobody's in, leave the crates": a case
             and any(anew(p) for i, p in enumerate(parts) if i != at and abs(i - at) == 1)
@@ -76,6 +80,23 @@ def without_the_old(old: str, new: str) -> str | None:
     if not _words(rest, language) - before or language.no_longer.search(fold(rest).casefold()):
         return None  # "no banner in the end, the head said no": a no throughout
     return retold.telling(rest, language)
+
+
+def _drops_the_old(clause: str, old: str, told: str, language: Language) -> bool:
+    """Whether `clause` drops, in so many words, a value `old` names, and what else `told`
+    says chooses another of its kind ("let's go with the walnut and forget the oak", "go
+    gold, so scrap the silver-grey"). A thing dropped with nothing in its place ("8
+    treadmills, and drop the rowing machines") is the news itself."""
+    dropped = language.drops.search(fold(clause))
+    if dropped is None:
+        return False
+    said = set(_WORDS.findall(fold(old).casefold()))
+    words = [w for w in _WORDS.findall(dropped["left"].casefold()) if w not in language.stopwords]
+    if not words or not all(w in said for w in words):
+        return False
+    kinds = chosen(dropped["left"], about=False)
+    instead = chosen(told.replace(clause, " "), about=False)
+    return any(instead.get(kind, set()) - values for kind, values in kinds.items())
 
 
 def _values(text: str, language: Language) -> set[str]:

@@ -118,6 +118,9 @@ class DateWords:
     named_times: Mapping[str, int]
     """Times of day said by name, in minutes after midnight ("noon": 720, "minuit": 1440,
     the end of the day it closes)."""
+    day_parts: Mapping[str, str]
+    """Parts of the day by name, as ``morning``, ``afternoon`` or ``evening`` ("l'aprem":
+    afternoon): a slot, like a time of day."""
     clock_phrases: Mapping[int, str]
     """Pattern texts of a time of day said in words, by the minutes each adds to the hour
     of its group ``hour`` ("quarter to ten": -15, "9h et quart": 15)."""

@@ -77,6 +77,8 @@ _DIMENSIONS = re.compile(
     re.IGNORECASE,
 )
 """A size given as two lengths ("8 x 4 m", "4m by 3", "9 par 4"): one thing measured."""
+_METRES_SAID = re.compile(r"(?<![\w.,])(\d{1,2})\s?m\s?(\d{2})(?!\w|[.,]\d)")
+"""A length said in metres and centimetres at once ("1m20", "2 m 50"): one length."""
 _SIZE = "<size>"
 PEOPLE = "<people>"
 """Near a number that counts people: the speaker's group ("we're 18"), "14 guests"."""
@@ -166,6 +168,7 @@ def numbers_in(text: str) -> tuple[Number, ...]:
     Read once per text: a night holds each older fact against many candidates."""
     # a day, a street's number or a phone's counts nothing
     undated = without_ways(_DAY_OF_MONTH.sub(" ", DATE.sub(" ", text)))
+    undated = _METRES_SAID.sub(r"\1.\2 m", undated)  # "1m20": 1.20 m
     asked = ANSWERED.search(undated)
     question = (
         frozenset(_topic_words(_TOKEN.finditer(undated, asked.start()))) if asked else frozenset()

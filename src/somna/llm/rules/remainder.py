@@ -91,7 +91,7 @@ def _clauses_left(
         return None
     if all(language.framing.match(clause) for _, clause in kept):
         return None  # "for the visit on Monday" alone tells nothing
-    if _adrift(kept[0][1], clauses[0], language):
+    if _adrift(kept[0][1], clauses[0]):
         return None  # "The user asks to do Wednesday 14th, in the morning": the rest leans on it
     first = kept[0][1]
     lead = language.lead.match(first)
@@ -102,15 +102,14 @@ def _clauses_left(
 
 
 _ADRIFT_WORDS = 3
-"""Words a clause left without the one that named the speaker holds at most to lean on it."""
+"""Words a clause left without the first one holds at most to lean on it."""
 
 
-def _adrift(first_left: str, first: str, language: Language) -> bool:
+def _adrift(first_left: str, first: str) -> bool:
     """Whether the first clause left of a statement is a few words with no number ("in the
-    morning") that leaned on the first clause, which named the speaker and went."""
+    morning", "comme la maison") that leaned on the first clause, which went."""
     return (
         first_left != first
-        and first.casefold().startswith(language.plain_user)
         and len(first_left.split()) <= _ADRIFT_WORDS
         and not any(c.isdigit() for c in first_left)
     )

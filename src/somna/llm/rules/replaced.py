@@ -22,6 +22,7 @@ from somna.llm.rules.rescheduled import (
     date_moved,
     date_put_right,
     date_shifted,
+    slot_refused,
     time_made_over,
     time_shifted,
 )
@@ -34,8 +35,9 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     """Whether `new` (said in the words `said`) gives anew what `old` says, by a rule that
     needs no word of change: "around 110 guests" / "the guest list is at 130 now", "two
     flues" / "one more flue than I said", "Derby" to "From which station?" / "leave from
-    York instead", a date moved, a number to call instead, "scratch the rye loaf", "Ines
-    has left us" for what Ines did, "in Hartfield, not Morley" for "Morley". Of two
+    York instead", a date moved, a time or a part of the day that no longer works beside
+    another ("8am is no good, say 9:30"), a number to call instead, "scratch the rye loaf",
+    "Ines has left us" for what Ines did, "in Hartfield, not Morley" for "Morley". Of two
     statements of `same_session`, a number with a word of change, another way to reach or
     a date given anew is not enough: said together, they are often the values of two
     things ("call me on …; invoices to …"); a date or a count put right is ("sorry, I
@@ -49,7 +51,7 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
         or (
             (date_put_right(old, new) or time_made_over(old, new))
             if same_session
-            else date_moved(old, new)
+            else date_moved(old, new) or slot_refused(old, new)
         )
         or date_shifted(old, new)
         or time_shifted(old, new)

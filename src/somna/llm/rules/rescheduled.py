@@ -373,6 +373,50 @@ def time_shifted_to(old: str, new: str) -> str | None:
     return None if to is None else with_the_time(new, shift, to)
 
 
+def slot_refused(old: str, new: str) -> bool:
+    """Whether `new` says, in a clause of its own, that a time or a part of the day `old`
+    gives does not work, and gives another in another clause: "8h c pas possible; disons
+    9h30" after "commencez à 8h", "le matin ça va pas être possible; plutôt l'aprem, à
+    partir de 14h" after "il est là tous les matins, passez avant 11h".
+
+    >>> slot_refused("Come at 8am to start.", "The porter opens at 9, so 8am is no good; say 9:30.")
+    True
+    >>> slot_refused("Come at 8am to start.", "Evenings are no good for calls; say 2pm.")
+    False
+    """
+    language = detect_language(f"{new} {old}", LANGUAGES, LANGUAGES[0])
+    before = _slots(old)
+    parts = clauses(without_question(new))
+    refused = [
+        part
+        for part in parts
+        if language.no_longer.search(fold(part).casefold()) and _slots(part) & before
+    ]
+    return bool(refused) and any(_slots(part) - before for part in parts if part not in refused)
+
+
+def _slots(text: str) -> frozenset[tuple[str, str]]:
+    """The times of day and the parts of the day `text` names, a time in its part too
+    ("avant 11h" is in the morning)."""
+    times = {w for w in _when(text) if w[0] == "time"}
+    parts = {
+        ("part", part)
+        for word in _WORD.findall(text.casefold())
+        for language in LANGUAGES
+        if (part := language.dates.day_parts.get(word)) is not None
+    }
+    parts |= {("part", _part_of_day(int(minutes))) for _, minutes in times}
+    return frozenset(times | parts)
+
+
+_NOON, _EVENING = 12 * 60, 18 * 60
+"""Where the afternoon and the evening start, in minutes after midnight."""
+
+
+def _part_of_day(minutes: int) -> str:
+    return "morning" if minutes < _NOON else "afternoon" if minutes < _EVENING else "evening"
+
+
 def without_the_mistake(old: str, new: str) -> str | None:
     """`new`, which puts right or moves the date `old` gave ("sorry, I meant the 18th, the
     8th was the other slot", "switch us to Wednesdays; Tuesday is our busy day"), without
@@ -441,7 +485,7 @@ def _on_or_after(day: int, month: int, start: date) -> date | None:
 
 _A_DAY = re.compile(r"\d+ \d+$")
 """A date as `_date` reads it when it gives a day: a slot, not a month ("May 2023")."""
-_DAY_MONTH = re.compile(r"(?P<day>\d{1,2})\D{0,6}?\s(?P<month>[^\W\d_]{3})", re.IGNORECASE)
+_DAY_MONTH = re.compile(r"(?P<day>\d{1,2})\D{0,6}?\s(?P<month>[^\W\d_]{3,})", re.IGNORECASE)
 
 
 def _date(written: str) -> str:

@@ -235,6 +235,7 @@ def _dates(tables: Tables) -> DateWords:
         units=dates["units"],
         weeks_on=dates.get("weeks_on", {}),
         named_times=dates.get("named_times", {}),
+        day_parts=dates.get("day_parts", {}),
         clock_phrases={
             int(minutes): tables.text(phrase)
             for minutes, phrase in dates.get("clock_phrases", {}).items()

@@ -186,9 +186,13 @@ def _minutes(match: re.Match[str]) -> int | None:
     return hour * 60 + int(match["minute"] or match["dotted"] or 0)
 
 
-_CLAUSE_STOP = re.compile(r"(,\s+|;\s+|\s*:\s+|\s+(?=(?:so|donc|alors)\s))")
+_CLAUSE_STOP = re.compile(
+    r"(,\s+|;\s+|\s*:\s+|\s+(?=(?:so|donc|alors)\s)|"
+    r"\s+(?=(?:and|et)\s+(?:forget|scratch|scrap|ditch|oubliez|oublie|annulez)\b))"
+)
 """Where a clause ends: its stop, or before what ties the next one to it ("Algernon's
-gone so Benedikta has the keys")."""
+gone so Benedikta has the keys"), or before a thing dropped ("let's go with the walnut and
+forget the oak")."""
 
 
 def clauses(text: str) -> list[str]:
