@@ -91,7 +91,7 @@ def _clauses_left(
         return None
     if all(language.framing.match(clause) for _, clause in kept):
         return None  # "for the visit on Monday" alone tells nothing
-    if _adrift(kept[0][1], clauses[0]):
+    if _adrift([clause for _, clause in kept], clauses[0], language):
         return None  # "The user asks to do Wednesday 14th, in the morning": the rest leans on it
     first = kept[0][1]
     lead = language.lead.match(first)
@@ -105,13 +105,19 @@ _ADRIFT_WORDS = 3
 """Words a clause left without the first one holds at most to lean on it."""
 
 
-def _adrift(first_left: str, first: str) -> bool:
-    """Whether the first clause left of a statement is a few words with no number ("in the
-    morning", "comme la maison") that leaned on the first clause, which went."""
+def _adrift(left: list[str], first: str, language: Language) -> bool:
+    """Whether the first clause `left` of a statement is a few words with no number that
+    leaned on its first clause, which went: the one that named the speaker ("The user
+    asks to do Wednesday 14th, in the morning"), or any where nothing left holds a value
+    ("du calcaire blond, comme la maison"; not "the rye loaf, sliced, every Friday")."""
     return (
-        first_left != first
-        and len(first_left.split()) <= _ADRIFT_WORDS
-        and not any(c.isdigit() for c in first_left)
+        left[0] != first
+        and len(left[0].split()) <= _ADRIFT_WORDS
+        and not any(c.isdigit() for c in left[0])
+        and (
+            first.casefold().startswith(language.plain_user)
+            or not any(holds_a_value(clause, names=False) for clause in left)
+        )
     )
 
 
