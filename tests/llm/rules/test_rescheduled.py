@@ -530,6 +530,13 @@ def test_a_date_moved_by_a_stretch_of_time(old: str, new: str, shifted: bool) ->
             date(2026, 4, 20),
             "The user asks to push the kitchen fit back a week (Monday 18 May 2026).",
         ),
+        (
+            "The user agrees (in answer to: We can start the kitchen fit on Monday 11 May, "
+            "shall the assistant book it?).",
+            "The user asks to push the kitchen fit back a couple of weeks.",
+            date(2026, 4, 20),
+            "The user asks to push the kitchen fit back a couple of weeks (Monday 25 May 2026).",
+        ),
         # brought forward; a date said without its year, at the turn of the year
         (
             "The user says the stock count is on 8 January.",
