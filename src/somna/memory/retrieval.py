@@ -19,7 +19,8 @@ import numpy as np
 from somna.config import Settings
 from somna.embed import Embedder
 from somna.errors import EmbeddingError
-from somna.llm.rules.languages import is_name, language_of
+from somna.llm.rules.asked import names_in
+from somna.llm.rules.languages import language_of
 from somna.memory.approval import is_pending_rule
 from somna.memory.results import Found, Recalled, SearchHit
 from somna.memory.usage import UsageRecorder
@@ -482,16 +483,12 @@ def relevant_facts(
     return [r.fact for r in fresh if id(r) in kept and r.fact is not None]
 
 
-_CAPITALISED = re.compile(r"(?<![\w'])(?<!^)(?<![.!?¿¡«\"] )[A-ZÀ-Ý][\w'-]{2,}")
-"""A capitalised word within a sentence: the one opening it ("Comment", "Which") names no
-one, whatever a fact's question writes."""
-
-
 def names_one_recalled(question: str, recalled: Sequence[Recalled]) -> bool:
     """Whether `question` names someone or something by a name a recalled fact writes ("How
     many are we feeding at the Hobbs party?" where "Hobbs Ltd" is the client's company):
-    it is about this client, whatever its other words."""
-    names = {m[0] for m in _CAPITALISED.finditer(question) if is_name(m[0])}
+    it is about this client, whatever its other words. The word opening the question
+    ("Comment", "Which") names no one, whatever a fact's question writes."""
+    names = names_in(question, within=True)
     return any(
         re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", r.fact.text) is not None
         for name in names
