@@ -517,6 +517,20 @@ def test_the_name_given_when_asked_opens_every_block(client: Memory, clock: Cloc
             "sans ascenseur",
             "par l'ascenseur",
         ),
+        # no one at all before a time, and someone coming earlier
+        (
+            "No one on the premises before 9am please, our tenant sleeps days.",
+            "Good progress so far. Your crew can arrive from 7:30 onwards, no problem.",
+            "before 9am",
+            "arrive from 7:30",
+        ),
+        # a kind of drink, where none was to be served
+        (
+            "Au cocktail de clôture, sans alcool s'il vous plaît, la direction y tient.",
+            "Ajoutez deux bouteilles de crémant pour le discours du président.",
+            "sans alcool",
+            "crémant",
+        ),
     ],
 )
 def test_a_plan_that_breaks_a_stated_restriction_is_put_to_a_person(
@@ -1021,3 +1035,56 @@ def test_someone_who_does_what_another_did_takes_it_over(client: Memory, clock: 
     talk(client, clock, "s1", "Our caretaker Ambrose Quilling has the keys, he's in from 7.")
     talk(client, clock, "s2", "Seraphine Dallow has the keys, ring her when you arrive.")
     assert_replaced(client, "Ambrose Quilling", "Who has the keys to the hall?", "Seraphine")
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "gone", "question", "now", "old"),
+    [
+        # a part given to someone else, with a number to ring them on
+        (
+            [
+                ("assistant", "Who will let our fitter in on the day?"),
+                ("user", "ambrose quilling, our caretaker. he's in from 7"),
+                ("assistant", "Noted. And the best way to reach you?"),
+                ("user", "whatsapp me on 07700 900 418, I never read emails"),
+            ],
+            "Seraphine Dallow holds the keys on fridays now, your fitter should phone her from "
+            "the car park: 07700 900 731",
+            "ambrose quilling",
+            "Who should the fitter ask for on friday?",
+            "Seraphine Dallow",
+            "ambrose",
+        ),
+        # a head count given anew before a date the same message seems to move
+        (
+            [
+                ("assistant", "Roughly how many people are in the office?"),
+                ("user", "about 30 of us, a few less on fridays"),
+                ("assistant", "And when would you like the machines installed?"),
+                ("user", "thursday next week if you can. Gwen Talbot on reception will let you in"),
+            ],
+            "our design team moved in from the Leeds branch, so we've got 42 staff in here. "
+            "the tuesday top-up never lasts either, can we move it to thursdays?",
+            "about 30 of us",
+            "How many people work in the office?",
+            "42 staff",
+            "about 30",
+        ),
+    ],
+)
+def test_what_a_later_session_hands_on_or_counts_anew_leaves_the_prompt(
+    client: Memory,
+    clock: Clock,
+    first: list[tuple[str, str]],
+    then: str,
+    gone: str,
+    question: str,
+    now: str,
+    old: str,
+) -> None:
+    session(client, clock, "s1", *first, ("assistant", "Noted."))
+    session(client, clock, "s2", ("user", then), ("assistant", "Noted."))
+    assert any(gone in text for text in texts(client, FactStatus.SUPERSEDED))
+    block = block_facts(client, question)
+    assert now in block
+    assert old not in block

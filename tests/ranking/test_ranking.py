@@ -224,3 +224,15 @@ def test_a_question_asking_which_day_looks_for_a_habit_said_in_the_plural() -> N
     """ "Switch the collections to Wednesdays" names a weekday as much as "on Wednesday"."""
     asked = filler_words("What day does the van come?")
     assert {"wednesday", "wednesdays", "mercredi", "mercredis"} <= set(asked)
+
+
+def test_a_deposit_asked_about_looks_for_what_was_paid() -> None:
+    assert "virement" in topic_words("Elle a versé combien d'acompte ?")
+    assert "transfer" in topic_words("How much was the deposit?")
+
+
+def test_what_touches_a_person_looks_for_what_they_react_to_only_to_fill() -> None:
+    """ "Which gloves for her session?" needs "allergic to latex"; "Which gloves are
+    warmest?" is asked of no client, so the topic only fills a block."""
+    assert "latex" in filler_words("Quels gants il faut prévoir pour sa séance ?")
+    assert "allergic" not in topic_words("Which gloves are warmest for skiing?")

@@ -24,7 +24,8 @@ from somna.consolidate.job import ACTOR
 from somna.consolidate.plan import Candidate
 from somna.consolidate.restoring import restore_said_again
 from somna.consolidate.wording import may_take
-from somna.llm.rules.counts import numbers_given
+from somna.llm.rules.counts import head_count_updated, numbers_given
+from somna.llm.rules.roles import part_given_anew, parts_given
 from somna.model import (
     Fact,
     FactStatus,
@@ -166,14 +167,28 @@ def _replaced_at_most(candidate: Candidate) -> int:
 def _verdict(tx: StagedWrite, candidate: Candidate) -> tuple[Verdict, list[Fact]]:
     """The strongest verdict on neighbors still active now (or disputed), and the neighbors
     it applies to: the first, or for a supersession one per figure the new fact gives,
-    those that share the most words with it first ("sorry, I meant Saturday the 14th"
-    replaces "we were thinking Saturday 7 March", not who the client is)."""
+    those of an earlier day whose head count it gives anew first ("there are 42 of us in
+    the office" replaces "about 30 of us" before a date it seems to move), then those that share
+    the most words with it ("sorry, I meant Saturday the 14th" replaces "we were thinking
+    Saturday 7 March", not who the client is); and besides, per part it gives someone,
+    one that gave it someone else ("ask for Ilse, she has the keys, 07700 900 731"
+    replaces a number and who let the business in)."""
     for wanted in _VERDICT_ORDER:
         taken = _taken(tx, candidate, wanted)
         if taken and wanted is Verdict.SUPERSEDES:
-            said = set(keywords(candidate.fact.text))
-            taken.sort(key=lambda older: len(said.intersection(keywords(older.text))), reverse=True)
-            return wanted, taken[: _replaced_at_most(candidate)]
+            fact = candidate.fact
+            said = set(keywords(fact.text))
+            taken.sort(
+                key=lambda older: (
+                    older.valid_from.date() < fact.valid_from.date()
+                    and head_count_updated(older.text, fact.text),
+                    len(said.intersection(keywords(older.text))),
+                ),
+                reverse=True,
+            )
+            at_most = _replaced_at_most(candidate)
+            handed = [o for o in taken[at_most:] if part_given_anew(o.text, fact.text)]
+            return wanted, taken[:at_most] + handed[: len(parts_given(fact.text))]
         if taken:
             return wanted, taken[:1]
     return Verdict.DISTINCT, []

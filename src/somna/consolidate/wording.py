@@ -15,6 +15,7 @@ from somna.llm.rules.choices import choice_verdict, choices, chosen
 from somna.llm.rules.contacts import may_reach_elsewhere, reached_elsewhere
 from somna.llm.rules.counts import (
     counted_words,
+    may_give_a_code,
     may_update_a_number,
     with_what_it_counts,
     without_the_count_asked,
@@ -33,6 +34,7 @@ from somna.llm.rules.rescheduled import (
     time_shifted,
     time_shifted_to,
 )
+from somna.llm.rules.roles import part_words, parts_given
 from somna.llm.rules.tallies import may_add_to_a_count, with_the_count_made
 from somna.llm.tasks import JudgePair, JudgeRequest
 from somna.model import (
@@ -173,7 +175,7 @@ def given_anew(
     90 guests", then "we'll be 104", then "we're 110 now")."""
     if not may_give_anew(fact.text, said):
         return []
-    words = " ".join([*keywords(fact.text), *counted_words(fact.text)])
+    words = " ".join([*keywords(fact.text), *counted_words(fact.text), *part_words(fact.text)])
     older = [f for f, _ in replaced_by_words(tx, words, eligible, _FRAME_CANDIDATES)]
     now = list(successors(tx, older).values())  # a value given anew twice, in other words
     worded = _by_words(
@@ -224,6 +226,8 @@ def may_give_anew(text: str, said: str | None = None) -> bool:
         or may_shift_a_time(text)
         or may_add_to_a_count(text)
         or may_reach_elsewhere(text)
+        or bool(parts_given(text))
+        or may_give_a_code(text)
         or bool(departed(text))
         or may_name_instead(text)
         or (

@@ -246,6 +246,20 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             Verdict.SUPERSEDES,
         ),
+        # the material of a part of the house, chosen anew with nothing said of a change
+        (
+            "L'utilisateur dit que des descentes en zinc, assorties au toit.",
+            "L'utilisateur dit que les descentes, on les prend en pvc gris pour finir.",
+            None,
+            Verdict.CONTRADICTS,
+        ),
+        # the roof's slate is no choice of what the gutters are made of
+        (
+            "L'utilisateur dit que des descentes en zinc, assorties au toit.",
+            "L'utilisateur dit que finalement on part sur l'ardoise pour la toiture.",
+            None,
+            None,
+        ),
         # thinking about another is no choice made against the first
         (
             "The user wants white frames.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from somna.llm.rules.counts import (
+    code_given_anew,
     corrects_the_question,
     number_put_right,
     number_updated,
@@ -134,6 +135,17 @@ from somna.llm.rules.replaced import gives_anew
         (
             "L'utilisateur dit qu'on a environ 1 200 € en tout.",
             "L'utilisateur dit que finalement on peut pousser à 1 500.",
+        ),
+        # an estimate of a thing, then its count in the same unit
+        (
+            "The user says that roughly 60 aprons across the two cafés.",
+            "The user says that the laundry count came back at 72 aprons.",
+        ),
+        # a head count said as an estimate ("normalement"), then the list closed
+        (
+            "L'utilisateur dit qu'on serait 25 normalement (en réponse à « Combien de "
+            "participants ? »).",
+            "L'utilisateur dit que les inscriptions sont closes : 31 inscrits au total.",
         ),
     ],
 )
@@ -297,6 +309,17 @@ def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: s
             "L'utilisateur dit que bonne nouvelle, 12 chambres de plus (40 chambres en tout), "
             "donc 40 en tout cette saison.",
         ),
+        # an estimate of a thing, then a count in another unit
+        (
+            "The user says that roughly 60 aprons across the two cafés.",
+            "The user says that the laundry count came back at 72 towels.",
+        ),
+        # the hours of a stretch of the day count nothing
+        (
+            "The user says that the choir practice moves to friday afternoon, 2 till 5.",
+            "The user says that yes please (in answer to: Shall we send a second pianist for "
+            "the Friday practice, so two of them?).",
+        ),
     ],
 )
 def test_other_figures_update_nothing(old: str, new: str) -> None:
@@ -438,3 +461,29 @@ def test_a_length_said_in_metres_and_centimetres_is_one_number() -> None:
         (1.2, "<measure>"),
         (2.5, "<measure>"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "anew"),
+    [
+        (
+            "The user says that its QL-4417 for the bills.",
+            "The PO is QL-5203, finance sent it.",
+            True,
+        ),
+        ("L'utilisateur dit que le bon de commande c'est BC-7741.", "Nouveau bon : BC-8120.", True),
+        # another kind of reference, or the same one said again
+        ("The user says that its QL-4417 for the bills.", "The booking ref is BK-5203.", False),
+        ("The user says that its QL-4417 for the bills.", "Yes, QL-4417 on every bill.", False),
+    ],
+)
+def test_a_reference_of_the_same_kind_given_anew_replaces_the_older_one(
+    old: str, new: str, anew: bool
+) -> None:
+    assert code_given_anew(old, new) is anew
+    assert gives_anew(old, new) is anew
+
+
+def test_a_word_a_month_opens_is_counted_not_read_as_a_date() -> None:
+    """ "12 markers", "60 aprons": the month cut short ("mar", "apr") is no date's."""
+    assert [n.value for n in numbers_in("12 markers and 60 aprons, on 16 Mar 2026")] == [12, 60]

@@ -158,3 +158,14 @@ def test_the_weekday_after_follows_the_date_said_before_it() -> None:
     assert resolve_dates("We could do the Thursday after.", said_on) == (
         "We could do the Thursday after."
     )
+
+
+def test_a_day_of_the_week_is_the_one_date_offered_on_that_day() -> None:
+    offered = [date(2026, 4, 21), date(2026, 4, 23)]  # a Tuesday and a Thursday
+    assert resolve_dates("plutôt jeudi, vers 16h", date(2026, 4, 10), echoed=offered) == (
+        "plutôt jeudi (Thursday 23 April 2026), vers 16h"
+    )
+    # two Tuesdays offered, or none: the coming one
+    assert resolve_dates(
+        "tuesday please", date(2026, 4, 10), echoed=[date(2026, 4, 21), date(2026, 4, 28)]
+    ) == ("tuesday (Tuesday 14 April 2026) please")

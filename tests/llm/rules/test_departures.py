@@ -104,6 +104,20 @@ from somna.llm.rules.replaced import gives_anew
             "L'utilisateur dit que Basile s'est cassé le poignet en taillant la haie, il est "
             "en arrêt jusqu'à l'été; voyez avec Ottoline.",
         ),
+        # someone the client no longer works with
+        (
+            "The user says that our builder Wilf Garrow is there most days.",
+            "The user says that talk to Odran Kell from now; we've parted ways with Wilf, "
+            "long story.",
+        ),
+        (
+            "L'utilisateur dit qu'Anatole Brisk, notre paysagiste, passe le lundi.",
+            "L'utilisateur dit qu'on s'est séparés d'Anatole, voyez avec Ottoline.",
+        ),
+        (
+            "L'utilisateur dit que Basile fait les livraisons.",
+            "L'utilisateur dit qu'on travaille plus avec Basile depuis mars.",
+        ),
     ],
 )
 def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -> None:
@@ -128,6 +142,15 @@ def test_a_person_said_to_have_left_replaces_what_they_did(old: str, new: str) -
         ("L'utilisateur dit que Perrine signe les colis.", "Perrine quitte la maison à 8h."),
         # no longer a thing, not a person
         ("The user says that Perrine signs for parcels.", "C'est plus cher qu'avant, Perrine."),
+        # what they did once, measured or counted, stays so
+        (
+            "The user says that Wilf Garrow measured the fence, 40 metres in all.",
+            "The user says that Wilf has retired, Ilse Marrow is the contact now.",
+        ),
+        (
+            "L'utilisateur dit qu'Anatole a mesuré la façade : 14 mètres.",
+            "L'utilisateur dit qu'Anatole est parti, c'est Ottoline qui gère.",
+        ),
         # a task handed to another: the one who did it has not left
         (
             "L'utilisateur dit qu'on dépose le chien jeudi, Basile a un contrôle mardi.",

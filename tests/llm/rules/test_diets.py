@@ -78,6 +78,45 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
         (_NO_EARLY_CALLS, "L'utilisateur demande à l'assistant de l'appeler à 8h.", True),
         (_NO_EARLY_CALLS, "L'utilisateur demande à l'assistant de l'appeler à 11h.", False),
         (_NO_EARLY_CALLS, "L'utilisateur dépose la voiture à 8h.", False),
+        # "son" alone is the French "his": no child on the plan
+        (
+            "L'utilisateur dit que c'est un hôtel réservé aux adultes, pas d'enfants.",
+            "L'utilisateur dit que l'assistant peut envoyer les factures sur son mail.",
+            False,
+        ),
+        (
+            "The user says that no kids at the tasting, adults only.",
+            "The user says that our son Theo will pour the wine.",
+            True,
+        ),
+        # no one at all before a time: anyone coming earlier breaks it
+        (
+            "The user says that no one on the premises before 9am, our tenant sleeps days.",
+            "The user says that your crew can arrive from 7:30 onwards.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que personne avant 8h, les voisins dorment.",
+            "L'utilisateur dit que vous pouvez arriver vers 7h30.",
+            True,
+        ),
+        (
+            "The user says that no one on the premises before 9am, our tenant sleeps days.",
+            "The user says that your crew can arrive from 9:30 onwards.",
+            False,
+        ),
+        # what a thing is put in or made on says nothing of it ("copper-based")
+        (
+            "The user asks the assistant never to use anything copper based on the lily tank.",
+            "The user says that if the algae return, treat the lily tank with copper at once.",
+            True,
+        ),
+        # a kind of drink named for one refused
+        (
+            "L'utilisateur dit qu'au cocktail, sans alcool s'il vous plaît, la direction y tient.",
+            "L'utilisateur dit qu'ajoutez deux bouteilles de crémant pour le discours.",
+            True,
+        ),
         # an imperative refuses nothing; a short word is no part of a longer one
         ("Bruno says that never paint the fence.", "Bruno painted the fence on Sunday.", False),
         ("Noa will not quit the choir.", "Noa says the choir tour was quite a ride.", False),

@@ -47,6 +47,14 @@ from somna.llm.rules.history import without_the_old
             "silver-grey.",
             "The user says that the governors voted to go gold on the crest.",
         ),
+        # a word of no elsewhere ("trop vite") beside a value of its own, which keeps the
+        # unit of the clause that goes
+        (
+            "L'utilisateur dit qu'il lui faudrait 30 bougies par mois.",
+            "L'utilisateur dit que la vitrine se vide trop vite, 30 bougies c'est pas assez; on "
+            "monte à 45 par mois.",
+            "L'utilisateur dit que la vitrine se vide trop vite, on monte à 45 bougies par mois.",
+        ),
     ],
 )
 def test_the_clause_saying_the_old_value_no_longer_holds_goes(

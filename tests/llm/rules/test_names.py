@@ -102,6 +102,8 @@ def test_a_name_given_when_asked_or_opening_a_message_is_who_the_client_is(
         ("May I have your name?", "sure, one moment"),  # no name given
         # a relative named, who will come in the speaker's place
         ("Très bien.", "coucou, c'est Rémi mon mari qui passera samedi chercher le colis"),
+        # an event or a place, named where it is or when
+        ("De quel salon s'agit-il ?", "C'est Brumexpo à Tours, du 15 au 17 septembre."),
     ],
 )
 def test_no_name_without_the_question_or_the_name(asked: str, said: str) -> None:

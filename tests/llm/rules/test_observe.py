@@ -1646,6 +1646,13 @@ def test_a_value_put_right_in_the_same_breath_keeps_only_the_right_one(
             "Yes, Thursdays at 6pm are free, I'll book them.",
             ["The user asks for Thursdays at 6pm."],
         ),
+        # a day of the week in the plural, taken up in the singular or the plural
+        (
+            "fortnightly suits us, fridays?",
+            "Fridays it is. Anything else?",
+            ["The user says that fortnightly suits us; the user asks for fridays."],
+        ),
+        ("Les mardis ?", "Va pour le mardi, à 10h.", ["L'utilisateur demande les mardis."]),
         # turned down, or a question asked with a question word: nothing decided
         ("Le 3 mai ?", "Malheureusement le 3 mai est complet.", []),
         ("Do you open at 9am on Saturdays?", "Yes, we open at 9am.", []),
@@ -1725,3 +1732,14 @@ def test_a_value_named_after_a_yes_in_another_sentence_takes_up_nothing() -> Non
         ("user", None, "Perfect. Could you do my flat as well? It's 7 rooms."),
     )
     assert not any("in answer to" in told for told in _observations(digest))
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("sorry QL-2291 not 2219, fat fingers", "The user says that sorry QL-2291 fat fingers."),
+        ("pardon, BC-7741 pas 7714", "L'utilisateur dit que pardon, BC-7741."),
+    ],
+)
+def test_a_reference_put_right_after_a_word_of_sorry_is_no_pleasantry(said: str, told: str) -> None:
+    assert _observations(_extract(("user", None, said))) == [told]

@@ -492,6 +492,18 @@ def test_a_time_agreed_to_is_given_when_asked_for() -> None:
             "The user asks if we can shove the sign back a week.",
             True,
         ),
+        # the day of the week of the date it moves, named beside it
+        (
+            "L'utilisateur dit que le vendredi 5 juin, pour la fête (en réponse à « Une date ? »).",
+            "L'utilisateur dit que la salle n'est pas libre, il faut repousser d'une semaine, "
+            "au vendredi suivant.",
+            True,
+        ),
+        (
+            "The user says the garden party is on Saturday 6 June, at the house.",
+            "The user asks to push the kitchen fit back a week, to the Monday after.",
+            False,
+        ),
         # another thing dated: the word shared is not in the clause that moves
         (
             "The user says the garden party is on 6 June, at the house.",

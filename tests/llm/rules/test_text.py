@@ -21,9 +21,12 @@ from somna.llm.rules.text import split_sentences
         # a letter after a number is a unit that may end a sentence; alone, an initial
         ("Tins of 500 g. Is it for you?", ["Tins of 500 g.", "Is it for you?"]),
         ("Ask J. Marlow.", ["Ask J. Marlow."]),
-        # an emoji before a capital ends a sentence; before lower case, it goes on
+        # an emoji ends a sentence, before a capital or a word that starts anew; before a
+        # word that ties on, it goes on
         ("we got the hall 😄 Can you deliver?", ["we got the hall 😄", "Can you deliver?"]),
+        ("the van was late 😬 can we do mornings?", ["the van was late 😬", "can we do mornings?"]),
         ("we got the hall 😄 for free", ["we got the hall 😄 for free"]),
+        ("on a la salle 😍 et le traiteur", ["on a la salle 😍 et le traiteur"]),
     ],
 )
 def test_where_sentences_end(text: str, sentences: list[str]) -> None:

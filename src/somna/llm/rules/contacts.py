@@ -19,7 +19,14 @@ from somna.llm.rules.refusals import conditional
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, regex
 
-__all__ = ["PHONE", "may_reach_elsewhere", "reached_elsewhere", "ways", "without_ways"]
+__all__ = [
+    "PHONE",
+    "may_reach_elsewhere",
+    "reached_elsewhere",
+    "street_kinds",
+    "ways",
+    "without_ways",
+]
 
 PHONE = re.compile(r"(?<![\w+])\+?\d(?:[ .-]?\d){8,13}(?!\w)")
 """Nine digits or more, spaced or not: a phone number, not a price or a date."""
@@ -64,6 +71,11 @@ def _table() -> _Table:
         ),
         kinds,
     )
+
+
+def street_kinds() -> frozenset[str]:
+    """The kinds of street an address names ("road", "yard", "rue", "quai")."""
+    return _table().kinds
 
 
 def _pattern(words: list[str]) -> str:

@@ -29,13 +29,17 @@ from somna.llm.rules.tallies import counts_only_against_another
 from somna.llm.rules.text import fold
 
 __all__ = [
+    "code_given_anew",
     "corrects_the_question",
     "counted_words",
+    "head_count_updated",
+    "may_give_a_code",
     "may_update_a_number",
     "number_put_right",
     "number_updated",
     "numbers_given",
     "with_the_unit_asked",
+    "with_the_unit_left_out",
     "with_what_it_counts",
     "without_the_count_asked",
 ]
@@ -100,9 +104,9 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     >>> number_updated("Anything under £150, just do it.", "That £150 is too low, make it £250.")
     True
 
-    A head count first estimated (of people or of children) is firmed up without a word
-    of change, a sum of money is restated, and a figure the client says yes to is taken
-    up:
+    A count first estimated (of people, of children, or of a thing in the same unit) is
+    firmed up without a word of change, a sum of money is restated, and a figure the
+    client says yes to is taken up:
 
     >>> number_updated("About 40 guests, give or take.", "The replies are in: 52 guests.")
     True
@@ -118,9 +122,13 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
     if language.change.search(fold(new)) is None and not agrees(new):  # a figure taken up
         if _amount_restated(old_numbers, new_numbers):
             return True
-        # an estimate of people firmed up
-        old_numbers = [n for n in old_numbers if n.bounded and n.counts_people]
-        new_numbers = [n for n in new_numbers if n.counts_people]
+        # an estimate firmed up: of people, or of a thing counted in the same unit
+        # ("roughly 60 aprons", then "72 aprons")
+        old_numbers = [n for n in old_numbers if n.bounded and (n.counts_people or n.unit)]
+        units = {n.unit for n in old_numbers if n.unit}
+        new_numbers = [
+            n for n in new_numbers if n.counts_people or (n.unit in units and not n.bounded)
+        ]
     elif _sum_named_again(old_numbers, new_numbers):
         return True
     return any(  # a time of day against times of day, any other number against the others
@@ -130,6 +138,19 @@ def number_updated(old: str, new: str, languages: Sequence[Language] = LANGUAGES
         )
         for clock in (False, True)
     )
+
+
+def head_count_updated(old: str, new: str) -> bool:
+    """Whether `new` gives anew a count of people `old` gave ("about 30 of us", then "there
+    are 42 people in the office"): of all the numbers a message may give anew, the one a
+    business reads most.
+
+    >>> head_count_updated("Around 40 guests, give or take.", "We'll be 55 guests now.")
+    True
+    >>> head_count_updated("Before 10am, please.", "Fine, 9am then, now.")
+    False
+    """
+    return any(n.counts_people for n in numbers_in(old)) and number_updated(old, new)
 
 
 def number_put_right(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
@@ -165,6 +186,29 @@ def number_put_right(old: str, new: str, languages: Sequence[Language] = LANGUAG
         )
         for clock in (False, True)
     )
+
+
+def code_given_anew(old: str, new: str) -> bool:
+    """Whether `new` gives a reference of the kind `old` gave, another one: the same letters
+    in the same shape ("it's QL-4417", then "the PO is QL-5203 now"), which `old` did not
+    give too. A reference replaces the one before it, said so or not.
+
+    >>> code_given_anew("Our PO is KX-5512.", "Finance raised a new one: KX-6017.")
+    True
+    >>> code_given_anew("Our PO is KX-5512.", "The booking ref is BK-6017.")
+    False
+    """
+    before = {(_letters(code), shape(code)) for code in _codes(old)}
+    return any((_letters(code), shape(code)) in before for code in _codes(new) - _codes(old))
+
+
+def may_give_a_code(text: str) -> bool:
+    """Whether `code_given_anew` may hold for `text` against any older statement."""
+    return bool(_codes(text))
+
+
+def _letters(code: str) -> str:
+    return "".join(c for c in code if c.isalpha())
 
 
 def _codes(text: str) -> set[str]:
@@ -311,6 +355,19 @@ def with_the_unit_asked(answer: str, asked: str) -> str:
     if any(n.money or not n.unit for n in counted):
         return answer  # "from 25 hives, 50 € a hive": which one the answer takes is unsaid
     return _with_the_unit(answer, answer, bare, asked, counted) or answer
+
+
+def with_the_unit_left_out(rest: str, left_out: str) -> str:
+    """`rest` with the unit of the one count `left_out` named written after its one bare
+    number, when the clause that named it goes ("30 candles is not enough; make it 45 a
+    month": "make it 45 candles a month"); as it was otherwise.
+
+    >>> with_the_unit_left_out("The user says make it 45 a month.", "30 candles is not enough")
+    'The user says make it 45 candles a month.'
+    """
+    bare = [n for n in numbers_in(rest) if not (n.unit or n.clock or n.money)]
+    counted = [n for n in numbers_in(left_out) if n.unit and not (n.clock or n.money)]
+    return _with_the_unit(rest, rest, bare, left_out, counted) or rest
 
 
 def _with_the_unit(

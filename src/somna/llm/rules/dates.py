@@ -324,7 +324,9 @@ def resolve_dates(
 ) -> str:
     """``text`` with each relative date phrase followed by its date in parentheses; a bare
     day of the month is the date of ``echoed`` of that day, where the reply wrote it out
-    ("moved to the 22nd" "Sunday 22 November then"), or, with no date just before it in
+    ("moved to the 22nd" "Sunday 22 November then"), and a day of the week the one date
+    of ``echoed`` to come on that day ("Tuesday then" to "Tuesday 21 or Thursday 23
+    April?"), or, with no date just before it in
     ``text``, near ``near``, where given: the date the conversation spoke of, that a
     message putting a date right corrects ("I meant the 18th", after "booked for 8
     September"). "The Thursday after" follows the date written just before it, or the
@@ -370,8 +372,17 @@ def resolve_dates(
             )
         )
         echo = [day for day in echoed if kind == "day_of_month" and day.day == int(groups("n"))]
+        offered = {
+            day
+            for day in echoed
+            if kind == "weekday"
+            and day > said_on
+            and day.weekday() == _WEEKDAYS[groups("day").casefold()]
+        }
         if echo:
             said = day_written(echo[0])
+        elif len(offered) == 1:  # "jeudi plutôt" to "le mardi 21 avril ou le jeudi 23 ?"
+            said = day_written(offered.pop())
         elif kind == "day_of_month" and anchor is not None and close:
             said = _day_near(anchor[1], groups("n"), said_on)
         elif kind == "weekday_after" and ((anchor is not None and close) or previous):

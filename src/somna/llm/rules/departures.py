@@ -59,9 +59,30 @@ def someone_left(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
     True
     >>> someone_left("Ines Vidal signs for our parcels.", "Tomas has left us.")
     False
+
+    What they did once, measured or counted, stays so:
+
+    >>> someone_left("Ines measured the fence: 40 metres.", "Ines has left us.")
+    False
     """
     gone = departed(new, languages) - departed(old, languages)
-    return any(re.search(rf"\b{re.escape(name)}\b", old) for name in gone)
+    return any(
+        any(not _did_once(old, m.end()) for m in re.finditer(rf"\b{re.escape(name)}\b", old))
+        for name in gone
+    )
+
+
+_PAST_DEED = re.compile(
+    r"(?:\s+(?-i:[A-ZÀ-Ý])[\w'-]+)?\s+(?:[a-z]+ed|(?:a|avait)\s+[a-zà-ÿ]+(?:é|i|u|is|it))\b"
+)
+"""A deed done once, right after a name (and its surname): "Ambrose measured the fence",
+"Anatole a mesuré la façade"."""
+
+
+def _did_once(text: str, at: int) -> bool:
+    """Whether the name ending at `at` in `text` is told of only as the doer of a deed done
+    once: a count they took, not a part they hold, which their leaving does not undo."""
+    return _PAST_DEED.match(text, at) is not None
 
 
 def without_the_departed(old: str, new: str) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from somna.llm.rules.choices import chosen
+from somna.llm.rules.counts import with_the_unit_left_out
 from somna.llm.rules.dates import month_number
 from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import LANGUAGES, WEEKDAYS, Retold, is_name
@@ -77,7 +78,10 @@ def without_the_old(old: str, new: str) -> str | None:
     if not old_clauses or len(old_clauses) == len(set(parts)):
         return None
     rest = without_clauses(told, old_clauses.__contains__, language.lead).rstrip(" ,;")
-    if not _words(rest, language) - before or language.no_longer.search(fold(rest).casefold()):
+    rest = with_the_unit_left_out(rest, "; ".join(old_clauses))  # "45" of what: "candles"
+    if not _words(rest, language) - before or (
+        language.no_longer.search(fold(rest).casefold()) and not _values(rest, language) - values
+    ):
         return None  # "no banner in the end, the head said no": a no throughout
     return retold.telling(rest, language)
 

@@ -45,11 +45,32 @@ _NEAR = 10
 _AMOUNT = 1000
 """From this value a number is an amount (a budget, a turnover, a salary), marked or not."""
 _ORDINALS = "|".join(language.ordinals for language in LANGUAGES if language.ordinals)
-_MONTHS = "|".join(language.months for language in LANGUAGES)
+_MONTHS = "|".join(
+    re.escape(name)
+    for name in sorted(
+        frozenset().union(*(language.month_names for language in LANGUAGES)), key=len, reverse=True
+    )
+)
+"""A month's name, whole or cut short ("mar", "march"; not the start of "markers")."""
 _WEEKDAYS = "|".join(sorted(WEEKDAYS, key=len, reverse=True))  # "monday" before "mon"
+_DAY_PARTS = {
+    word: part for language in LANGUAGES for word, part in language.dates.day_parts.items()
+}
+_RANGE = re.compile(
+    r"(?<![\w:.])(?P<a>[01]?\d|2[0-3])(?:[.:](?P<a_minute>[0-5]\d))?\s*"
+    r"(?:till|til|until|to|-|\u2013|à|a)\s*"
+    r"(?P<b>[01]?\d|2[0-3])(?:[.:](?P<b_minute>[0-5]\d))?(?![\w:]|[.,]\d)"
+    r"(?!\s+(?!(?:in|on|at|every|each|from|and|or|then|dans|le|la|les|du|de|et|ou|puis|"
+    r"chaque|tous)\b)[^\W\d_])",  # not "3 to 4 vans"
+    re.IGNORECASE,
+)
+"""Two hours a stretch of the day runs between ("2 till 5", "8.30 til 11.30")."""
+_PART_REACH = 40
+"""Characters on either side of a stretch of hours where the part of the day it is in is
+named ("friday afternoon, 2 till 5")."""
 DATE = re.compile(
-    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:of\s+)?(?:{_MONTHS})\w*\.?(?:\s+\d{{4}})?"
-    rf"|(?:{_MONTHS})\w*\s+(?:19|20)\d\d\b|\(\s*(?:19|20)\d\d\s*\)",
+    rf"\b\d{{1,2}}(?:{_ORDINALS})?\s+(?:of\s+)?(?:{_MONTHS})(?!\w)\.?(?:\s+\d{{4}})?"
+    rf"|(?:{_MONTHS})(?!\w)\s+(?:19|20)\d\d\b|\(\s*(?:19|20)\d\d\s*\)",
     re.IGNORECASE,
 )
 """Dates the retelling wrote out ("16 March 2026", "February 2026", "(2026)"): no count of
@@ -176,7 +197,7 @@ def numbers_in(text: str) -> tuple[Number, ...]:
     answer_ends = undated.find("; ", 0, asked.start()) if asked else -1
     answer_ends = asked.start() if asked and answer_ends < 0 else answer_ends
     tokens = list(_TOKEN.finditer(undated))
-    clocks = clock_times(undated)  # where a time of day starts ("10h", "6.30pm")
+    clocks = clock_times(undated) | _hours_of_a_stretch(undated)  # "10h", "6.30pm", "2 till 5"
     sizes = [m.span() for m in _DIMENSIONS.finditer(undated)]
     numbers = []
     for i, token in enumerate(tokens):
@@ -224,6 +245,33 @@ def numbers_in(text: str) -> tuple[Number, ...]:
             )
         )
     return tuple(numbers)
+
+
+def _hours_of_a_stretch(text: str) -> dict[int, int]:
+    """The two ends of a stretch of the day written as bare hours, in minutes after
+    midnight by where each starts, where a part of the day is named beside it or both
+    give minutes: "afternoon, 2 till 5" is 14:00 to 17:00, "8.30 til 11.30" 8:30 to 11:30.
+
+    >>> _hours_of_a_stretch("friday afternoon, 2 till 5")
+    {18: 840, 25: 1020}
+    >>> _hours_of_a_stretch("1 to 4 rooms")
+    {}
+    """
+    found = {}
+    for match in _RANGE.finditer(text):
+        around = text[max(0, match.start() - _PART_REACH) : match.end() + _PART_REACH].casefold()
+        parts = {_DAY_PARTS[w] for w in re.findall(r"[^\W\d_][\w-]*", around) if w in _DAY_PARTS}
+        if len(parts) != 1 and not (match["a_minute"] and match["b_minute"]):
+            continue
+        later = parts in ({"afternoon"}, {"evening"})
+        start, end = int(match["a"]), int(match["b"])
+        if later and start < 12:
+            start += 12
+        if end < start % 12 + (12 if start >= 12 else 0) and end < 12:
+            end += 12
+        found[match.start("a")] = start * 60 + int(match["a_minute"] or 0)
+        found[match.start("b")] = end * 60 + int(match["b_minute"] or 0)
+    return found
 
 
 def names_a_sum(text: str) -> bool:
@@ -280,6 +328,8 @@ def _unit(text: str, tokens: Sequence[re.Match[str]], i: int) -> str | None:
         return _MEASURE  # "42 kg" measures: it counts no dog named near it
     if following[0].casefold() in _TIME_UNITS:
         return _stem(following[0])  # "10 min" is a while, whatever "min" is short for
+    if _BOUND.fullmatch(following[0]):
+        return None  # "on serait 25 normalement": an estimate, no unit
     unit = next(_topic_words([following]), None)
     return None if unit in NOT_TOPICS else unit
 

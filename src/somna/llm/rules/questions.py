@@ -111,9 +111,10 @@ def confirms(reply: str, said: str) -> bool:
 
 
 def _values(text: str) -> set[str]:
-    """The numbers and the days of the week `text` names."""
+    """The numbers and the days of the week `text` names ("mondays" is "monday")."""
     words = {w.casefold() for w in _TOKEN.findall(text)}
-    return set(_VALUE.findall(text.casefold())) | (words & WEEKDAYS.keys())
+    days = {w if w in WEEKDAYS else w.removesuffix("s") for w in words}
+    return set(_VALUE.findall(text.casefold())) | (days & WEEKDAYS.keys())
 
 
 def request_in(sentence: str, language: Language) -> Request | None:

@@ -46,6 +46,11 @@ class _Table:
     """Between two things refused alike ("no candles or flames"), each a refusal."""
     condition: re.Pattern[str]
     """A word that makes what follows in its clause a condition ("if nobody answers")."""
+    nobody: re.Pattern[str]
+    """What opens a refusal of anyone at all: bounded by a time and naming nothing else
+    ("nobody in before 8am"), it refuses their coming (`coming`)."""
+    nobody_words: tuple[str, ...]
+    coming: str
     standing_for: dict[str, frozenset[str]]
     """For a word, the words that stand for it on a plan: itself, the words of its
     `[[same]]` group, and the members of the kind it names."""
@@ -81,6 +86,9 @@ def _table() -> _Table:
         _between(table["qualifiers"]),
         _between(table["alternatives"]),
         _opens(table["conditions"]),
+        _opens(table["nobody"]),
+        tuple(table["nobody"]),
+        table["coming"],
         {word: frozenset(words) for word, words in standing_for.items()},
         {word: frozenset(words) for word, words in naming.items()},
         re.compile(
@@ -120,6 +128,8 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     ()
     >>> [r.name for r in refusals("The party is alcohol-free, and hassle-free we hope.")]
     ['refuses alcohol']
+    >>> [r.name for r in refusals("Nobody in before 8am, the baby sleeps late.")]
+    ['refuses arrive before 8:00']
     """
     table = _table()
     said = free_of_said_as_no(without_question(text))
@@ -134,6 +144,8 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
         refused = table.qualifier.split(refused, maxsplit=1)[0]
+        if (earlier or later) and table.nobody.match(opening[0]) and not _things(refused, table):
+            refused = table.coming  # "nobody in before 8am": no one to come before 8
         holders = _holders(said, opening.start())
         for one in table.alternative.split(refused):  # "no drilling or fixings": each
             restriction = _refusal(one, table, denied, holders, earlier, later)
@@ -168,6 +180,13 @@ def _holders(said: str, at: int) -> frozenset[str]:
     return named or (everyone if _SOMEONE.search(statement) else frozenset())
 
 
+def _things(refused: str, table: _Table) -> list[str]:
+    """The words of `refused` that name what is refused, as stems: not the light ones."""
+    written = [_ELIDED.sub("", w.removesuffix("'s")) for w in _WORD.findall(refused)]
+    kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
+    return [w for w in kept if w not in table.skipped]
+
+
 def _refusal(
     refused: str,
     table: _Table,
@@ -180,8 +199,7 @@ def _refusal(
     where they refuse no thing: light words, small talk ("no problem"), or a person denied
     ("we don't invite Theo"; "no Windows" is a thing)."""
     written = [_ELIDED.sub("", w.removesuffix("'s")) for w in _WORD.findall(refused)]
-    kept = list(dict.fromkeys(stem(w) for w in written if len(w) > 2))
-    kept = [w for w in kept if w not in table.skipped]
+    kept = _things(refused, table)
     if not kept or any(w in table.empty for w in kept):
         return None
     if denied and all(stem(w) not in kept or is_name(w) for w in written):
@@ -288,6 +306,11 @@ def _named(words: list[str], earlier: int | None, later: int | None) -> str:
 
 def refused_by_words(plan: str) -> set[str]:
     """The words a refusal that `plan` may break could be written in: the kinds its words
-    are of and the words that say the same ("pets" for "the dog"), to search facts for."""
-    naming = _table().naming
-    return {w for word in _WORD.findall(plan) for w in naming.get(stem(word), ())}
+    are of and the words that say the same ("pets" for "the dog"), to search facts for;
+    and "nobody" for a plan of coming ("the crew can arrive from 7")."""
+    table = _table()
+    naming = table.naming
+    words = {w for word in _WORD.findall(plan) for w in naming.get(stem(word), ())}
+    if _inflected(table.standing_for[stem(table.coming)]).search(plan):
+        words |= set(table.nobody_words)
+    return words

@@ -12,7 +12,7 @@ from __future__ import annotations
 from somna.llm.rules.asked import dropped, slot_renamed
 from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.contacts import reached_elsewhere
-from somna.llm.rules.counts import number_put_right, number_updated
+from somna.llm.rules.counts import code_given_anew, number_put_right, number_updated
 from somna.llm.rules.departures import someone_left
 from somna.llm.rules.frames import told_as_agreeing
 from somna.llm.rules.instead import named_instead
@@ -26,6 +26,7 @@ from somna.llm.rules.rescheduled import (
     time_made_over,
     time_shifted,
 )
+from somna.llm.rules.roles import part_given_anew
 from somna.llm.rules.tallies import count_added
 
 __all__ = ["gives_anew", "replaces_part"]
@@ -37,7 +38,9 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     flues" / "one more flue than I said", "Derby" to "From which station?" / "leave from
     York instead", a date moved, a time or a part of the day that no longer works beside
     another ("8am is no good, say 9:30"), a number to call instead, "scratch the rye loaf",
-    "Ines has left us" for what Ines did, "in Hartfield, not Morley" for "Morley". Of two
+    "Ines has left us" for what Ines did, "in Hartfield, not Morley" for "Morley", "ask for
+    Ilse, she has the keys" for who let the business in, "the PO is FC-4198" for
+    "FC-4417". Of two
     statements of `same_session`, a number with a word of change, another way to reach or
     a date given anew is not enough: said together, they are often the values of two
     things ("call me on …; invoices to …"); a date or a count put right is ("sorry, I
@@ -56,7 +59,14 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
         or date_shifted(old, new)
         or time_shifted(old, new)
         or count_added(old, new)
-        or (not same_session and reached_elsewhere(old, new))
+        or (
+            not same_session
+            and (
+                reached_elsewhere(old, new)
+                or part_given_anew(old, new)
+                or code_given_anew(old, new)
+            )
+        )
         or someone_left(old, new)
         or (said is not None and someone_left(old, said))  # "perpetua's gone" retold
         or named_instead(old, new)

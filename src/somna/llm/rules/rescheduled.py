@@ -266,8 +266,8 @@ def may_shift_a_date(new: str, languages: Sequence[Language] = LANGUAGES) -> boo
 def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) -> bool:
     """Whether `new` moves what `old` dated by a stretch of time, in so many words ("push
     the install back a week", "décalez d'une semaine la pose"), naming no other date than
-    the one it moves from: `old` gives a date (`_dated`), and `new` names it or the clause
-    that moves names what `old` dates.
+    the one it moves from: `old` gives a date (`_dated`), and `new` names it, or its day of
+    the week, or the clause that moves names what `old` dates.
 
     >>> date_shifted("The user agrees (in answer to: The install can start Monday 20 April?).",
     ...              "The user asks to push the install back a week.")
@@ -281,6 +281,9 @@ def date_shifted(old: str, new: str, languages: Sequence[Language] = LANGUAGES) 
         return False  # no date to move, or one given anew (`date_moved`)
     if own:
         return True  # "booked for the 14th so no good; push it back a week": the date it moves
+    days = {when for when in _when(without_question(new)) if when[0] == "day"}
+    if days & _when(_dated(old)):
+        return True  # "repousser d'une semaine, le vendredi d'après" after "vendredi 5 juin"
     language = detect_language(f"{new} {old}", languages, languages[0])
     told = fold(without_question(new))
     shift = language.shift.search(told)

@@ -55,10 +55,14 @@ def maybe_one_of(alternatives: str) -> str:
 _FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00a0": " ", "\u202f": " "})
 _END = re.compile(
     r"[.!?\u2026]+[\"'\u201d\u00bb)\]]*(?=\s|$)|\n+"
-    r"|[\u2600-\u27bf\U0001f300-\U0001faff]+\ufe0f?(?=\s+[A-Z\u00c0-\u00dd])"
+    r"|[\u2600-\u27bf\U0001f300-\U0001faff]+\ufe0f?(?=\s+(?:[A-Z\u00c0-\u00dd]|"
+    r"(?!(?:and|or|but|so|because|as|with|for|to|than|too|et|ou|mais|donc|car|avec|pour|que|"
+    r"aussi)\b)[a-z\u00e0-\u00ff]))"
 )
-"""Where a sentence ends: its mark, a line break, or an emoji before a capital ("a friend
-of the mayor's \U0001f604 Could you deliver there?")."""
+"""Where a sentence ends: its mark, a line break, or an emoji before a word that does not
+tie on to what came before ("a friend of the mayor's \U0001f604 Could you deliver
+there?", "the van was late \U0001f62c can we do mornings?"; not "\U0001f60d and the
+kids too")."""
 _BULLET = re.compile(r"[-*\u2022>]+\s+|\d+[.)]\s+")
 _ABBREVIATIONS = words(
     """mr mrs ms dr st jr sr vs etc e.g i.e prof mt no approx dept est mme mlle m cf p.ex"""
