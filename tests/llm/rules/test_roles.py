@@ -64,6 +64,20 @@ from somna.llm.rules.roles import part_given_anew, part_words, parts_given
             "L'utilisateur dit que son assistante Perpetua prend les rendez-vous.",
             "L'utilisateur dit que sa nouvelle assistante, Gaspardine, vous rappellera.",
         ),
+        # keys said to be with someone, handed over, or asked of someone else
+        (
+            "The user says that the spare keys are with Hollis Pike, our warden.",
+            "The user says that if your team needs the keys, ask Gwen Talbot at the lodge.",
+        ),
+        (
+            "The user says that Hollis Pike (in answer to: Who'll hand over the keys?).",
+            "The user says that Gwen Talbot hands over the keys on fitting nights.",
+        ),
+        (
+            "L'utilisateur dit que le gardien, M. Basile Thornquist, a toutes les clés.",
+            "L'utilisateur dit que pour les clés voyez avec Mme Ottoline Brisk, la nouvelle "
+            "gardienne.",
+        ),
     ],
 )
 def test_someone_else_given_the_part_replaces_who_held_it(old: str, new: str) -> None:

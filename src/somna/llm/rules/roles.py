@@ -183,9 +183,12 @@ def _named_beside(text: str, start: int, end: int) -> set[str]:
 
 def _part_word(word: str) -> str:
     """A part's word, plural and feminine alike: "caretakers" is "caretaker",
-    "assistante" "assistant"."""
+    "assistante" "assistant", "gardienne" "gardien"."""
     folded = word.casefold().removesuffix("s")
-    return folded.removesuffix("e") if len(folded) > _PART_LETTERS else folded
+    if len(folded) <= _PART_LETTERS:
+        return folded
+    folded = folded.removesuffix("e")
+    return folded[:-1] if folded.endswith("nn") else folded
 
 
 def parts_given(text: str) -> frozenset[str]:
