@@ -267,7 +267,7 @@ def _hours_of_a_stretch(text: str) -> dict[int, int]:
         start, end = int(match["a"]), int(match["b"])
         if later and start < 12:
             start += 12
-        if end < start % 12 + (12 if start >= 12 else 0) and end < 12:
+        if end < start and end < 12:  # "11 till 2": 11:00 to 14:00
             end += 12
         found[match.start("a")] = start * 60 + int(match["a_minute"] or 0)
         found[match.start("b")] = end * 60 + int(match["b_minute"] or 0)

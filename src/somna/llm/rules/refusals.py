@@ -51,6 +51,8 @@ class _Table:
     ("nobody in before 8am"), it refuses their coming (`coming`)."""
     nobody_words: tuple[str, ...]
     coming: str
+    comes: re.Pattern[str]
+    """The words that stand for `coming` on a plan ("turn up", "arrive", "venir")."""
     standing_for: dict[str, frozenset[str]]
     """For a word, the words that stand for it on a plan: itself, the words of its
     `[[same]]` group, and the members of the kind it names."""
@@ -89,6 +91,7 @@ def _table() -> _Table:
         _opens(table["nobody"]),
         tuple(table["nobody"]),
         table["coming"],
+        _inflected(standing_for[stem(table["coming"])]),
         {word: frozenset(words) for word, words in standing_for.items()},
         {word: frozenset(words) for word, words in naming.items()},
         re.compile(
@@ -309,8 +312,7 @@ def refused_by_words(plan: str) -> set[str]:
     are of and the words that say the same ("pets" for "the dog"), to search facts for;
     and "nobody" for a plan of coming ("the crew can arrive from 7")."""
     table = _table()
-    naming = table.naming
-    words = {w for word in _WORD.findall(plan) for w in naming.get(stem(word), ())}
-    if _inflected(table.standing_for[stem(table.coming)]).search(plan):
+    words = {w for word in _WORD.findall(plan) for w in table.naming.get(stem(word), ())}
+    if table.comes.search(plan):
         words |= set(table.nobody_words)
     return words

@@ -39,8 +39,8 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     York instead", a date moved, a time or a part of the day that no longer works beside
     another ("8am is no good, say 9:30"), a number to call instead, "scratch the rye loaf",
     "Ines has left us" for what Ines did, "in Hartfield, not Morley" for "Morley", "ask for
-    Ilse, she has the keys" for who let the business in, "the PO is FC-4198" for
-    "FC-4417". Of two
+    Ilse, she has the keys" for who let the business in, "the PO is QL-5203" for
+    "QL-4417". Of two
     statements of `same_session`, a number with a word of change, another way to reach or
     a date given anew is not enough: said together, they are often the values of two
     things ("call me on …; invoices to …"); a date or a count put right is ("sorry, I

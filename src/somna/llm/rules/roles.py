@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from somna.llm.rules.asked import names_in
 from somna.llm.rules.contacts import street_kinds
@@ -40,10 +41,15 @@ class _Part:
 
 
 @cache
+def _table() -> dict[str, Any]:
+    return read_toml("roles")
+
+
+@cache
 def _parts() -> tuple[_Part, ...]:
     return tuple(
         _Part(name, tuple(regex(p) for p in entry["says"]), tuple(entry["search"]))
-        for name, entry in read_toml("roles").items()
+        for name, entry in _table().items()
         if isinstance(entry, dict)
     )
 
@@ -51,7 +57,7 @@ def _parts() -> tuple[_Part, ...]:
 @cache
 def _new_part() -> re.Pattern[str]:
     """A part someone is new in: "our new caretaker", "sa nouvelle assistante"."""
-    words = "|".join(read_toml("roles")["new"])
+    words = "|".join(_table()["new"])
     return regex(rf"\b(?:{words})\s+(?P<part>[^\W\d_]{{4,}})")
 
 
@@ -61,12 +67,14 @@ _PART_LETTERS = 5
 
 @cache
 def _places() -> frozenset[str]:
-    return frozenset(read_toml("roles")["places"])
+    return frozenset(_table()["places"])
 
 
-def _people(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _people(text: str) -> frozenset[str]:
     """The names of `text`, folded, but for places: a run of names right after "on",
-    "at"… or that holds or comes before a kind of street ("on Ashby Passage", "Mill Lane")."""
+    "at"… or that holds or comes before a kind of street ("on Ashby Passage", "Mill Lane").
+    Cached, as `_given`: a night holds each older statement against many newer ones."""
     names = names_in(text)
     words = re.findall(r"[\w'-]+", text)
     places, kinds = _places(), street_kinds()
@@ -87,9 +95,10 @@ def _people(text: str) -> set[str]:
         if not place:
             found.update(w.casefold().removesuffix("'s") for w in run)
         i = end + 1
-    return found
+    return frozenset(found)
 
 
+@lru_cache(maxsize=4096)
 def _given(text: str) -> frozenset[str]:
     """The parts `text` gives, by name."""
     folded = fold(text)
@@ -99,8 +108,8 @@ def _given(text: str) -> frozenset[str]:
 def _holders(statement: str, *, first_word: bool = True) -> Iterator[tuple[str, frozenset[str]]]:
     """Each part a statement gives, and who holds it, folded: the names beside it, or,
     where it answered "who…?", the names of the answer and (`first_word`) its first word,
-    a name written in lower case ("ferrand quaile, our sous chef" to "Who will let our
-    technician in?")."""
+    a name written in lower case ("ambrose quilling, our caretaker" to "Who will let our
+    fitter in?")."""
     said = without_question(statement)
     asked = ANSWERED.search(statement)
     if asked is not None and _ASKS_WHO.search(statement, asked.end()):
@@ -108,11 +117,11 @@ def _holders(statement: str, *, first_word: bool = True) -> Iterator[tuple[str, 
         named = _people(answer)
         first = _FIRST_WORD.search(answer)
         if first_word and first is not None:
-            named.add(first[0].casefold())
+            named |= {first[0].casefold()}
         for part in _given(statement[asked.end() :]):
-            yield part, frozenset(named)
+            yield part, named
     for sentence in _SENTENCE.split(said):
-        beside = frozenset(_people(sentence))
+        beside = _people(sentence)
         if beside:
             for part in _given(sentence):
                 yield part, beside
@@ -149,7 +158,7 @@ def part_given_anew(old: str, new: str) -> bool:
     )
 
 
-def _named_new(old: str, new: str, everyone_old: set[str]) -> bool:
+def _named_new(old: str, new: str, everyone_old: frozenset[str]) -> bool:
     """Whether `new` names someone new in a part ("Ilse, the user's new caretaker") that
     a statement of `old` names someone else in ("our caretaker Odran"): the part's word
     (plural or feminine alike) next to a name in each, a word of the language, not of a
@@ -176,7 +185,7 @@ _BESIDE = 30
 ("Ilse Marrow, our new caretaker", "notre nouvelle gardienne, Perpetua")."""
 
 
-def _named_beside(text: str, start: int, end: int) -> set[str]:
+def _named_beside(text: str, start: int, end: int) -> frozenset[str]:
     """Who `text` names right before or after the stretch `start`-`end`."""
     return _people(text[max(0, start - _BESIDE) : end + _BESIDE])
 
