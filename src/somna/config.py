@@ -130,6 +130,15 @@ class Settings(BaseModel):
     facts) a fact must stand to enter a context block on closeness alone, so an unrelated
     question brings no fact. At 0.15, a third of general questions ("When does spring
     start?") brought a fact into a client's block (`bench/unrelated_probe.py`)."""
+    context_least_cosine: Annotated[float, Ge(-1.0), Le(1.0)] = 0.3
+    """The cosine a fact needs at least to enter a context block on closeness alone, however
+    far above the background it stands: when every fact of a profile is far from the
+    question ("How many moons does Jupiter have?", cosines under 0.1), the one at 0.22
+    stands above the rest without bearing on it. Not for a fact in another language than
+    the question with an embedder that crosses languages, whose cosines run lower:
+    `context_floor_across` weighs it. Over 316 invented scenarios, it took the unrelated
+    questions left with no fact from 84.3% to 87.1% (English 81.7% to 87.2%), answers in
+    the block kept as they were; LoCoMo's figures did not move."""
     context_floor_across: Annotated[float, Ge(0.0), Le(2.0)] = 0.14
     """`context_floor` for a fact in another language than the question, with an embedder
     that matches meaning across languages (`multilingual`): no shared word vouches for such

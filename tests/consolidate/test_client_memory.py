@@ -1088,3 +1088,28 @@ def test_what_a_later_session_hands_on_or_counts_anew_leaves_the_prompt(
     block = block_facts(client, question)
     assert now in block
     assert old not in block
+
+
+def test_a_date_long_past_is_not_moved_by_a_later_one(client: Memory, clock: Clock) -> None:
+    session(
+        client,
+        clock,
+        "s1",
+        ("assistant", "We could do Saturday 9 May from 8am."),
+        ("user", "sat 9th works. Wilf Garrow from facilities will let you in, he has the fobs"),
+    )
+    clock.advance(days=100)
+    session(
+        client,
+        clock,
+        "s2",
+        ("assistant", "Would you like us to move the plants over for you?"),
+        (
+            "user",
+            "yes please if you can, all 24 planters. and for the visit on thurs 3 sept can your "
+            "tech head to Unit 4, Ashby Yard instead, that's where we'll be. Wilf will meet "
+            "them at the goods lift",
+        ),
+    )
+    assert any("Wilf Garrow" in text for text in texts(client, FactStatus.UNVERIFIED))
+    assert not any("Wilf Garrow" in text for text in texts(client, FactStatus.SUPERSEDED))

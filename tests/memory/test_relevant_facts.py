@@ -97,6 +97,18 @@ def test_a_question_no_fact_bears_on_brings_none() -> None:
     assert _texts(recalled) == []
 
 
+def test_a_fact_far_from_the_question_bears_on_nothing_however_far_the_rest_are() -> None:
+    """ "How many moons does Jupiter have?" over a client's profile: every cosine is under
+    0.25, and the closest stands far above a background near zero without bearing on it."""
+    recalled = [
+        _recalled(
+            "We found 6 more chairs upstairs; 30 chairs altogether.", cosine=0.22, cosine_gap=0.21
+        ),
+        _recalled("14 Larkspur Row, near the harbour.", cosine=0.1, cosine_gap=0.09),
+    ]
+    assert _texts(recalled) == []
+
+
 def test_a_question_pointing_at_someone_no_fact_bears_on_brings_the_closest() -> None:
     """ "What are we making for him?" shares no word with "Wants a three-piece suit.", and a
     small embedder puts it near nothing: it is still about the client."""

@@ -205,6 +205,10 @@ def test_a_header_without_any_fact_under_it_is_left_out() -> None:
         ("What did they agree to pay for the hall?", "The 2-day one at 1,680 is fine.", True),
         ("C'est quoi le tarif négocié ?", "Ok pour 14,50 le kit.", True),
         ("What did they agree to pay for the hall?", "We're running the 10k in May.", False),
+        # a size, by its two sides
+        ("On monte quelle taille de tente chez eux ?", "On part sur la 15 x 25 alors.", True),
+        ("What size marquee are we pitching?", "Go up to 12m x 18m.", True),
+        ("What size marquee are we pitching?", "About 120 people at any one time.", False),
     ],
 )
 def test_a_question_asks_for_a_kind_of_value_a_fact_holds_or_not(
@@ -228,6 +232,7 @@ def test_a_question_asking_which_day_looks_for_a_habit_said_in_the_plural() -> N
 
 def test_a_deposit_asked_about_looks_for_what_was_paid() -> None:
     assert "virement" in topic_words("Elle a versé combien d'acompte ?")
+    assert "budget" in topic_words("Elle peut mettre combien maximum ?")
     assert "transfer" in topic_words("How much was the deposit?")
 
 
@@ -236,3 +241,11 @@ def test_what_touches_a_person_looks_for_what_they_react_to_only_to_fill() -> No
     warmest?" is asked of no client, so the topic only fills a block."""
     assert "latex" in filler_words("Quels gants il faut prévoir pour sa séance ?")
     assert "allergic" not in topic_words("Which gloves are warmest for skiing?")
+
+
+def test_how_a_thing_looks_asked_about_looks_for_colours_and_materials_only_to_fill() -> None:
+    """ "What covering did they pick?" needs "bottle green faux leather"; "What colour is a
+    flamingo?" is asked of no client."""
+    assert "green" in filler_words("What covering did the café pick in the end?")
+    assert "velours" in filler_words("Elle a pris quelle couleur pour le canapé ?")
+    assert "green" not in topic_words("What colour is a flamingo?")

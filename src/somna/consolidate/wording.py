@@ -182,7 +182,7 @@ def given_anew(
         tx,
         fact,
         eligible,
-        lambda other: gives_anew(other, fact.text, said),
+        lambda other: gives_anew(other, fact.text, said, said_on=fact.valid_from.date()),
         words=words,
         also=[*nearest, *now],
     )

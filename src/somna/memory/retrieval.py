@@ -472,7 +472,11 @@ def relevant_facts(
             return near_enough  # matched by a word translated: no cosine vouches for it
         return settings.context_text_floor
 
-    kept = {id(r) for r in fresh if _bears_on_question(r, floor, text_floor)}
+    kept = {
+        id(r)
+        for r in fresh
+        if _bears_on_question(r, floor, text_floor, _least(settings, across, r))
+    }
     if (kept or about_someone) and len(kept) < _FILLED:  # about this client: worth reading
         near = settings.context_floor * _FILL_FLOOR
         rest = [r for r in fresh if id(r) not in kept]
@@ -501,16 +505,28 @@ def _bears_on_question(
     recalled: Recalled,
     floor: Callable[[Recalled], float],
     text_floor: Callable[[Recalled], float],
+    least: float,
 ) -> bool:
     """Whether a recalled fact bears on the question; `text_floor`, how far above the
-    background a fact that shares a word with it must stand."""
+    background a fact that shares a word with it must stand; `least`, the cosine a fact
+    near it by meaning alone needs however far above the background it stands."""
     signals = recalled.signals
     if "topic_rank" in signals or "succession_rank" in signals:
         return True  # a topic asked about, or what replaced a value worded as the question
     gap = signals.get("cosine_gap")
     if "text_rank" in signals:
         return gap is None or gap >= text_floor(recalled)
-    return gap is not None and gap >= floor(recalled)
+    return gap is not None and gap >= floor(recalled) and signals.get("cosine", 1.0) >= least
+
+
+def _least(settings: Settings, across: str | None, recalled: Recalled) -> float:
+    """The cosine a recalled fact needs at least to bear on the question by closeness
+    alone: `context_least_cosine`, but for a fact in another language than the question
+    `across`, whose cosines run lower and which `context_floor_across` alone weighs."""
+    fact = recalled.fact
+    if across is not None and fact is not None and language_of(fact.text) != language_of(across):
+        return -1.0
+    return settings.context_least_cosine
 
 
 def _floor(settings: Settings, across: str | None) -> Callable[[Recalled], float]:

@@ -35,13 +35,22 @@ entre si comme donc alors sans sous dont
 """
 
 STOP_WORDS: frozenset[str] = frozenset((_ENGLISH + _FRENCH).split())
-_RETELLING = frozenset(
-    ["user", "users", "says", "said", "answer", "utilisateur", "utilisatrice", "dit", "réponse"]
-) | frozenset(["get", "gets", "got", "getting", "rid"])
+_USED = """
+utilise utilises utilisez utilisons utilisent utiliser utilisé utilisée utilisés utilisées
+utilisation
+"""
+_RETELLING = (
+    frozenset(
+        ["user", "users", "says", "said", "answer", "utilisateur", "utilisatrice", "dit", "réponse"]
+    )
+    | frozenset(["get", "gets", "got", "getting", "rid"])
+    | frozenset(_USED.split())
+)
 """The words an offline observation is told in ("The user says that…", "L'utilisateur dit
 que… (en réponse à…)"), and the lightest verb ("how do I get red wine out?"): most facts
 of a profile hold them, so a question that holds one ("Comment dit-on…?") shares it with
-all and with none in particular. "make" and "go" tell more: leaving them out cost LoCoMo
+all and with none in particular; so does a question that holds "utilise", which the
+French index stems as "utilisateur". "make" and "go" tell more: leaving them out cost LoCoMo
 one question in a hundred."""
 
 
@@ -61,5 +70,7 @@ def question_words(question: str) -> list[str]:
 
     >>> question_words("Comment dit-on merci en italien ?")
     ['merci', 'italien']
+    >>> question_words("Quelle lessive on utilise pour leur linge ?")
+    ['lessive', 'linge']
     """
     return [w for w in keywords(question) if w not in _RETELLING]

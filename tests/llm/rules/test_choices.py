@@ -165,6 +165,14 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             Verdict.SUPERSEDES,
         ),
+        (
+            "L'utilisateur pensait à un tissu moutarde pour le canapé (en réponse à « Une idée "
+            "du tissu ? »).",
+            "L'utilisateur a réfléchi, le moutarde jure avec le tapis; on part sur un tissu "
+            "violet foncé.",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # the wood of what is made
         (
             "L'utilisateur dit que du hêtre massif (en réponse à « Quelle essence de bois ? »).",

@@ -120,6 +120,16 @@ from somna.llm.rules.replaced import gives_anew
             "The user says that the mowers are kept at 4 Tanyard Lane.",
             "The user says that please collect the mowers from 9 Ropewalk Street from now on.",
         ),
+        # a number given for whenever the client is needed: no case, the way to reach them
+        (
+            "The user says that 07700 900100, whatsapp is fine too (in answer to: What's the "
+            "best number for the user?).",
+            "If the assistant needs the user text 07700 900500, the user has got a new phone.",
+        ),
+        (
+            "L'utilisateur dit que par SMS au 06 12 34 56 78.",
+            "L'utilisateur dit que si besoin appelez le 07 98 76 54 32 maintenant.",
+        ),
     ],
 )
 def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str) -> None:
@@ -196,6 +206,12 @@ def test_a_number_or_an_address_given_anew_replaces_the_older(old: str, new: str
             "wrong number last time, it's 07700 900 184.",
             "The user says that the neighbour is moving to her daughter's in York; the user's "
             "brother has just moved back to Leeds; ring him if anything happens: 07700 900 457.",
+        ),
+        # the minutes of a time are no house number, a lane by them no street
+        (
+            "The user is Gwen Talbot, 14 Larkspur Row in Leeds.",
+            "The user says that pls tell the drivers no drops at lunch; one turned up at 12:30 "
+            "and blocked the passage with the van.",
         ),
     ],
 )

@@ -7,6 +7,7 @@ import pytest
 from somna.llm.rules.counts import (
     code_given_anew,
     corrects_the_question,
+    may_update_a_number,
     number_put_right,
     number_updated,
     numbers_given,
@@ -151,6 +152,12 @@ from somna.llm.rules.replaced import gives_anew
 )
 def test_a_newer_figure_with_a_word_of_change_updates_the_older(old: str, new: str) -> None:
     assert number_updated(old, new)
+
+
+def test_a_size_asked_to_go_up_to_may_update_a_number_before_any_search() -> None:
+    new = "The user says we need something much bigger; the user asks to go up to 12m x 18m."
+    assert may_update_a_number(new)
+    assert number_updated("The user asks for a 9m x 12m marquee for the show.", new)
 
 
 @pytest.mark.parametrize(
@@ -475,6 +482,24 @@ def test_a_length_said_in_metres_and_centimetres_is_one_number() -> None:
         # another kind of reference, or the same one said again
         ("The user says that its QL-4417 for the bills.", "The booking ref is BK-5203.", False),
         ("The user says that its QL-4417 for the bills.", "Yes, QL-4417 on every bill.", False),
+        # a code that opens a door, given anew in a message that names it
+        (
+            "The user says that key safe by the side door, code 5182; Wilf does the beds.",
+            "The user says that the user had to change the key safe code, a guest posted a "
+            "photo of it; its 7309.",
+            True,
+        ),
+        (
+            "L'utilisateur dit que portail côté rue, digicode 4815B.",
+            "L'utilisateur dit que le syndic a changé le digicode : 7302B depuis lundi.",
+            True,
+        ),
+        # another count in a message that names the code
+        (
+            "The user says that key safe by the side door, code 5182.",
+            "The user says that the code worked fine; 120 guests came through.",
+            False,
+        ),
     ],
 )
 def test_a_reference_of_the_same_kind_given_anew_replaces_the_older_one(

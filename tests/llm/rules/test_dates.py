@@ -56,6 +56,9 @@ def test_a_day_named_in_a_message_gets_its_date(said: str, told: str) -> None:
         "jeudi 9 juillet nous serons 23",
         "vendredi 1er mai",
         # the days of a habit: a range, or any one of a weekday
+        # a rank, no day of the month
+        "we're on the 2nd floor of the old mill",
+        "that's the 3rd time the van's been late",
         "lunches Monday to Friday",
         "mon-fri 9 to 5",
         "never schedule anything on a Friday",

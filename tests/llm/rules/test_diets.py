@@ -17,6 +17,17 @@ _ADULTS_ONLY = "The user says that no kids at the anniversary dinner, adults onl
         ("Is vegetarian.", "No pork please, several guests never eat it.", False),
         ("L'utilisateur est allergique aux arachides.", "Un gâteau aux arachides.", True),
         ("Sa femme est végétarienne.", "Pour les mariés, on part sur le magret de canard.", True),
+        # what comes from animals, for a vegan's furniture; its imitation is none
+        (
+            "The owner is strictly vegan, nothing from animals please.",
+            "The user asks for a feather wrap on the bench pads.",
+            True,
+        ),
+        (
+            "The owner is strictly vegan, nothing from animals please.",
+            "The user asks for the stools in bottle green faux leather.",
+            False,
+        ),
         # an allergy to anything named, and a later plan that holds it
         (
             "L'utilisateur dit qu'il est allergique au shampoing à la camomille.",
@@ -373,6 +384,29 @@ _NO_EARLY_CALLS = "L'utilisateur dit que pas d'appel avant 10h svp, il travaille
             "The user says no drilling at all, the landlord is strict.",
             "The user asks for the frames to hang from the picture rail on cords.",
             False,
+        ),
+        # propane is gas
+        (
+            "L'utilisateur dit que surtout pas de gaz; l'assureur interdit les bouteilles.",
+            "L'utilisateur dit que mettez 4 parasols chauffants au propane, un par coin.",
+            True,
+        ),
+        # what bleaches with chlorine is bleach
+        (
+            "The user says NO bleach on the whites, two of the cooks come up in a rash.",
+            "The user asks the assistant to do the chlorine whitening on the jackets from now on.",
+            True,
+        ),
+        # a refusal for a stretch of the day: only a plan in it breaks it
+        (
+            "The user says pls tell the drivers no drop offs during lunch service, 12 till 3.",
+            "The user asks that friday's drop come round to the back door on Quarry Mews.",
+            False,
+        ),
+        (
+            "The user says pls tell the drivers no drop offs during lunch service, 12 till 3.",
+            "The user asks for the drop off at 1pm on friday.",
+            True,
         ),
         # one who never looks at their emails rules out no looks
         (

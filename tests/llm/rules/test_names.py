@@ -77,6 +77,13 @@ def _client_info(asked: str, said: str) -> list[tuple[str, str]]:
             "Noé",
         ),
         ("How can I help?", "Hi, Theo again. The van is late", "The user is Theo.", "Theo"),
+        # a title and a surname, then where the client is from: the whole name
+        (
+            "Bonjour !",
+            "Bonjour, c'est Mme Brisk du Clos Larkspur. le devis est voté",
+            "L'utilisateur est Mme Brisk.",
+            "Mme Brisk",
+        ),
         (
             "Que puis-je faire ?",
             "Bonjour, Lina Varga, on vient d'emménager à Poitiers.",

@@ -205,6 +205,25 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "Can the stock count be moved to Thursdays?",
             "The user asks that the stock count be moved to Thursdays.",
         ),
+        # a thing to have done, named in words
+        (
+            "can you do that feather wrap round the foam like the hotel ones?",
+            "The user asks the assistant to do that feather wrap round the foam like the "
+            "hotel ones.",
+        ),
+        # a colour or a material chosen is a value
+        (
+            "can the stools be charcoal grey? it matches our logo",
+            "The user asks that the stools be charcoal grey; it matches our logo.",
+        ),
+        (
+            "can friday's drop come round to the back door on Quarry Mews?",
+            "The user asks that friday's drop come round to the back door on Quarry Mews.",
+        ),
+        (
+            "can thursdays order go to our new unit, 4 Ashby Passage?",
+            "The user asks that thursdays order go to our new unit, 4 Ashby Passage.",
+        ),
         # no value named, but how things go changes: each time, moved, or otherwise
         (
             "Could you add a thank-you card to every order?",

@@ -416,6 +416,32 @@ from somna.llm.rules.rescheduled import (
             "and blocks the lane all morning.",
             False,
         ),
+        # "till" names nothing the two share
+        (
+            "The user says that friday 19th (Friday 19 June 2026) from 2pm; people park "
+            "along the field edge till then (in answer to: When would the user like us to "
+            "build?).",
+            "The user says that we're adding a barn dance in the evening, going on till 10pm.",
+            False,
+        ),
+        # a date agreed to, named again by the message that moves it
+        (
+            "L'utilisateur est d'accord (en réponse à « Mardi 10 février, j'ai 9h de libre, je "
+            "vous le bloque ? »).",
+            "L'utilisateur dit que finalement l'utilisateur est de garde mardi (Tuesday 10 "
+            "February 2026); l'utilisateur demande à l'assistant de décaler à jeudi 12 "
+            "(Thursday 12 February 2026); même heure.",
+            True,
+        ),
+        # "last year" dates nothing a later date moves
+        (
+            "The user says that the barn is let as allergy friendly so could the sweep bring no "
+            "dog; one of the lads had a spaniel in the van at the user's sister's last year "
+            "(2025).",
+            "The user says that the mason redoing the barn's hearth won't be done until the "
+            "13th (Friday 13 November 2026); the user asks to push the stove a week later.",
+            False,
+        ),
     ],
 )
 def test_a_date_given_anew(old: str, new: str, moved: bool) -> None:
@@ -692,6 +718,19 @@ def test_a_day_said_to_stay_is_kept_when_another_is_moved() -> None:
     assert without_the_mistake(old, new) == (
         "The user says that the user asks to do Fridays instead; Mondays stay as they are."
     )
+    french_old = (
+        "L'utilisateur dit que lundi (Monday 6 April 2026) et jeudi (Thursday 9 April 2026) le "
+        "matin (en réponse à « Quel rythme de collecte ? »)."
+    )
+    french_new = (
+        "L'utilisateur dit que le jeudi ça colle plus; l'utilisateur demande de passer le "
+        "mercredi plutôt; le lundi on garde."
+    )
+    assert date_moved(french_old, french_new)
+    assert without_the_mistake(french_old, french_new) == (
+        "L'utilisateur dit que l'utilisateur demande de passer le mercredi plutôt; le lundi on "
+        "garde."
+    )
 
 
 @pytest.mark.parametrize(
@@ -732,6 +771,13 @@ def test_a_day_said_to_stay_is_kept_when_another_is_moved() -> None:
         (
             "The user asks the assistant to come at 8am to start.",
             "The user says 8am is no good for the neighbours.",
+            False,
+        ),
+        # two times in one part of the day are two slots
+        (
+            "The user says that mobile 07700 900417; the user teaches so the user cannot "
+            "answer in the day, ring after 4pm.",
+            "The user says that friday from 2pm; no takedown before 1pm on the sunday pls.",
             False,
         ),
     ],

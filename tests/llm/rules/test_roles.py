@@ -78,6 +78,39 @@ from somna.llm.rules.roles import part_given_anew, part_words, parts_given
             "L'utilisateur dit que pour les clés voyez avec Mme Ottoline Brisk, la nouvelle "
             "gardienne.",
         ),
+        # the older holder named in a clause of their own, the part given in the next
+        (
+            "The user says that Hollis Pike, he's on the gate mornings; he has the keys (in "
+            "answer to: Who will let the crew in?).",
+            "The user says that Hollis doesn't do weekends so ask for Gwen Talbot, she'll "
+            "sort the keys.",
+        ),
+        # the team shown around, then let in by someone else
+        (
+            "The user says that Wilf Garrow does the lodge, he'll be about so he can show "
+            "the team around.",
+            "The user says that Odran Kell will be there to let the team in these days.",
+        ),
+        # who handles a thing, the thing said again
+        (
+            "L'utilisateur dit que Perpetua Brisk, notre intendante, c elle qui compte les "
+            "draps et gère la réserve (en réponse à « Qui sera notre contact sur place ? »).",
+            "L'utilisateur dit que Gaspardine va l'assistant appeler pour les comptages, c'est "
+            "elle qui s'occupe des draps maintenant.",
+        ),
+        (
+            "The user says that Wilf Garrow looks after the rota and the van keys.",
+            "The user says that Ilse Marrow handles the rota from this month.",
+        ),
+        # "l'assistant" told for "vous"
+        (
+            "L'utilisateur dit que c'est sa mère Perpetua qui l'assistant ouvrira le portail.",
+            "L'utilisateur dit que c'est son témoin Anatole qui l'assistant ouvrira jeudi.",
+        ),
+        (
+            "L'utilisateur dit que Perpetua vous fera visiter, elle connaît la maison.",
+            "L'utilisateur dit que c'est Gaspardine qui vous ouvrira samedi.",
+        ),
     ],
 )
 def test_someone_else_given_the_part_replaces_who_held_it(old: str, new: str) -> None:
@@ -92,6 +125,11 @@ def test_someone_else_given_the_part_replaces_who_held_it(old: str, new: str) ->
         (
             "The user says that Hollis Pike has the keys to the yard.",
             "The user says that Gwen Talbot signs for the deliveries.",
+        ),
+        # another thing handled
+        (
+            "The user says that Hollis Pike handles the invoices.",
+            "The user says that Gwen Talbot handles the rota from May.",
         ),
         # both named in the newer statement
         (

@@ -17,6 +17,15 @@ from somna.llm.rules.text import split_sentences
             "the night staff are... not keen on the app. Next week… We try again.",
             ["the night staff are... not keen on the app.", "Next week…", "We try again."],
         ),
+        # a request after a pause is a sentence of its own
+        (
+            "je suis de garde mardi... vous pouvez décaler à jeudi ?",
+            ["je suis de garde mardi...", "vous pouvez décaler à jeudi ?"],
+        ),
+        (
+            "stuck at work... can you come at 6 instead?",
+            ["stuck at work...", "can you come at 6 instead?"],
+        ),
         ("- first item\n- second item", ["first item", "second item"]),
         # a letter after a number is a unit that may end a sentence; alone, an initial
         ("Tins of 500 g. Is it for you?", ["Tins of 500 g.", "Is it for you?"]),

@@ -25,6 +25,7 @@ __all__ = [
     "choices",
     "chosen",
     "names_another_value",
+    "names_how_made",
     "turned_down",
 ]
 
@@ -38,6 +39,8 @@ class Choice:
     words: tuple[str, ...]
     """The words of every value's names ("quinze", "jours" of "tous les quinze jours"), to
     search facts for in full text."""
+    made: bool = False
+    """Whether the kind says how a thing looks or is made (a colour, a wood)."""
 
 
 _TURNED_DOWN = re.compile(
@@ -84,8 +87,18 @@ def choices() -> tuple[Choice, ...]:
                     w for words in entry["values"].values() for n in words for w in n.split()
                 )
             ),
+            entry.get("made", False),
         )
         for name, entry in read_toml("choices").items()
+    )
+
+
+def names_how_made(text: str) -> bool:
+    """Whether `text` names how a thing is to look or be made: a colour, a wood, a
+    material ("can the stools be charcoal grey?")."""
+    return any(
+        choice.made and any(pattern.search(text) for _, pattern in choice.values)
+        for choice in choices()
     )
 
 

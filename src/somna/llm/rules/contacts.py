@@ -44,6 +44,8 @@ class _Table:
     message opened ("autre chose, …"): no number added."""
     theirs: re.Pattern[str]
     """A way of someone else's, told as theirs ("her email is …")."""
+    whenever_needed: re.Pattern[str]
+    """A case that is every case ("if you need me, text …"): no condition."""
     documents: tuple[tuple[str, re.Pattern[str]], ...]
     """Each kind of document, and the words that name it."""
     street: re.Pattern[str]
@@ -63,9 +65,10 @@ def _table() -> _Table:
         regex(rf"{_pattern(table['apps'])}\W+{_pattern(table['adds'])}"),
         any_word(table["others"] + table["asides"], whole=True),
         regex(rf"{_pattern(table['theirs'])}\s+(?:[\w-]+\s+)?(?:{_pattern(table['use'])})"),
+        regex(rf"\b(?:{'|'.join(table['whenever_needed'])})\b"),
         tuple((kind, any_word(words, whole=False)) for kind, words in table["documents"].items()),
         re.compile(  # "22 Mill Road", "Unit 3 Tannery Yard", "9 rue des Lilas"
-            rf"(?<!\w)(?P<number>\d{{1,4}})[a-z]?,?\s+"
+            rf"(?<![\w:.])(?P<number>\d{{1,4}})[a-z]?,?\s+"  # not the minutes of 12:30
             rf"(?:(?:{names})(?:\s+[\w'-]+){{1,3}}|(?:[\w'-]+,?\s+){{1,3}}(?:{names}))(?!\w)",
             re.IGNORECASE,
         ),
@@ -124,7 +127,7 @@ def may_reach_elsewhere(new: str) -> bool:
         and (table.use.search(table.theirs.sub(" ", told)) is not None or bool(_sent(asked)))
         and table.adds.search(table.others.sub(" ", table.app_too.sub(" ", told))) is None
         and table.adds.search(asked) is None
-        and not conditional(told)
+        and not conditional(table.whenever_needed.sub(" ", told))
     )
 
 

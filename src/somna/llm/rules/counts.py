@@ -15,6 +15,7 @@ from somna.llm.rules.language import Language, detect_language
 from somna.llm.rules.languages import ANSWERED, LANGUAGES
 from somna.llm.rules.numbers import (
     CHILD,
+    DATE,
     NOT_TOPICS,
     NUMBER_ALONE,
     PEOPLE,
@@ -47,6 +48,19 @@ __all__ = [
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*[^\W\d_]{2})(?=[\w-]*\d{3})[^\W_][\w-]{3,}(?<=\w)(?![\w-])")
 """A reference: one word holding two letters and three digits in a row at least (an order,
 a purchase order), whose shape a slip keeps; not a day ("14th") nor a time ("10am")."""
+_ACCESS = (
+    r"\b(?:key\s*safe\s+|door\s+|gate\s+|alarm\s+)?(?:code|pin|digicode|password|passcode"
+    r"|combination|mot\s+de\s+passe|combinaison)\b"
+)
+_ACCESS_CODE = re.compile(rf"{_ACCESS}\D{{0,25}}?(?<![\d:.,])(?P<code>\d{{3,6}}[a-z]?)\b", re.I)
+"""A number that opens a door: "key safe by the back door, code 4471", "digicode 2815B"."""
+_ACCESS_WORD = re.compile(_ACCESS, re.I)
+_BARE_NUMBER = re.compile(
+    r"(?<![\w:.,£€$/-])(?P<code>\d{3,6}[a-z]?)(?![\w:/%€£$-]|[.,]\d)"
+    r"(?!\s*(?:am|pm|h\b|€|euros?|pounds?|km|kg|m\b|mm\b|cm\b))",
+    re.I,
+)
+"""A number of a few digits on its own, no time, price nor measure."""
 _SAME_SCALE = 2.0
 """Two amounts at most this far apart (the larger over the smaller) may be one amount
 revised: "18,000" then "21,500", "60-70k" then "80k"; not a seat's price and a budget."""
@@ -197,14 +211,41 @@ def code_given_anew(old: str, new: str) -> bool:
     True
     >>> code_given_anew("Our PO is KX-5512.", "The booking ref is BK-6017.")
     False
+
+    A code that opens a door, given anew in a message that names it:
+
+    >>> code_given_anew("Key safe by the back door, code 4471.",
+    ...                 "I had to change the key safe code, a guest posted it; it's 9036.")
+    True
+    >>> code_given_anew("Key safe by the back door, code 4471.", "The code works; 12 guests.")
+    False
     """
     before = {(_letters(code), shape(code)) for code in _codes(old)}
-    return any((_letters(code), shape(code)) in before for code in _codes(new) - _codes(old))
+    if any((_letters(code), shape(code)) in before for code in _codes(new) - _codes(old)):
+        return True
+    opened = {_digits(m["code"]) for m in _ACCESS_CODE.finditer(DATE.sub(" ", old))}
+    return bool(opened) and any(
+        _digits(code) in opened
+        for code in _access_codes(new) - {m["code"] for m in _BARE_NUMBER.finditer(old)}
+    )
+
+
+def _digits(code: str) -> str:
+    """A code's form, each digit alike: "4471" and "9036" are one form, "120" another."""
+    return re.sub(r"\d", "9", code.casefold())
+
+
+def _access_codes(text: str) -> set[str]:
+    """The numbers `text` may give as a code that opens a door: it names one, and gives a
+    number of a few digits on its own ("I had to change the key safe code; it's 9036")."""
+    if not _ACCESS_WORD.search(text):
+        return set()
+    return {m["code"] for m in _BARE_NUMBER.finditer(DATE.sub(" ", text))}
 
 
 def may_give_a_code(text: str) -> bool:
     """Whether `code_given_anew` may hold for `text` against any older statement."""
-    return bool(_codes(text))
+    return bool(_codes(text) or _access_codes(text))
 
 
 def _letters(code: str) -> str:

@@ -26,6 +26,7 @@ __all__ = [
     "every",
     "is_name",
     "language_of",
+    "weekday",
     "without_question",
 ]
 
@@ -107,6 +108,20 @@ WEEKDAYS: Mapping[str, int] = MappingProxyType(
 )
 """The names of the days of the week of every language, as written and short ("tue"), each
 with its number: "Thursday" and "jeudi" are one day."""
+
+
+def weekday(word: str) -> int | None:
+    """The number of the day of the week a folded word names, in the singular or the
+    plural, in any language.
+
+    >>> weekday("thursday"), weekday("mardis"), weekday("tues"), weekday("bus")
+    (3, 1, 1, None)
+    """
+    if word in WEEKDAYS:
+        return WEEKDAYS[word]
+    return WEEKDAYS.get(word.removesuffix("s"))
+
+
 _NOT_NAMES = frozenset(
     word
     for language in LANGUAGES
@@ -139,5 +154,5 @@ def is_name(word: str) -> bool:
         word[:1].isupper()
         and folded.rstrip(".") not in _MONTHS
         and folded not in _NOT_NAMES
-        and folded.removesuffix("s") not in WEEKDAYS
+        and weekday(folded) is None
     )

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from somna.llm.rules.contacts import without_ways
 from somna.llm.rules.languages import ANSWERED, LANGUAGES, WEEKDAYS
-from somna.llm.rules.text import clock_times
+from somna.llm.rules.text import STRETCH, clock_times, stretch_ends
 
 __all__ = [
     "CHILD",
@@ -56,15 +56,6 @@ _WEEKDAYS = "|".join(sorted(WEEKDAYS, key=len, reverse=True))  # "monday" before
 _DAY_PARTS = {
     word: part for language in LANGUAGES for word, part in language.dates.day_parts.items()
 }
-_RANGE = re.compile(
-    r"(?<![\w:.])(?P<a>[01]?\d|2[0-3])(?:[.:](?P<a_minute>[0-5]\d))?\s*"
-    r"(?:till|til|until|to|-|\u2013|à|a)\s*"
-    r"(?P<b>[01]?\d|2[0-3])(?:[.:](?P<b_minute>[0-5]\d))?(?![\w:]|[.,]\d)"
-    r"(?!\s+(?!(?:in|on|at|every|each|from|and|or|then|dans|le|la|les|du|de|et|ou|puis|"
-    r"chaque|tous)\b)[^\W\d_])",  # not "3 to 4 vans"
-    re.IGNORECASE,
-)
-"""Two hours a stretch of the day runs between ("2 till 5", "8.30 til 11.30")."""
 _PART_REACH = 40
 """Characters on either side of a stretch of hours where the part of the day it is in is
 named ("friday afternoon, 2 till 5")."""
@@ -258,19 +249,13 @@ def _hours_of_a_stretch(text: str) -> dict[int, int]:
     {}
     """
     found = {}
-    for match in _RANGE.finditer(text):
+    for match in STRETCH.finditer(text):
         around = text[max(0, match.start() - _PART_REACH) : match.end() + _PART_REACH].casefold()
         parts = {_DAY_PARTS[w] for w in re.findall(r"[^\W\d_][\w-]*", around) if w in _DAY_PARTS}
         if len(parts) != 1 and not (match["a_minute"] and match["b_minute"]):
             continue
         later = parts in ({"afternoon"}, {"evening"})
-        start, end = int(match["a"]), int(match["b"])
-        if later and start < 12:
-            start += 12
-        if end < start and end < 12:  # "11 till 2": 11:00 to 14:00
-            end += 12
-        found[match.start("a")] = start * 60 + int(match["a_minute"] or 0)
-        found[match.start("b")] = end * 60 + int(match["b_minute"] or 0)
+        found[match.start("a")], found[match.start("b")] = stretch_ends(match, 12 if later else 0)
     return found
 
 

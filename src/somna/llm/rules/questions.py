@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from somna.llm.rules.choices import names_how_made
 from somna.llm.rules.frames import holds_a_value, opens_with_yes
 from somna.llm.rules.language import Language
-from somna.llm.rules.languages import LANGUAGES, WEEKDAYS
+from somna.llm.rules.languages import LANGUAGES, weekday
 from somna.llm.rules.numbers import names_a_sum
 from somna.llm.rules.slips import takes_back
 from somna.llm.rules.text import fold, split_sentences
@@ -112,15 +113,15 @@ def confirms(reply: str, said: str) -> bool:
 
 def _values(text: str) -> set[str]:
     """The numbers and the days of the week `text` names ("mondays" is "monday")."""
-    words = {w.casefold() for w in _TOKEN.findall(text)}
-    days = {w if w in WEEKDAYS else w.removesuffix("s") for w in words}
-    return set(_VALUE.findall(text.casefold())) | (days & WEEKDAYS.keys())
+    days = {weekday(w.casefold()) for w in _TOKEN.findall(text)}
+    return set(_VALUE.findall(text.casefold())) | {str(day) for day in days if day is not None}
 
 
 def request_in(sentence: str, language: Language) -> Request | None:
     """What a question asking the listener to do something asks for: "Can we move all
     sessions to 6pm?" is the speaker's decision, put to the listener, when it names a value
-    (a time, a number, a name, a channel) or changes how things go (`_changes_how_things_go`).
+    (a time, a number, a name, a channel, a colour or a material chosen) or changes how
+    things go (`_changes_how_things_go`).
     Without either ("Can you help me?") it asks for help: None. A short label may come
     first ("Quick one: can we…", "Petite question : on peut…")."""
     label = _LABEL.match(sentence)
@@ -135,7 +136,9 @@ def request_in(sentence: str, language: Language) -> Request | None:
     start += opener.end()
     asked, _, after = sentence[start:].rstrip(" ?!.").partition("?")
     if (after and not takes_back(after)) or not (
-        holds_a_value(asked) or _changes_how_things_go(asked, language)
+        holds_a_value(asked)
+        or _changes_how_things_go(asked, language)
+        or names_how_made(asked)  # "can the planters be charcoal grey?"
     ):
         return None  # two questions; but "… 16 bags? sorry, 15" is one put right
     groups = opener.groupdict()

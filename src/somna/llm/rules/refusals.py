@@ -17,7 +17,7 @@ from functools import cache, lru_cache
 from somna.llm.rules.languages import LANGUAGES, is_name, without_question
 from somna.llm.rules.restriction import NOTHING, Restriction, names_in, stem
 from somna.llm.rules.tables import read_toml
-from somna.llm.rules.text import clock_times
+from somna.llm.rules.text import clock_times, hours_between
 
 __all__ = ["conditional", "free_of_said_as_no", "refusals", "refused_by_words"]
 
@@ -133,6 +133,8 @@ def refusals(text: str) -> tuple[Restriction, ...]:
     ['refuses alcohol']
     >>> [r.name for r in refusals("Nobody in before 8am, the baby sleeps late.")]
     ['refuses arrive before 8:00']
+    >>> [r.name for r in refusals("No drop-offs during lunch service, 12 till 3.")]
+    ['refuses drop-off before 15:00 after 11:59']
     """
     table = _table()
     said = free_of_said_as_no(without_question(text))
@@ -146,6 +148,10 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         refused = clause[0] if clause else ""
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
+        statement = _STATEMENT.match(said, opening.end())
+        stretch = hours_between(statement[0]) if statement else None
+        if earlier is later is None and stretch is not None:
+            later, earlier = stretch[0] - 1, stretch[1]  # "no drop-offs at lunch, 12 till 3"
         refused = table.qualifier.split(refused, maxsplit=1)[0]
         if (earlier or later) and table.nobody.match(opening[0]) and not _things(refused, table):
             refused = table.coming  # "nobody in before 8am": no one to come before 8

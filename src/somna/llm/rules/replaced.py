@@ -9,6 +9,8 @@ choices and sentence frames the judge weighs, for one statement of an observatio
 
 from __future__ import annotations
 
+from datetime import date
+
 from somna.llm.rules.asked import dropped, slot_renamed
 from somna.llm.rules.choices import choice_verdict
 from somna.llm.rules.contacts import reached_elsewhere
@@ -22,6 +24,7 @@ from somna.llm.rules.rescheduled import (
     date_moved,
     date_put_right,
     date_shifted,
+    long_past,
     slot_refused,
     time_made_over,
     time_shifted,
@@ -32,7 +35,14 @@ from somna.llm.rules.tallies import count_added
 __all__ = ["gives_anew", "replaces_part"]
 
 
-def gives_anew(old: str, new: str, said: str | None = None, *, same_session: bool = False) -> bool:
+def gives_anew(
+    old: str,
+    new: str,
+    said: str | None = None,
+    *,
+    same_session: bool = False,
+    said_on: date | None = None,
+) -> bool:
     """Whether `new` (said in the words `said`) gives anew what `old` says, by a rule that
     needs no word of change: "around 110 guests" / "the guest list is at 130 now", "two
     flues" / "one more flue than I said", "Derby" to "From which station?" / "leave from
@@ -46,7 +56,9 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
     things ("call me on …; invoices to …"); a date or a count put right is ("sorry, I
     meant the 18th"), a time made over ("start at 9am", then "make it half nine"), and so
     is a new price the client says yes to ("the quote comes to 4,280 now, ok?" "ok", after
-    "3,900 is fine, we sign")."""
+    "3,900 is fine, we sign"). A date long past on `said_on`, the day `new` was said, is
+    over: no later date moves it."""
+    over = said_on is not None and long_past(old, said_on)
     return (
         ((not same_session or _price_said_yes_to(old, new)) and number_updated(old, new))
         or number_put_right(old, new)
@@ -54,9 +66,9 @@ def gives_anew(old: str, new: str, said: str | None = None, *, same_session: boo
         or (
             (date_put_right(old, new) or time_made_over(old, new))
             if same_session
-            else date_moved(old, new) or slot_refused(old, new)
+            else not over and (date_moved(old, new) or slot_refused(old, new))
         )
-        or date_shifted(old, new)
+        or (not over and date_shifted(old, new))
         or time_shifted(old, new)
         or count_added(old, new)
         or (

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
 
@@ -27,9 +28,10 @@ from somna.llm.rules.languages import (
     LANGUAGES,
     WEEKDAYS,
     Retold,
+    weekday,
     without_question,
 )
-from somna.llm.rules.numbers import DATE
+from somna.llm.rules.numbers import DATE, RECURRING
 from somna.llm.rules.text import clauses, clock_moved, clock_times, fold, without_clauses
 from somna.model import shared_words
 
@@ -39,6 +41,7 @@ __all__ = [
     "date_shifted",
     "dates_named",
     "dates_replaced",
+    "long_past",
     "may_move_a_date",
     "may_shift_a_date",
     "may_shift_a_time",
@@ -118,11 +121,18 @@ def date_moved(old: str, new: str, languages: Sequence[Language] = LANGUAGES) ->
         return slot and shared > 0
     if chosen and moved_in_words:
         return True
+    if moved_in_words and _agreed(old) and _days_written(_dated(old)) & _days_written(new):
+        return True  # "Mardi 10 février ?" "oui", then "de garde mardi 10, décaler à jeudi 12"
     answers = ANSWERED.search(new)
     asked_when = answers is not None and language.asks_when.search(new, answers.start())
     said = _when if asked_when else _said_when  # "What date would suit instead?" "the 14th"
     both = said(without_question(old)) & said(without_question(new))
-    if both and all(kind == "day" for kind, _ in both) and language.as_usual.search(folded):
+    if (
+        both
+        and all(kind == "day" for kind, _ in both)
+        and language.as_usual.search(folded)
+        and not _day_ruled_out(old, new, language)
+    ):
         return False  # "finally two lessons: Wednesday as usual, and Saturday": it stays
     if both and (moved_in_words or any(kind == "date" for kind, _ in both)):
         # "Wednesday doesn't work any more, Saturday?", "the 23rd, not the 21st"; a date
@@ -386,6 +396,8 @@ def slot_refused(old: str, new: str) -> bool:
     True
     >>> slot_refused("Come at 8am to start.", "Evenings are no good for calls; say 2pm.")
     False
+    >>> slot_refused("Ring after 4pm, I teach.", "From 2pm; no takedown before 1pm on sunday.")
+    False
     """
     language = detect_language(f"{new} {old}", LANGUAGES, LANGUAGES[0])
     before = _slots(old)
@@ -393,14 +405,29 @@ def slot_refused(old: str, new: str) -> bool:
     refused = [
         part
         for part in parts
-        if language.no_longer.search(fold(part).casefold()) and _slots(part) & before
+        if language.no_longer.search(fold(part).casefold()) and _same_slot(_slots(part), before)
     ]
-    return bool(refused) and any(_slots(part) - before for part in parts if part not in refused)
+    return bool(refused) and any(
+        _slots(part).named - before.named for part in parts if part not in refused
+    )
 
 
-def _slots(text: str) -> frozenset[tuple[str, str]]:
-    """The times of day and the parts of the day `text` names, a time in its part too
-    ("avant 11h" is in the morning)."""
+@dataclass(frozen=True)
+class _Slots:
+    named: frozenset[tuple[str, str]]
+    """The times of day and the parts of the day a text names."""
+    told: frozenset[tuple[str, str]]
+    """The parts of the day its times are in ("avant 11h" is in the morning)."""
+
+
+def _same_slot(one: _Slots, other: _Slots) -> bool:
+    """Whether two texts name one slot: a time, or a part of the day one names and the
+    other names or gives a time in; two times in one part of the day are two slots ("ring
+    after 4pm", "no takedown before 1pm")."""
+    return bool(one.named & other.named or one.named & other.told or one.told & other.named)
+
+
+def _slots(text: str) -> _Slots:
     times = {w for w in _when(text) if w[0] == "time"}
     parts = {
         ("part", part)
@@ -408,8 +435,8 @@ def _slots(text: str) -> frozenset[tuple[str, str]]:
         for language in LANGUAGES
         if (part := language.dates.day_parts.get(word)) is not None
     }
-    parts |= {("part", _part_of_day(int(minutes))) for _, minutes in times}
-    return frozenset(times | parts)
+    told = {("part", _part_of_day(int(minutes))) for _, minutes in times}
+    return _Slots(frozenset(times | parts), frozenset(told))
 
 
 _NOON, _EVENING = 12 * 60, 18 * 60
@@ -474,6 +501,62 @@ def dates_named(text: str, said_on: date) -> Iterator[date]:
             dated = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
             if dated is not None:
                 yield dated
+
+
+_PAST = timedelta(days=7)
+"""How long before a newer message every date of an older statement must lie for it to
+be over: what is moved is most often moved before its day, and told then."""
+_YEAR = re.compile(r"\b(?P<year>20\d\d)\b")
+_YEAR_TOLD = re.compile(r"\(\s*(?:19|20)\d\d\s*\)")
+"""The year a retelling writes after "last year", "cette année": no date of its own."""
+_AFTER_A_WEEKDAY = re.compile(
+    rf"\b(?:{'|'.join(sorted(WEEKDAYS, key=len, reverse=True))})(?:\s+[^\W\d_]+)?\s*"
+    r"\(\s*[^\W\d_]*\s*$",
+    re.IGNORECASE,
+)
+"""A date the retelling wrote after a day of the week said alone, or with its part of the
+day ("sunday evening"): the next such day, or every one."""
+
+
+def long_past(text: str, said_on: date) -> bool:
+    """Whether `text` writes out dates and every one of them lies more than a week before
+    `said_on`: what it dated is over, and a later date dates something else ("sat 11th
+    works", then in August "for the visit on thurs 3 sept, head to Unit 4 instead").
+
+    >>> [long_past("Saturday 11 April 2026 works.", on) for on in (date(2026, 8, 20),
+    ...                                                            date(2026, 4, 14))]
+    [True, False]
+
+    Not a habit, nor a day of the week the retelling dated (maybe every one), nor what
+    comes again:
+
+    >>> [long_past(text, date(2026, 12, 1)) for text in (
+    ...     "Every Monday morning.",
+    ...     "Monday (Monday 6 April 2026) and thursday mornings.",
+    ...     "Take it down sunday evening (Sunday 19 April 2026).",
+    ...     "First visit on 29 September at 9am, then every 6 weeks.")]
+    [False, False, False, False]
+    """
+    if RECURRING.search(text):
+        return False  # "mardi en huit à 9h, puis toutes les 6 semaines": it comes again
+    years = _YEAR.findall(text)  # a date retold with its year, then said again without
+    dated = []
+    for written in DATE.finditer(text):
+        if _AFTER_A_WEEKDAY.search(text, 0, written.start()):
+            continue  # "lundi (Monday 6 April 2026)": maybe every Monday
+        day_month = _DAY_MONTH.search(written[0])
+        month = month_number(day_month["month"]) if day_month else None
+        if day_month is None or month is None:
+            continue
+        year = _YEAR.search(written[0])
+        day = int(day_month["day"])
+        with suppress(ValueError):
+            dated.append(
+                date(int(year["year"] if year else years[0]), month, day)
+                if year or years
+                else _on_or_after(day, month, said_on - timedelta(days=31))
+            )
+    return bool(dated) and all(d is not None and d < said_on - _PAST for d in dated)
 
 
 def _on_or_after(day: int, month: int, start: date) -> date | None:
@@ -558,9 +641,10 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
     dates = {
         ("week" if _WEEK_OF.search(text, 0, match.start()) else "date", _date(match[0]))
         for match in DATE.finditer(text)
+        if not _YEAR_TOLD.fullmatch(match[0])  # "last year (2025)" dates no one thing
     }
     words = fold(text).casefold().replace("'s", " ").split()
-    days = {WEEKDAYS.get(w.strip(".,;:!?()"), WEEKDAYS.get(w.strip(".,;:!?()s"))) for w in words}
+    days = {weekday(w.strip(".,;:!?()")) for w in words}
     months = {month_number(w) for w in _WORD.findall(DATE.sub(" ", text)) if _a_month(w)}
     times = {("time", str(minutes)) for minutes in clock_times(text).values()}
     times |= {
@@ -578,6 +662,21 @@ def _when(text: str) -> frozenset[tuple[str, str]]:
         | {("day", str(day)) for day in days if day is not None}
         | {("month", str(month)) for month in months if month is not None}
     )
+
+
+def _day_ruled_out(old: str, new: str, language: Language) -> bool:
+    """Whether a clause of `new` says a day of the week `old` names no longer works ("le
+    jeudi ça colle plus; le mercredi plutôt; le lundi on garde")."""
+    days = {w for w in _when(old) if w[0] == "day"}
+    return any(
+        language.no_longer.search(fold(part).casefold()) and days & _when(part)
+        for part in clauses(without_question(new))
+    )
+
+
+def _days_written(text: str) -> frozenset[tuple[str, str]]:
+    """The dates `text` writes out with their day of the month."""
+    return frozenset(w for w in _when(text) if w[0] == "date" and _A_DAY.match(w[1]))
 
 
 def _words(text: str, language: Language) -> set[str]:

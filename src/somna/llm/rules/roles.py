@@ -3,9 +3,10 @@
 
 The two statements share no value of one kind and little cosine, yet the newer replaces
 the older: a business that still asks for Odran asks for someone who no longer holds the
-part. The parts (who lets the business in, who takes the deliveries) and the words that
-give them are a table (`roles.toml`), English and French side by side; so is the word
-that names someone new in a part ("our new caretaker, Ilse", after "our caretaker Odran").
+part. The parts (who lets the business in, who takes the deliveries, who handles a thing
+named beside) and the words that give them are a table (`roles.toml`), English and French
+side by side; so is the word that names someone new in a part ("our new caretaker, Ilse",
+after "our caretaker Odran").
 Only a later session gives a part anew: two people named in one breath often hold two
 parts.
 """
@@ -20,15 +21,19 @@ from typing import Any
 
 from somna.llm.rules.asked import names_in
 from somna.llm.rules.contacts import street_kinds
-from somna.llm.rules.languages import ANSWERED, SAYS, without_question
+from somna.llm.rules.languages import ANSWERED, LANGUAGES, SAYS, without_question
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import fold, regex
+from somna.model import shared_words
 
 __all__ = ["part_given_anew", "part_words", "parts_given"]
 
 _SENTENCE = re.compile(r"[;.!?]\s+")
 """Where a statement a part is given in ends: a part and its holder may be a comma apart
 ("demandez Ilse sur place, c'est elle qui réceptionne")."""
+_TURN = re.compile(r",?\s+(?:so|but|donc|mais|alors)\s+", re.IGNORECASE)
+"""Where a sentence turns to another clause, whose part is given to whom it names: "Odran
+doesn't do nights so ask for Ilse" gives the part to Ilse alone."""
 _ASKS_WHO = re.compile(r"(?<!\w)(?:who|whom|qui)(?!\w)", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"[^\W\d_][\w'-]*")
 
@@ -38,6 +43,8 @@ class _Part:
     name: str
     says: tuple[re.Pattern[str], ...]
     search: tuple[str, ...]
+    same_thing: bool
+    """Whether the part is of a thing named beside it ("handles the linen")."""
 
 
 @cache
@@ -48,9 +55,44 @@ def _table() -> dict[str, Any]:
 @cache
 def _parts() -> tuple[_Part, ...]:
     return tuple(
-        _Part(name, tuple(regex(p) for p in entry["says"]), tuple(entry["search"]))
+        _Part(
+            name,
+            tuple(regex(p) for p in entry["says"]),
+            tuple(entry["search"]),
+            entry.get("same_thing", False),
+        )
         for name, entry in _table().items()
         if isinstance(entry, dict)
+    )
+
+
+_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+@cache
+def _common() -> frozenset[str]:
+    """Words that name no thing a part is of: stopwords, and how the speakers are told."""
+    return frozenset(
+        word.casefold()
+        for language in LANGUAGES
+        for word in (
+            *language.stopwords,
+            *_WORD.findall(language.plain_user),
+            *_WORD.findall(language.plain_assistant),
+        )
+    )
+
+
+def _things(clause: str) -> frozenset[str]:
+    """The words of what a clause gives a part of, but for the words that give parts and
+    for names: "compte le linge et gère le stock" is of "compte", "linge", "stock"."""
+    clause = SAYS.sub(" ", clause)
+    for part in _parts():
+        for pattern in part.says:
+            clause = pattern.sub(" ", clause)
+    common = _common()
+    return frozenset(
+        w.casefold() for w in _WORD.findall(clause) if w[0].islower() and w.casefold() not in common
     )
 
 
@@ -105,11 +147,13 @@ def _given(text: str) -> frozenset[str]:
     return frozenset(part.name for part in _parts() if any(p.search(folded) for p in part.says))
 
 
-def _holders(statement: str, *, first_word: bool = True) -> Iterator[tuple[str, frozenset[str]]]:
-    """Each part a statement gives, and who holds it, folded: the names beside it, or,
-    where it answered "who…?", the names of the answer and (`first_word`) its first word,
-    a name written in lower case ("ambrose quilling, our caretaker" to "Who will let our
-    fitter in?")."""
+def _holders(
+    statement: str, *, first_word: bool = True
+) -> Iterator[tuple[str, frozenset[str], str]]:
+    """Each part a statement gives, who holds it, folded, and the words it is given in:
+    the names beside it, or, where it answered "who…?", the names of the answer and
+    (`first_word`) its first word, a name written in lower case ("ambrose quilling, our
+    caretaker" to "Who will let our fitter in?")."""
     said = without_question(statement)
     asked = ANSWERED.search(statement)
     if asked is not None and _ASKS_WHO.search(statement, asked.end()):
@@ -119,12 +163,13 @@ def _holders(statement: str, *, first_word: bool = True) -> Iterator[tuple[str, 
         if first_word and first is not None:
             named |= {first[0].casefold()}
         for part in _given(statement[asked.end() :]):
-            yield part, named
+            yield part, named, statement
     for sentence in _SENTENCE.split(said):
-        beside = _people(sentence)
-        if beside:
-            for part in _given(sentence):
-                yield part, beside
+        for clause in _TURN.split(sentence):
+            beside = _people(clause) or _people(sentence)  # "… so he can let you in"
+            if beside:
+                for part in _given(clause):
+                    yield part, beside, clause
 
 
 def part_given_anew(old: str, new: str) -> bool:
@@ -139,6 +184,14 @@ def part_given_anew(old: str, new: str) -> bool:
     >>> part_given_anew("Odran Kell on reception will let your driver in.",
     ...                 "Ilse Marrow signs for the invoices.")
     False
+    >>> part_given_anew("Odran Kell has the keys, he is on the desk days.",
+    ...                 "Odran doesn't do nights so ask for Ilse Marrow after 8pm.")
+    True
+    >>> part_given_anew("Odran Kell counts the linen and handles the stock.",
+    ...                 "Ilse Marrow handles the linen now.")
+    True
+    >>> part_given_anew("Odran Kell handles the invoices.", "Ilse Marrow handles the rota.")
+    False
     >>> part_given_anew("Odran Kell and Ilse Marrow have keys.",
     ...                 "Ilse Marrow has the keys to the side gate.")
     False
@@ -150,11 +203,17 @@ def part_given_anew(old: str, new: str) -> bool:
     if _named_new(old, new, everyone_old):
         return True
     held: dict[str, set[str]] = {}
-    for part, named in _holders(old):
+    things: dict[str, set[str]] = {}
+    for part, named, words in _holders(old):
         held.setdefault(part, set()).update(named)
+        things.setdefault(part, set()).update(_things(words))
+    same_thing = {part.name for part in _parts() if part.same_thing}
     return any(
-        part in held and named - everyone_old and not named & held[part]
-        for part, named in _holders(new, first_word=False)
+        part in held
+        and named - everyone_old
+        and not named & held[part]
+        and (part not in same_thing or shared_words(_things(words), things[part]) > 0)
+        for part, named, words in _holders(new, first_word=False)
     )
 
 
@@ -203,7 +262,7 @@ def _part_word(word: str) -> str:
 def parts_given(text: str) -> frozenset[str]:
     """The parts `text` gives someone it names, or names someone new in ("new:caretaker"):
     those `part_given_anew` may find given otherwise before."""
-    given = {part for part, named in _holders(text, first_word=False) if named}
+    given = {part for part, named, _ in _holders(text, first_word=False) if named}
     for sentence in _SENTENCE.split(without_question(text)):
         if _people(sentence):
             given |= {f"new:{m['part'].casefold()}" for m in _new_part().finditer(sentence)}

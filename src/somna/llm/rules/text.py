@@ -6,15 +6,18 @@ import re
 from collections.abc import Callable, Iterable
 
 __all__ = [
+    "STRETCH",
     "clauses",
     "clock_moved",
     "clock_times",
     "finish_sentence",
     "fold",
+    "hours_between",
     "maybe_one_of",
     "one_of",
     "regex",
     "split_sentences",
+    "stretch_ends",
     "trim_clause",
     "without_clauses",
     "words",
@@ -69,7 +72,12 @@ _ABBREVIATIONS = words(
 )
 _TRAILING_OFF = re.compile(r"(?:\.{2,}|\u2026)$")
 """An ellipsis: a pause, when the sentence goes on in lower case after it."""
-_GOES_ON = re.compile(r"[ \t]+[a-zà-ÿ]")
+_GOES_ON = re.compile(
+    r"[ \t]+(?!(?:can|could|would|will)\s+(?:you|u|we)\b"
+    r"|(?:vous|tu|on)\s+(?:pouvez|peux|peut|pourriez|pourrais|pourrait)\b|est-ce\b)[a-zà-ÿ]"
+)
+"""Lower case after an ellipsis, but for a request that opens ("de garde mardi... vous
+pouvez décaler ?", "stuck at work... can you come later?"): a sentence of its own."""
 _TRAILING = re.compile(r"[^\w)\]\"'\u00bb%]+$")
 
 
@@ -162,6 +170,46 @@ def clock_moved(text: str, by: int) -> str | None:
     if match["h"].strip()[:1].casefold() == "h":
         return f"{hour}h{minute:02d}" if minute else f"{hour}h"
     return f"{hour}:{minute:02d}"
+
+
+STRETCH = re.compile(
+    r"(?<![\w:.])(?P<a>[01]?\d|2[0-3])(?:[.:](?P<a_minute>[0-5]\d))?\s*"
+    r"(?:till|til|until|to|-|\u2013|à|a)\s*"
+    r"(?P<b>[01]?\d|2[0-3])(?:[.:](?P<b_minute>[0-5]\d))?(?![\w:]|[.,]\d)"
+    r"(?!\s+(?!(?:in|on|at|every|each|from|and|or|then|dans|le|la|les|du|de|et|ou|puis|"
+    r"chaque|tous)\b)[^\W\d_])",  # not "3 to 4 vans"
+    re.IGNORECASE,
+)
+"""Two hours a stretch of the day runs between ("2 till 5", "8.30 til 11.30")."""
+
+
+_OPENING_HOUR = 7
+"""An hour said bare before which a stretch of business hours is in the afternoon: "no
+deliveries 1 to 4" is 13:00 to 16:00."""
+
+
+def hours_between(text: str) -> tuple[int, int] | None:
+    """The first stretch of the day `text` names in bare hours, in minutes after midnight,
+    read as business hours: "no drop-offs at lunch, 12 till 3" is 12:00 to 15:00.
+
+    >>> hours_between("no drop-offs during lunch service, 12 till 3")
+    (720, 900)
+    >>> hours_between("no calls 1 to 4, we're closed"), hours_between("3 to 4 vans")
+    ((780, 960), None)
+    """
+    match = STRETCH.search(text)
+    return stretch_ends(match, _OPENING_HOUR) if match else None
+
+
+def stretch_ends(match: re.Match[str], afternoon_below: int) -> tuple[int, int]:
+    """The two ends of a stretch `STRETCH` found, in minutes after midnight: a start below
+    `afternoon_below` is in the afternoon, and an end before the start ("11 till 2") too."""
+    start, end = int(match["a"]), int(match["b"])
+    if start < afternoon_below and start < 12:
+        start += 12
+    if end < start and end < 12:  # "11 till 2": 11:00 to 14:00
+        end += 12
+    return start * 60 + int(match["a_minute"] or 0), end * 60 + int(match["b_minute"] or 0)
 
 
 def clock_times(text: str) -> dict[int, int]:
