@@ -146,6 +146,13 @@ def test_what_a_statement_chooses(text: str, choice: dict[str, set[str]]) -> Non
             None,
             Verdict.SUPERSEDES,
         ),
+        # what it moves from named again, though the older statement named no visit
+        (
+            "The user says that quarterly's fine to start, money is tight.",
+            "The user says that quarterly really isn't enough, can we go monthly instead?",
+            None,
+            Verdict.SUPERSEDES,
+        ),
         # a colour chosen anew for what is made
         (
             "The user has been through the swatches, going with the green wool, the thick one.",

@@ -120,6 +120,13 @@ from somna.llm.rules.replaced import gives_anew
             "The user says that the mowers are kept at 4 Tanyard Lane.",
             "The user says that please collect the mowers from 9 Ropewalk Street from now on.",
         ),
+        # a document sent to someone named, then to another address
+        (
+            "L'utilisateur dit que la facture l'assistant l'envoyez à son associé Basile "
+            "Thornquist, c'est lui qui gère les papiers.",
+            "L'utilisateur dit que la facture de la pose envoyez la au cabinet Brisk, "
+            "compta@brisk.example, c'est son nouveau comptable.",
+        ),
         # a number given for whenever the client is needed: no case, the way to reach them
         (
             "The user says that 07700 900100, whatsapp is fine too (in answer to: What's the "

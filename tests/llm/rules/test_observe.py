@@ -205,6 +205,16 @@ def test_questions_greetings_thanks_and_reactions_give_no_observation(said: str)
             "Can the stock count be moved to Thursdays?",
             "The user asks that the stock count be moved to Thursdays.",
         ),
+        # a deed asked of someone of the business's, named in words
+        (
+            "can your guy put a couple of bait boxes out in the yard by the bins?",
+            "The user asks that the assistant's guy put a couple of bait boxes out in the yard "
+            "by the bins.",
+        ),
+        (
+            "could one of your fitters take the old boiler away?",
+            "The user asks that one of the assistant's fitters take the old boiler away.",
+        ),
         # a thing to have done, named in words
         (
             "can you do that feather wrap round the foam like the hotel ones?",
@@ -1032,6 +1042,12 @@ def test_an_answer_that_confirms_the_asked_value_keeps_the_question() -> None:
         (
             "We'll drop the van off at the depot on Monday, right?",
             "The user says that we'll drop the van off at the depot on Monday (Monday 4 May 2026).",
+        ),
+        # a word of tone with no comma before it
+        (
+            "les gars peuvent passer par l'échelle du verger, ça ira plus vite non ?",
+            "L'utilisateur dit que les gars peuvent passer par l'échelle du verger, ça ira plus "
+            "vite.",
         ),
     ],
 )

@@ -91,6 +91,27 @@ from somna.llm.rules.roles import part_given_anew, part_words, parts_given
             "the team around.",
             "The user says that Odran Kell will be there to let the team in these days.",
         ),
+        # who takes the crew up, asked; then someone else meets them
+        (
+            "The user says that Wilf Garrow, one of our juniors, lives nearby (in answer to: "
+            "Who'll take the fitters up to the 3rd floor?).",
+            "The user says that Wilf is off on leave; Ilse Marrow from our front desk will "
+            "meet the assistant's team instead.",
+        ),
+        # the older holder away in one clause, the part given in the next
+        (
+            "L'utilisateur dit que c'est Perpetua, sa négociatrice, qui l'assistant ouvrira le "
+            "portail, elle a les clés.",
+            "L'utilisateur dit que Perpetua part en congé la semaine pro, c'est Gaspardine qui "
+            "l'assistant ouvrira désormais.",
+        ),
+        # who will be on site, asked, then someone else with the keys
+        (
+            "The user's head chef Wilf Garrow, he's in from 8 doing the orders (in answer to: "
+            "Who'll be on site?).",
+            "The user says that Odran Kell deals with the assistant from now on, he's got the "
+            "keys (in answer to: Is anyone on site?).",
+        ),
         # who handles a thing, the thing said again
         (
             "L'utilisateur dit que Perpetua Brisk, notre intendante, c elle qui compte les "

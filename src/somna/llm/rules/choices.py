@@ -219,12 +219,19 @@ def choice_verdict(old: str, new: str, said: str | None = None) -> Verdict | Non
     <Verdict.CONTRADICTS: 'contradicts'>
     >>> choice_verdict("Prefers to be contacted by email.", "Prefers email, or a call.") is None
     True
+    >>> choice_verdict("Quarterly's fine to start.",
+    ...                "Quarterly isn't cutting it, can we go monthly instead?")
+    <Verdict.SUPERSEDES: 'supersedes'>
     """
     if choice_reversed(old, new, said):
         return Verdict.SUPERSEDES
     changed = _says_changed(new, said)
     before = chosen(old, about=not _moves(old, None))
     after = chosen(new, about=not _moves(new, said))
+    if _moves(new, said):  # "quarterly isn't cutting it, can we go monthly instead?"
+        for kind, values in chosen(old, about=False).items():
+            if kind not in before and _named_unchosen(new, kind, values):
+                before[kind] = values  # the one named again is the one it moves from
     for kind, values in chosen(new, about=False).items():  # the value left says what it is of
         left = before.get(kind, set())
         if kind not in after and values - left and _named_unchosen(new, kind, left):

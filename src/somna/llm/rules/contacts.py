@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 
-from somna.llm.rules.languages import without_question
+from somna.llm.rules.languages import is_name, without_question
 from somna.llm.rules.refusals import conditional
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, regex
@@ -148,6 +148,12 @@ def reached_elsewhere(old: str, new: str) -> bool:
     >>> reached_elsewhere("Ring the user on 07700 900100.",
     ...                   "The user's number is 07700 900400, whatsapp too.")
     True
+
+    A document sent to someone named, then to another way of reaching:
+
+    >>> reached_elsewhere("Send the invoices to the user's partner Hollis Pike.",
+    ...                   "Invoices go to our new accountants, accounts@brisk.example, now.")
+    True
     """
     if not may_reach_elsewhere(new):
         return False
@@ -155,7 +161,21 @@ def reached_elsewhere(old: str, new: str) -> bool:
     if not _documents(told) | _sent(new[len(told) :]) <= _documents(old):
         return False  # the invoice to accounts, the proofs to the client
     before, after = ways(old), ways(told)
-    return any(kind in before and not given & before[kind] for kind, given in after.items())
+    if any(kind in before and not given & before[kind] for kind, given in after.items()):
+        return True
+    return bool(_documents(told) & _documents(old)) and bool(_recipients(old) - _recipients(told))
+
+
+_CAPITALISED = re.compile(r"[A-ZÀ-Ý][\w'-]+")
+
+
+def _recipients(text: str) -> set[str]:
+    """Whom `text` names, when it says where to send a document: "the invoice to my partner
+    Hollis Pike" is sent to Hollis Pike, and "the invoices to accounts@… from now on" to
+    someone else than Hollis."""
+    if not _documents(text) or not _table().use.search(text):
+        return set()
+    return {w for w in _CAPITALISED.findall(without_ways(text)) if is_name(w)}
 
 
 def _sent(question: str) -> set[str]:

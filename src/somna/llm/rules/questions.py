@@ -40,6 +40,8 @@ _TAG_WORDS = 5
 """At most this many words after a statement's last comma ask by their tone alone."""
 _LABEL = re.compile(r"(?:[^\W\d_]+[ ,!]*){1,3}\s?:\s*")
 """A label of a few words before a colon: "Quick one:", "Petite question :"."""
+_TONE_TAG = re.compile(r",?\s+(?:non|hein|right|no|yeah|yes|oui)\s*\?+\s*$", re.IGNORECASE)
+"""A word that makes a statement a question by its tone alone: "…moins cher non ?"."""
 _OFFERING = frozenset().union(
     *(language.stopwords | language.offers | language.greetings for language in LANGUAGES)
 )
@@ -135,19 +137,34 @@ def request_in(sentence: str, language: Language) -> Request | None:
         return None
     start += opener.end()
     asked, _, after = sentence[start:].rstrip(" ?!.").partition("?")
+    groups = opener.groupdict()
     if (after and not takes_back(after)) or not (
         holds_a_value(asked)
         or _changes_how_things_go(asked, language)
+        or (groups.get("that") is not None and _done_by_another(asked, language))
         or names_how_made(asked)  # "can the planters be charcoal grey?"
     ):
         return None  # two questions; but "… 16 bags? sorry, 15" is one put right
-    groups = opener.groupdict()
     return Request(
         start,
         groups.get("listener") is not None,
         groups.get("that") is not None,
         groups.get("negated") is not None,
         groups.get("what") is not None,
+    )
+
+
+_SUBJECT_WORDS = 4
+"""Words at most before the deed in a request of someone else ("one of your fitters")."""
+
+
+def _done_by_another(asked: str, language: Language) -> bool:
+    """Whether what is asked of someone else changes how things go once their name is left
+    out: "your guy put two bait boxes out", "one of your fitters take the old boiler away"."""
+    words = asked.split()
+    return any(
+        _changes_how_things_go(" ".join(words[k:]), language)
+        for k in range(1, min(_SUBJECT_WORDS, len(words) - 1) + 1)
     )
 
 
@@ -196,7 +213,16 @@ def statement_before_question(sentence: str, language: Language) -> int:
         ) and "?" not in sentence[: comma.start()]:
             return comma.start()
     # A short tag that asks by its tone alone ("…quarterly invoices from now on, ok for you?",
-    # "…at 6pm, right?") after a statement that asks nothing itself.
+    # "…at 6pm, right?", "…ça coûtera moins cher non ?") after a statement that asks
+    # nothing itself.
+    tag = _TONE_TAG.search(sentence)
+    if (
+        tag is not None
+        and "?" not in sentence[: tag.start()]
+        and not language.interrogative.match(sentence)
+        and not language.asks_for.match(sentence)
+    ):
+        return tag.start()
     commas = list(COMMA.finditer(sentence))
     if (
         commas

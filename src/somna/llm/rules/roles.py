@@ -31,9 +31,10 @@ __all__ = ["part_given_anew", "part_words", "parts_given"]
 _SENTENCE = re.compile(r"[;.!?]\s+")
 """Where a statement a part is given in ends: a part and its holder may be a comma apart
 ("demandez Ilse sur place, c'est elle qui réceptionne")."""
-_TURN = re.compile(r",?\s+(?:so|but|donc|mais|alors)\s+", re.IGNORECASE)
+_TURN = re.compile(r",?\s+(?:so|but|donc|mais|alors)\s+|,\s+(?=c'est\s)", re.IGNORECASE)
 """Where a sentence turns to another clause, whose part is given to whom it names: "Odran
-doesn't do nights so ask for Ilse" gives the part to Ilse alone."""
+doesn't do nights so ask for Ilse" gives the part to Ilse alone, and so does "Odran part
+en congé, c'est Ilse qui vous ouvrira"."""
 _ASKS_WHO = re.compile(r"(?<!\w)(?:who|whom|qui)(?!\w)", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"[^\W\d_][\w'-]*")
 
