@@ -427,7 +427,8 @@ def relevant_facts(
     (`somna.ranking.topics`), when it replaced a fact that shares two of the question's
     words, names aside, or one for a question of a standing topic (`_successions`), when
     its cosine stands `context_floor` above the question's background (the median cosine
-    of the profile's closest facts), or when it shares a word with the question and stands
+    of the profile's closest facts) and is `context_least_cosine` at least, or when it
+    shares a word with the question and stands
     `context_text_floor` above that background. Relative, not absolute: an embedder that
     finds every sentence of a language close to every other lifts the background with
     the facts, and an unrelated question, close to nothing in particular, brings no fact.
@@ -454,7 +455,7 @@ def relevant_facts(
         for r in recalled
         if r.fact is not None and r.fact.strength >= settings.context_strength_floor
     ]
-    floor = _floor(settings, across)
+    closeness = _closeness(settings, across)
 
     near_enough = min(settings.context_text_floor, 0.0)  # just above the background
     background = max((r.signals.get("background_facts", 0) for r in recalled), default=0)
@@ -472,11 +473,7 @@ def relevant_facts(
             return near_enough  # matched by a word translated: no cosine vouches for it
         return settings.context_text_floor
 
-    kept = {
-        id(r)
-        for r in fresh
-        if _bears_on_question(r, floor, text_floor, _least(settings, across, r))
-    }
+    kept = {id(r) for r in fresh if _bears_on_question(r, closeness, text_floor)}
     if (kept or about_someone) and len(kept) < _FILLED:  # about this client: worth reading
         near = settings.context_floor * _FILL_FLOOR
         rest = [r for r in fresh if id(r) not in kept]
@@ -503,47 +500,43 @@ def names_one_recalled(question: str, recalled: Sequence[Recalled]) -> bool:
 
 def _bears_on_question(
     recalled: Recalled,
-    floor: Callable[[Recalled], float],
+    closeness: Callable[[Recalled], _Closeness],
     text_floor: Callable[[Recalled], float],
-    least: float,
 ) -> bool:
     """Whether a recalled fact bears on the question; `text_floor`, how far above the
-    background a fact that shares a word with it must stand; `least`, the cosine a fact
-    near it by meaning alone needs however far above the background it stands."""
+    background a fact that shares a word with it must stand; `closeness`, what one near it
+    by meaning alone needs."""
     signals = recalled.signals
     if "topic_rank" in signals or "succession_rank" in signals:
         return True  # a topic asked about, or what replaced a value worded as the question
     gap = signals.get("cosine_gap")
     if "text_rank" in signals:
         return gap is None or gap >= text_floor(recalled)
-    return gap is not None and gap >= floor(recalled) and signals.get("cosine", 1.0) >= least
+    floor, least = closeness(recalled)
+    return gap is not None and gap >= floor and signals.get("cosine", 1.0) >= least
 
 
-def _least(settings: Settings, across: str | None, recalled: Recalled) -> float:
-    """The cosine a recalled fact needs at least to bear on the question by closeness
-    alone: `context_least_cosine`, but for a fact in another language than the question
-    `across`, whose cosines run lower and which `context_floor_across` alone weighs."""
-    fact = recalled.fact
-    if across is not None and fact is not None and language_of(fact.text) != language_of(across):
-        return -1.0
-    return settings.context_least_cosine
+_Closeness = tuple[float, float]
+"""How far above the question's background a fact must stand, and the cosine it needs at
+least, to bear on the question by closeness alone."""
 
 
-def _floor(settings: Settings, across: str | None) -> Callable[[Recalled], float]:
-    """How far above the background a recalled fact must stand to bear on the question on
-    closeness alone: `context_floor`, or `context_floor_across` for a fact in another
-    language than the question `across` (given only with an embedder that crosses them)."""
+def _closeness(settings: Settings, across: str | None) -> Callable[[Recalled], _Closeness]:
+    """What a recalled fact needs to bear on the question on closeness alone:
+    `context_floor` above the background and `context_least_cosine`; or, for a fact in
+    another language than the question `across` (given only with an embedder that crosses
+    them), `context_floor_across` and no least, its cosines running lower."""
+    same = (settings.context_floor, settings.context_least_cosine)
     if across is None:
-        return lambda _recalled: settings.context_floor
+        return lambda _recalled: same
     asked_in = language_of(across)
+    other = (settings.context_floor_across, -1.0)
 
-    def floor(recalled: Recalled) -> float:
+    def closeness(recalled: Recalled) -> _Closeness:
         fact = recalled.fact
-        if fact is not None and language_of(fact.text) != asked_in:
-            return settings.context_floor_across
-        return settings.context_floor
+        return other if fact is not None and language_of(fact.text) != asked_in else same
 
-    return floor
+    return closeness
 
 
 def standing(store: Store, profile: str, now: datetime) -> tuple[str | None, list[Fact]]:

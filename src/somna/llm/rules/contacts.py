@@ -14,8 +14,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 
-from somna.llm.rules.languages import is_name, without_question
+from somna.llm.rules.languages import without_question
 from somna.llm.rules.refusals import conditional
+from somna.llm.rules.restriction import names_in
 from somna.llm.rules.tables import read_toml
 from somna.llm.rules.text import any_word, regex
 
@@ -166,16 +167,13 @@ def reached_elsewhere(old: str, new: str) -> bool:
     return bool(_documents(told) & _documents(old)) and bool(_recipients(old) - _recipients(told))
 
 
-_CAPITALISED = re.compile(r"[A-ZÀ-Ý][\w'-]+")
-
-
 def _recipients(text: str) -> set[str]:
     """Whom `text` names, when it says where to send a document: "the invoice to my partner
     Hollis Pike" is sent to Hollis Pike, and "the invoices to accounts@… from now on" to
     someone else than Hollis."""
     if not _documents(text) or not _table().use.search(text):
         return set()
-    return {w for w in _CAPITALISED.findall(without_ways(text)) if is_name(w)}
+    return set(names_in(without_ways(text)))
 
 
 def _sent(question: str) -> set[str]:

@@ -148,9 +148,7 @@ def refusals(text: str) -> tuple[Restriction, ...]:
         refused = clause[0] if clause else ""
         earlier, refused = _time_bound(table.before, refused)
         later, refused = _time_bound(table.after, refused)
-        statement = _STATEMENT.match(said, opening.end())
-        stretch = hours_between(statement[0]) if statement else None
-        if earlier is later is None and stretch is not None:
+        if earlier is later is None and (stretch := _stretch_after(said, opening.end())):
             later, earlier = stretch[0] - 1, stretch[1]  # "no drop-offs at lunch, 12 till 3"
         refused = table.qualifier.split(refused, maxsplit=1)[0]
         if (earlier or later) and table.nobody.match(opening[0]) and not _things(refused, table):
@@ -161,6 +159,12 @@ def refusals(text: str) -> tuple[Restriction, ...]:
             if restriction is not None:
                 found.append(restriction)
     return tuple({r.name: r for r in found}.values())
+
+
+def _stretch_after(said: str, at: int) -> tuple[int, int] | None:
+    """The stretch of hours the statement from `at` on names, if it names one."""
+    statement = _STATEMENT.match(said, at)
+    return hours_between(statement[0]) if statement else None
 
 
 def free_of_said_as_no(text: str) -> str:

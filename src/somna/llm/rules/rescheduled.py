@@ -494,13 +494,19 @@ def dates_named(text: str, said_on: date) -> Iterator[date]:
     """The dates `text` writes with their month ("booked for 8 September", "le 14 avril
     c'est noté"), in order, each in the year that puts it no more than a month before
     `said_on` (a date said without its year is seldom long past)."""
+    for _, day, month in _days_of_months(text):
+        dated = _on_or_after(day, month, said_on - timedelta(days=31))
+        if dated is not None:
+            yield dated
+
+
+def _days_of_months(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Each date `text` writes with its month, with its day and its month's number."""
     for written in DATE.finditer(text):
         day_month = _DAY_MONTH.search(written[0])
         month = month_number(day_month["month"]) if day_month else None
         if day_month is not None and month is not None:
-            dated = _on_or_after(int(day_month["day"]), month, said_on - timedelta(days=31))
-            if dated is not None:
-                yield dated
+            yield written, int(day_month["day"]), month
 
 
 _PAST = timedelta(days=7)
@@ -518,10 +524,12 @@ _AFTER_A_WEEKDAY = re.compile(
 day ("sunday evening"): the next such day, or every one."""
 
 
+@lru_cache(maxsize=4096)
 def long_past(text: str, said_on: date) -> bool:
     """Whether `text` writes out dates and every one of them lies more than a week before
     `said_on`: what it dated is over, and a later date dates something else ("sat 11th
     works", then in August "for the visit on thurs 3 sept, head to Unit 4 instead").
+    Cached: a night holds each older statement against many newer ones.
 
     >>> [long_past("Saturday 11 April 2026 works.", on) for on in (date(2026, 8, 20),
     ...                                                            date(2026, 4, 14))]
@@ -541,15 +549,10 @@ def long_past(text: str, said_on: date) -> bool:
         return False  # "mardi en huit à 9h, puis toutes les 6 semaines": it comes again
     years = _YEAR.findall(text)  # a date retold with its year, then said again without
     dated = []
-    for written in DATE.finditer(text):
+    for written, day, month in _days_of_months(text):
         if _AFTER_A_WEEKDAY.search(text, 0, written.start()):
             continue  # "lundi (Monday 6 April 2026)": maybe every Monday
-        day_month = _DAY_MONTH.search(written[0])
-        month = month_number(day_month["month"]) if day_month else None
-        if day_month is None or month is None:
-            continue
         year = _YEAR.search(written[0])
-        day = int(day_month["day"])
         with suppress(ValueError):
             dated.append(
                 date(int(year["year"] if year else years[0]), month, day)
